@@ -1,0 +1,38 @@
+# Two commands from a fresh clone:  `make run` (install, start the app)  and  `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test lint bench install install-dev clean
+
+run: install
+	$(BIN)/streamlit run app.py
+
+test: install-dev
+	./scripts/ensure-chromium.sh
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+lint: install-dev
+	$(BIN)/ruff check .
+
+bench: install-dev
+	$(BIN)/python benchmarks/bench_sinusoidal.py
+
+# Reinstall only when a requirements file changed (the stamp is newer than both otherwise).
+install: $(VENV)/.installed-app
+install-dev: $(VENV)/.installed-dev
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed-app: requirements.txt | $(VENV)/bin/python
+	$(BIN)/python -m pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(VENV)/bin/python
+	$(BIN)/python -m pip install -q -r requirements-dev.txt
+	touch $@ $(VENV)/.installed-app
+
+clean:
+	rm -rf $(VENV) test-artifacts .pytest_cache .ruff_cache .hypothesis

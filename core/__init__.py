@@ -1,0 +1,74 @@
+"""Positional Encoding Explorer: the numeric core.
+
+Pure numpy (torch only for `PositionalEncoding`, imported on first use; plotly only in
+`core.figures`; never streamlit). Sources: Vaswani et al. 2017 §3.5 (the sinusoid), tensor2tensor
+and MAE's ``util/pos_embed.py`` (the concatenated and 2-D layouts), and the worked examples of the
+five articles in ``shared/seeds``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.grid2d import sincos_2d_encoding
+from core.overview import Overview, bin_edges, block_mean, sinusoid_overview, sinusoid_window
+from core.sinusoidal import (
+    LAYOUTS,
+    Layout,
+    WorkedEntry,
+    encode_positions,
+    frequencies,
+    offset_dot_product,
+    shift_matrix,
+    sinusoidal_encoding,
+    wavelengths,
+    worked_entry,
+)
+
+__all__: list[str] = [
+    "LAYOUTS",
+    "Layout",
+    "Overview",
+    "WorkedEntry",
+    "bin_edges",
+    "block_mean",
+    "encode_positions",
+    "frequencies",
+    "offset_dot_product",
+    "shift_matrix",
+    "sincos_2d_encoding",
+    "sinusoid_overview",
+    "sinusoid_window",
+    "sinusoidal_encoding",
+    "wavelengths",
+    "worked_entry",
+]
+
+
+# Names whose modules are imported on first use: torch and the model files take seconds to load,
+# so only the code that asks for them pays. name -> module. One section per topic.
+_LAZY: dict[str, str] = {
+    # torch
+    "PositionalEncoding": "core.torch_modules",
+    # word + position, learned vs sinusoidal (MiniLM)
+    "load_minilm": "core.minilm",
+    "bert_input_embeddings": "core.minilm",
+    # RoPE and ALiBi
+    "rope_frequencies": "core.rope",
+    "rope_rotate": "core.rope",
+    "rope_scores": "core.rope",
+    "alibi_slopes": "core.alibi",
+    "alibi_bias": "core.alibi",
+}
+
+
+__all__ += sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'core' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

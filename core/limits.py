@@ -1,0 +1,32 @@
+"""Every size limit of the app, in one place.
+
+The controls (their min/max), the URL parsing (`core.params`) and the callers of `core` read these
+numbers from here, so a limit changed here is changed everywhere. They exist so that one visitor of
+a hosted demo cannot make the server allocate unbounded memory: the largest sinusoid table the
+heatmap page may touch is MAX_POSITIONS x MAX_D_MODEL (it is never materialised whole, see
+`core.overview`), and everything a browser receives is capped at screen resolution.
+"""
+
+from __future__ import annotations
+
+# Sinusoidal tables (heatmap page and friends).
+MAX_POSITIONS = 8192  # the longest context the heatmap page shows (8k, a modern LLM's order)
+MAX_D_MODEL = 4096  # LLaMA-7B's width; wider tables add nothing visible
+MIN_D_MODEL = 2  # one (sin, cos) pair
+MAX_BASE = 1e8  # LLaMA-3 uses 5e5; 1e8 leaves room to explore without float64 trouble
+DEFAULT_BASE = 10000.0  # the paper's value
+
+# What a heatmap sends to the browser: about a screen's worth of cells. 400 x 320 float32 cells
+# are ~0.5 MB, sent as base64 typed arrays by plotly 7, well inside the 1.5 MB-per-rerun budget.
+MAX_HEATMAP_ROWS = 400
+MAX_HEATMAP_COLS = 320
+
+# The exact-values zoom window of the heatmap page (a side of the square window).
+MAX_ZOOM_SIZE = 256
+
+# The torch module's buffer: 5000 is the default of the paper's reference code; the cap keeps a
+# (1, max_len, d_model) float32 buffer under 1 GiB.
+MAX_TORCH_ELEMENTS = 2**28
+
+# Text inputs (URL parameters included) are cut at this many characters.
+MAX_TEXT_LENGTH = 2000

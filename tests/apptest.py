@@ -1,0 +1,50 @@
+"""Helpers for Streamlit's AppTest: open a page of the multipage app, read its notices."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+
+
+def open_page(script: str, query: dict[str, str] | None = None, timeout: float = 60) -> AppTest:
+    """Run the app at `script` (e.g. "pages/heatmap.py") with URL query parameters `query`."""
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    for name, value in (query or {}).items():
+        at.query_params[name] = value
+    at.switch_page(script)
+    return at.run()
+
+
+def unescape(markdown: str) -> str:
+    """Notices are markdown-escaped (ui.text.escape_markdown): the text a person reads."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def notices(at: AppTest) -> list[str]:
+    return [unescape(w.value) for w in at.warning]
+
+
+def plotly_figures(at: AppTest) -> list[dict]:
+    """The figures as the browser receives them (AppTest sees plotly charts as JSON specs)."""
+    import json
+
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def decode(array: object):
+    """A plotly JSON array: plain lists, or plotly's base64 typed arrays {dtype, bdata, shape}."""
+    import base64
+
+    import numpy as np
+
+    if isinstance(array, dict) and "bdata" in array:
+        values = np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"]))
+        shape = array.get("shape")
+        if shape:
+            values = values.reshape([int(n) for n in str(shape).split(",")])
+        return values
+    return np.asarray(array)

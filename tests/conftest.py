@@ -1,0 +1,152 @@
+"""Shared fixtures: hypothesis settings, and the real app in a real browser.
+
+Browser tests start `streamlit run app.py` on a free port, wait for /_stcore/health, and drive
+Debian's Chromium with Playwright. They never skip: without a Chromium they fail saying how to
+get one (`make test` installs it first).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+
+# Machines are shared and noisy: no per-example deadline (speed is measured in benchmarks).
+settings.register_profile(
+    "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=60
+)
+settings.load_profile("default")
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # the tests run as root in CI
+    "--disable-gpu",
+    "--disable-background-networking",  # no internet here: no update/metrics/safe-browsing calls
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def find_chromium() -> str:
+    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium",
+                      shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    pytest.fail(
+        "No Chromium for the browser tests. Run `make test` (it installs Debian's chromium as "
+        "root), or `apt-get install chromium`, or set CHROMIUM_PATH.",
+        pytrace=False,
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    """The app served by `streamlit run app.py` on a free loopback port."""
+    port = _free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / "streamlit-server.log", "w")  # noqa: SIM115 (closed at teardown)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            pytest.fail(f"streamlit did not start; see {log.name}", pytrace=False)
+        time.sleep(0.3)
+    yield url
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    executable = find_chromium()
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class BrowserPage:
+    """A Playwright page plus what it saw: dialogs (alert/confirm) and console errors."""
+
+    page: object
+    base_url: str
+    dialogs: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+
+    def open(self, path: str, *, charts: int = 1, timeout: float = 60_000) -> None:
+        """Go to `path`, wait until the script has finished and `charts` plotly charts are drawn."""
+        self.page.goto(f"{self.base_url}{path}")
+        self.wait_idle(timeout=timeout)
+        if charts:
+            self.page.wait_for_function(
+                "n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n",
+                arg=charts, timeout=timeout,
+            )
+
+    def wait_idle(self, timeout: float = 60_000) -> None:
+        # Streamlit marks the app container with the script's state; wait for a finished run.
+        self.page.wait_for_selector(
+            '[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout
+        )
+        self.page.wait_for_timeout(300)  # let the last delta paint
+        self.page.wait_for_selector(
+            '[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout
+        )
+
+    def exceptions(self) -> list[str]:
+        return self.page.locator('[data-testid="stException"]').all_inner_texts()
+
+    def screenshot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+def browser_page(browser, app_url) -> Iterator[BrowserPage]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1600})
+    page = context.new_page()
+    seen = BrowserPage(page=page, base_url=app_url)
+    page.on("dialog", lambda dialog: (seen.dialogs.append(dialog.message), dialog.dismiss()))
+    page.on("console", lambda m: m.type == "error" and seen.console_errors.append(m.text))
+    yield seen
+    context.close()

@@ -1,0 +1,106 @@
+"""Independent reference implementations, written as the sources write them.
+
+Slow, obviously-correct loops and the code shown in the articles / reference repositories; the
+tests compare `core` against these, never against itself.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def loop_interleaved(num_positions: int, d_model: int, base: float = 10000.0) -> np.ndarray:
+    """The paper's formula, one entry at a time, in float64 (math.sin / math.cos)."""
+    out = np.zeros((num_positions, d_model))
+    for pos in range(num_positions):
+        for i in range(d_model // 2):
+            angle = pos / base ** (2 * i / d_model)
+            out[pos, 2 * i] = math.sin(angle)
+            out[pos, 2 * i + 1] = math.cos(angle)
+    return out
+
+
+def loop_concatenated(num_positions: int, d_model: int, base: float = 10000.0) -> np.ndarray:
+    """tensor2tensor's layout, one entry at a time: sines in [0, d/2), cosines in [d/2, d)."""
+    half = d_model // 2
+    out = np.zeros((num_positions, d_model))
+    for pos in range(num_positions):
+        for i in range(half):
+            angle = pos / base ** (2 * i / d_model)
+            out[pos, i] = math.sin(angle)
+            out[pos, half + i] = math.cos(angle)
+    return out
+
+
+# --- MAE's util/pos_embed.py (facebookresearch/mae), as quoted in 002_6ca15f9f9ded23fa.txt ------
+def mae_get_1d_sincos_pos_embed_from_grid(embed_dim, pos):
+    assert embed_dim % 2 == 0
+    omega = np.arange(embed_dim // 2, dtype=np.float64)
+    omega /= embed_dim / 2.0
+    omega = 1.0 / 10000**omega  # (D/2,)
+    pos = pos.reshape(-1)  # (M,)
+    out = np.einsum("m,d->md", pos, omega)  # (M, D/2), outer product
+    emb_sin = np.sin(out)  # (M, D/2)
+    emb_cos = np.cos(out)  # (M, D/2)
+    return np.concatenate([emb_sin, emb_cos], axis=1)  # (M, D)
+
+
+def mae_get_2d_sincos_pos_embed_from_grid(embed_dim, grid):
+    assert embed_dim % 2 == 0
+    emb_h = mae_get_1d_sincos_pos_embed_from_grid(embed_dim // 2, grid[0])  # (H*W, D/2)
+    emb_w = mae_get_1d_sincos_pos_embed_from_grid(embed_dim // 2, grid[1])  # (H*W, D/2)
+    return np.concatenate([emb_h, emb_w], axis=1)  # (H*W, D)
+
+
+def mae_get_2d_sincos_pos_embed(embed_dim, grid_size, cls_token=False):
+    grid_h = np.arange(grid_size, dtype=np.float32)
+    grid_w = np.arange(grid_size, dtype=np.float32)
+    grid = np.meshgrid(grid_w, grid_h)  # here w goes first
+    grid = np.stack(grid, axis=0)
+    grid = grid.reshape([2, 1, grid_size, grid_size])
+    pos_embed = mae_get_2d_sincos_pos_embed_from_grid(embed_dim, grid)
+    if cls_token:
+        pos_embed = np.concatenate([np.zeros([1, embed_dim]), pos_embed], axis=0)
+    return pos_embed
+
+
+# --- The three implementations the articles show (used by the tests and the benchmark) ----------
+def article_list_comprehension(n_position: int, d_hid: int) -> np.ndarray:
+    """003_8f6041c3df7ea4a0.txt: `_get_sinusoid_encoding_table`, per element."""
+
+    def get_position_angle_vec(position):
+        return [position / np.power(10000, 2 * (hid_j // 2) / d_hid) for hid_j in range(d_hid)]
+
+    sinusoid_table = np.array([get_position_angle_vec(pos_i) for pos_i in range(n_position)])
+    sinusoid_table[:, 0::2] = np.sin(sinusoid_table[:, 0::2])  # dim 2i
+    sinusoid_table[:, 1::2] = np.cos(sinusoid_table[:, 1::2])  # dim 2i+1
+    return sinusoid_table
+
+
+def article_tf_get_angles(position: int, d_model: int) -> np.ndarray:
+    """002_6ca15f9f9ded23fa.txt: the TensorFlow tutorial's `get_angles` version (numpy part)."""
+
+    def get_angles(pos, i, d_model):
+        angle_rates = 1 / np.power(10000, (2 * (i // 2)) / np.float32(d_model))
+        return pos * angle_rates
+
+    angle_rads = get_angles(
+        np.arange(position)[:, np.newaxis], np.arange(d_model)[np.newaxis, :], d_model
+    )
+    angle_rads[:, 0::2] = np.sin(angle_rads[:, 0::2])
+    angle_rads[:, 1::2] = np.cos(angle_rads[:, 1::2])
+    return angle_rads
+
+
+def article_torch_div_term(max_len: int, d_model: int):
+    """001_f180268f58001bd4.txt: the torch module's table (`div_term`), as a (max_len, d) tensor."""
+    import torch
+
+    pe = torch.zeros(max_len, d_model)
+    position = torch.arange(0, max_len, dtype=torch.float).unsqueeze(1)
+    div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))
+    pe[:, 0::2] = torch.sin(position * div_term)
+    pe[:, 1::2] = torch.cos(position * div_term)
+    return pe

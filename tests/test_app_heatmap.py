@@ -1,0 +1,92 @@
+"""The heatmap page through Streamlit's AppTest: renders, controls drive it, bad URLs explained."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests import reference
+from tests.apptest import decode, notices, open_page, plotly_figures
+
+PAGE = "pages/heatmap.py"
+
+
+def test_default_render_has_no_exception_and_two_charts():
+    at = open_page(PAGE)
+    assert not at.exception
+    assert notices(at) == []
+    figures = plotly_figures(at)
+    assert len(figures) == 2  # the table and the exact zoom window
+    z = decode(figures[0]["data"][0]["z"])
+    assert z.shape == (128, 128)
+
+
+def test_deep_link_sets_the_table_and_it_matches_the_article():
+    at = open_page(PAGE, {"d_model": "4", "positions": "5"})
+    assert at.number_input(key="d_model").value == 4
+    z = decode(plotly_figures(at)[0]["data"][0]["z"])
+    np.testing.assert_allclose(z, reference.loop_interleaved(5, 4), atol=1e-6)
+
+
+def test_changing_controls_changes_the_figure():
+    at = open_page(PAGE, {"d_model": "8", "positions": "6"})
+    before = decode(plotly_figures(at)[0]["data"][0]["z"])
+    at.radio(key="layout").set_value("concatenated").run()
+    after = decode(plotly_figures(at)[0]["data"][0]["z"])
+    np.testing.assert_allclose(after, reference.loop_concatenated(6, 8), atol=1e-6)
+    assert not np.allclose(before, after)
+    at.number_input(key="positions").set_value(9).run()
+    assert decode(plotly_figures(at)[0]["data"][0]["z"]).shape == (9, 8)
+
+
+def test_worked_example_shows_the_articles_number():
+    # 000_07ab17f223f31f63.txt: PE(1, 2) = sin(1 / 10000^(2/4)) = sin(1/100) ~ 0.01
+    at = open_page(PAGE, {"d_model": "4", "pos": "1", "dim": "2"})
+    formula = at.latex[0].value
+    assert r"\frac{1}{10000^{2\cdot 1/4}}" in formula
+    assert r"\sin(0.01) = 0.010000" in formula  # sin(0.01) = 0.0099998 to 6 decimals
+    at = open_page(PAGE, {"d_model": "4", "pos": "3", "dim": "1"})
+    assert "= -0.989992" in at.latex[0].value  # the article: cos(3) ~ -0.9899
+
+
+def test_large_table_is_an_area_averaged_overview():
+    at = open_page(PAGE, {"d_model": "4096", "positions": "8192"})
+    assert not at.exception
+    heatmap = plotly_figures(at)[0]
+    z = decode(heatmap["data"][0]["z"])
+    assert z.shape == (400, 320)
+    assert any("Overview" in a["text"] for a in heatmap["layout"]["annotations"])
+
+
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("d_model", "7"),
+        ("d_model", "-4"),
+        ("d_model", "abc"),
+        ("d_model", "1e308"),
+        ("positions", "0"),
+        ("positions", "NaN"),
+        ("positions", "99999"),
+        ("base", "1"),
+        ("base", "nan"),
+        ("base", "1e308"),
+        ("base", "-inf"),
+        ("layout", "diagonal"),
+        ("zoom_size", "100000"),
+    ],
+)
+def test_bad_url_value_gives_a_notice_naming_the_parameter(name, value):
+    at = open_page(PAGE, {name: value})
+    assert not at.exception
+    messages = notices(at)
+    assert len(messages) == 1
+    assert messages[0].startswith(f"URL parameter {name}=")
+    assert "Using the default" in messages[0]
+    assert len(plotly_figures(at)) == 2  # the page still draws, with the default
+
+
+def test_odd_d_model_in_url_resets_the_widget_to_the_default():
+    at = open_page(PAGE, {"d_model": "7"})
+    assert at.number_input(key="d_model").value == 128
+    assert decode(plotly_figures(at)[0]["data"][0]["z"]).shape[1] == 128

@@ -1,0 +1,74 @@
+"""URL/control parameter specs: parsing accepts exactly the allowed values, messages name them."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core import limits
+from core.page_params import PAGE_PARAMS
+from core.params import BASE, D_MODEL, LAYOUT, POSITIONS, BoolParam, TextParam
+
+
+@given(st.integers(-10**6, 10**6))
+def test_d_model_accepts_exactly_even_values_in_range(value):
+    ok = 2 <= value <= limits.MAX_D_MODEL and value % 2 == 0
+    if ok:
+        assert D_MODEL.parse(str(value)) == value
+    else:
+        with pytest.raises(ValueError, match=f"d_model={value} is not allowed"):
+            D_MODEL.parse(str(value))
+
+
+@given(st.text(max_size=60))
+def test_any_text_either_parses_or_names_the_parameter(text):
+    for spec in (D_MODEL, POSITIONS, BASE, LAYOUT):
+        try:
+            value = spec.parse(text)
+        except ValueError as error:
+            assert str(error).startswith(f"{spec.name}")
+        else:
+            assert spec.validate(value) == value
+
+
+@pytest.mark.parametrize("raw", ["nan", "inf", "-inf", "1e308", "1", "0.5", "", "ten"])
+def test_base_refuses(raw):
+    with pytest.raises(ValueError, match="base=.* must be a number > 1"):
+        BASE.parse(raw)
+
+
+def test_base_accepts_float_text():
+    assert BASE.parse("500000") == 500000.0
+    assert math.isclose(BASE.parse("1.0001"), 1.0001)
+
+
+def test_repeated_parameter_is_refused():
+    with pytest.raises(ValueError, match="given 2 times"):
+        POSITIONS.parse(["3", "4"])
+
+
+def test_long_values_are_shortened_in_messages():
+    with pytest.raises(ValueError) as error:
+        LAYOUT.parse("x" * 10_000)
+    assert len(str(error.value)) < 200
+
+
+def test_bool_and_text():
+    flag = BoolParam("cls_token", False)
+    assert flag.parse("true") is True and flag.parse("0") is False
+    with pytest.raises(ValueError, match="cls_token=maybe"):
+        flag.parse("maybe")
+    text = TextParam("sentence", "x", max_length=5)
+    with pytest.raises(ValueError, match="6 characters"):
+        text.parse("abcdef")
+
+
+def test_every_page_default_is_valid():
+    for page, specs in PAGE_PARAMS.items():
+        names = [spec.name for spec in specs]
+        assert len(names) == len(set(names)), page
+        for spec in specs:
+            assert spec.validate(spec.default) == spec.default, (page, spec.name)

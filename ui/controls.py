@@ -1,0 +1,143 @@
+"""URL-bound controls with clear notices for bad values.
+
+Every control is bound to a URL query parameter of the same name with Streamlit's own
+``bind="query-params"`` (its key is the parameter name). Streamlit silently drops URL values it
+cannot parse and lets through some that the page cannot use (an odd ``d_model``); this class reads
+the raw URL once per page visit, checks every value against its `core.params` spec, and
+
+- shows a notice that names the parameter, the value and what is allowed, and
+- when a widget ended up holding an unusable value, resets it to the default (one rerun, since a
+  widget's value can only be set before the widget is created) so the page and the URL agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+
+from core.params import BoolParam, ChoiceParam, FloatParam, IntParam, Param, TextParam
+from ui.text import escape_markdown
+
+
+class PageControls:
+    def __init__(self, page: str, params: Sequence[Param]) -> None:
+        self.page = page
+        self.params: dict[str, Param] = {p.name: p for p in params}
+        self._to_reset: set[str] = set()
+        self._notice_area = st.container()  # notices show here, above the page's content
+        state = st.session_state
+        for name in state.pop(f"_reset:{page}", ()):
+            state[name] = self.params[name].default  # before the widget exists: allowed
+        self.notices: list[str] = state.pop(f"_notices:{page}", None) or []
+        checked = f"_url_checked:{page}"
+        if checked not in state:  # first run of this page in this session: read the raw URL
+            state[checked] = True
+            self.notices = [self._check_url(p) for p in params if p.name in st.query_params]
+            self.notices = [n for n in self.notices if n]
+
+    def _check_url(self, param: Param) -> str | None:
+        try:
+            param.parse(st.query_params.get_all(param.name))
+        except ValueError as error:
+            return f"URL parameter {error}. Using the default, {param.default}."
+        return None
+
+    def _checked(self, name: str, value: Any) -> Any:
+        param = self.params[name]
+        try:
+            return param.validate(value)
+        except ValueError as error:
+            self._to_reset.add(name)
+            message = f"URL parameter {error}. Using the default, {param.default}."
+            if message not in self.notices:
+                self.notices.append(message)
+            return param.default
+
+    # --- widgets, each bound to the URL parameter named like its key --------------------------
+    def number(self, name: str, label: str, *, help: str | None = None, fmt: str | None = None):
+        param = self.params[name]
+        assert isinstance(param, IntParam | FloatParam)
+        if isinstance(param, IntParam):
+            step: int | float = param.multiple_of
+        else:
+            step = max(param.default / 10, 0.1)
+        value = st.number_input(
+            label,
+            min_value=param.minimum,
+            max_value=param.maximum,
+            value=param.default,
+            step=step,
+            format=fmt,
+            key=name,
+            help=help,
+            bind="query-params",
+        )
+        return self._checked(name, value)
+
+    def slider(self, name: str, label: str, *, help: str | None = None) -> int:
+        param = self.params[name]
+        assert isinstance(param, IntParam)
+        value = st.slider(
+            label,
+            min_value=param.minimum,
+            max_value=param.maximum,
+            value=param.default,
+            step=param.multiple_of,
+            key=name,
+            help=help,
+            bind="query-params",
+        )
+        return self._checked(name, value)
+
+    def choice(
+        self,
+        name: str,
+        label: str,
+        *,
+        help: str | None = None,
+        format_func: Callable[[str], str] = str,
+    ) -> str:
+        param = self.params[name]
+        assert isinstance(param, ChoiceParam)
+        value = st.radio(
+            label,
+            param.choices,
+            index=param.choices.index(param.default),
+            format_func=format_func,
+            horizontal=True,
+            key=name,
+            help=help,
+            bind="query-params",
+        )
+        return self._checked(name, value)
+
+    def toggle(self, name: str, label: str, *, help: str | None = None) -> bool:
+        param = self.params[name]
+        assert isinstance(param, BoolParam)
+        value = st.toggle(label, value=param.default, key=name, help=help, bind="query-params")
+        return self._checked(name, value)
+
+    def text(self, name: str, label: str, *, help: str | None = None) -> str:
+        param = self.params[name]
+        assert isinstance(param, TextParam)
+        value = st.text_input(
+            label,
+            value=param.default,
+            max_chars=param.max_length,
+            key=name,
+            help=help,
+            bind="query-params",
+        )
+        return self._checked(name, value)
+
+    def finish(self) -> None:
+        """Call after the last control: reset unusable widget values, then show the notices
+        (in the area reserved where the controls object was made)."""
+        if self._to_reset:
+            st.session_state[f"_reset:{self.page}"] = sorted(self._to_reset)
+            st.session_state[f"_notices:{self.page}"] = self.notices
+            st.rerun()
+        for notice in self.notices:
+            self._notice_area.warning(escape_markdown(notice), icon=":material/warning:")
