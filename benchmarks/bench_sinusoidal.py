@@ -6,7 +6,8 @@ float64 formula. Also timed: the three implementations the source articles show,
 one's largest error against the float64 formula on the same table.
 
 Timings alternate between the candidates (round-robin) and report each one's median, so a noisy,
-shared machine slows all of them alike. Run: `make bench` or `python benchmarks/bench_sinusoidal.py`.
+shared machine slows all of them alike.
+Run: `make bench` or `python benchmarks/bench_sinusoidal.py`.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import core  # noqa: E402
-from tests import reference  # noqa: E402
+import core
+from tests import reference
 
 POSITIONS, D_MODEL = 8192, 1024
 ROUNDS = 15

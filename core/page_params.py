@@ -7,7 +7,17 @@ them to know what each page accepts. A parameter's name is a contract: shared li
 from __future__ import annotations
 
 from core import limits
-from core.params import BASE, D_MODEL, LAYOUT, POSITIONS, IntParam, Param
+from core.params import (
+    BASE,
+    D_MODEL,
+    LAYOUT,
+    POSITIONS,
+    BoolParam,
+    ChoiceParam,
+    IntParam,
+    Param,
+    TextParam,
+)
 
 PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
     # --- heatmap ------------------------------------------------------------------------------
@@ -23,8 +33,74 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         IntParam("zoom_size", 32, 4, limits.MAX_ZOOM_SIZE),
     ),
     # --- wavelengths, similarity, vit-grid ----------------------------------------------------
+    "wavelengths": (
+        D_MODEL,
+        POSITIONS,
+        BASE,
+        # Interleaved columns to plot, e.g. "0,1,64,65"; empty: the fastest, a middle and the
+        # slowest (sin, cos) pair. Parsed by core.wavelength_views.parse_dims.
+        TextParam("dims", "", max_length=200),
+    ),
+    "similarity": (
+        # PE.PE^T costs positions^2 x d_model: 4096^2 x 1024 is about 2 s of float32 BLAS,
+        # the most a hosted demo should spend on one rerun.
+        IntParam("d_model", 512, limits.MIN_D_MODEL, 1024, multiple_of=2),
+        IntParam("positions", 2048, 2, 4096),  # the TF tutorial's 2048 by default
+        BASE,
+        IntParam("anchor", 1000, 0, 4095),  # the TF tutorial's position 1000; < positions
+        IntParam("offset", 3, -4095, 4095),  # k of PE[p + k] = M_k PE[p]
+        ChoiceParam("metric", "cosine", ("dot", "cosine")),
+        IntParam("pair", 0, 0, 511),  # the frequency pair drawn as a rotating vector; < d/2
+    ),
+    "vit-grid": (
+        IntParam("grid_h", 14, 1, 64),  # 64 = core.grid2d.MAX_GRID_SIDE; 14 = 224 px / 16 px
+        IntParam("grid_w", 14, 1, 64),
+        IntParam("d_model", 768, 4, 1280, multiple_of=4),  # ViT-B's 768 .. ViT-H's 1280
+        BASE,
+        BoolParam("cls_token", True),  # ViT's (197, 768) = 1 cls + 14 x 14 patches
+        # The selected patch "row,col"; empty: the centre. Parsed by core.vit_tiles.parse_patch.
+        TextParam("patch", "", max_length=40),
+    ),
     # --- word-position, learned-vs-sinusoidal -------------------------------------------------
+    "word-position": (
+        TextParam("sentence", "The cat sat on the mat"),  # the article's sentence
+        ChoiceParam("embedding", "article", ("article", "random", "minilm")),
+        ChoiceParam("encoding", "sinusoidal", ("sinusoidal", "learned")),
+        LAYOUT,
+        D_MODEL,  # the random preset's width (article: 2, MiniLM: 384)
+        BoolParam("scale", False),  # x sqrt(d_model) before adding (the paper; not BERT)
+        ChoiceParam("projection", "2-D", ("2-D", "3-D")),  # the values are a contract (links)
+        IntParam("seed", 0, 0, 2**31 - 1),  # random word vectors and the PCA's random_state
+        BoolParam("bert_input", False),  # MiniLM: LayerNorm(W + P + T_0) instead of W + P
+        BoolParam("special_tokens", True),  # MiniLM: [CLS] ... [SEP], as BERT sees a sentence
+    ),
+    "learned-vs-sinusoidal": (
+        IntParam("positions", 512, 2, 2048),  # 512 learned rows; past them only the sinusoid
+        ChoiceParam("metric", "cosine", ("cosine", "dot")),
+        IntParam("anchor", 100, 0, 511),  # a row of the learned table
+    ),
     # --- rope, alibi, extrapolation -----------------------------------------------------------
+    # Caps equal core.rope.MAX_D_HEAD / MAX_FACTOR, core.alibi.MAX_HEADS / MAX_POSITIONS and
+    # core.extrapolation.MAX_D_MODEL (tests/test_rope.py and test_alibi.py check they agree).
+    "rope": (
+        IntParam("d_head", 128, 2, 1024, multiple_of=2),  # LLaMA's head width
+        BASE,  # 10000 (RoFormer, LLaMA 1-2); the page offers LLaMA-3's 500000 as a preset
+        ChoiceParam("layout", "interleaved", ("interleaved", "half_split")),
+        IntParam("positions", 512, 2, limits.MAX_POSITIONS),  # offsets and distances shown
+        ChoiceParam("scaling", "none", ("none", "position_interpolation", "ntk_aware")),
+        IntParam("factor", 4, 1, 64),  # context-extension factor s: 2048 -> 8192 by default
+    ),
+    "alibi": (
+        IntParam("num_heads", 8, 1, 64),  # the paper's 8 heads: slopes 1/2 ... 1/256
+        IntParam("positions", 256, 1, 2048),
+        BoolParam("causal", True),  # the paper's decoder; false: the symmetric -m|i - j|
+        IntParam("head", 1, 1, 64),  # numbered from 1, as in the paper
+    ),
+    "extrapolation": (
+        IntParam("train_length", 2048, 1, limits.MAX_POSITIONS),  # LLaMA-1's context
+        IntParam("target_length", 8192, 1, limits.MAX_POSITIONS),
+        IntParam("d_model", 128, 2, 1024, multiple_of=2),  # the sinusoid's width, RoPE's d_head
+    ),
 }
 
 

@@ -29,7 +29,8 @@ def test_overview_says_it_averages_and_hovers_ranges():
     assert "block mean" in heatmap.hovertemplate
     assert "block of ~100" in heatmap.hovertemplate
     np.testing.assert_allclose(heatmap.y[:2], [49.5, 149.5])  # centres of positions 0-99, 100-199
-    assert "mean of a block of about 100 positions x 100 dimensions" in fig.layout.annotations[0].text
+    note = fig.layout.annotations[0].text
+    assert "mean of a block of about 100 positions x 100 dimensions" in note
 
 
 def test_figure_json_is_compact():

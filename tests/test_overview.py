@@ -43,7 +43,7 @@ def test_maximum_size_overview_is_screen_sized_and_matches_block_mean():
     assert overview.values.shape == (400, 320) and overview.values.dtype == np.float32
     assert not overview.exact
     full = core.sinusoidal_encoding(8192, 4096)
-    means, rows, cols = core.block_mean(full, 400, 320)
+    means, rows, _ = core.block_mean(full, 400, 320)
     np.testing.assert_array_equal(rows, overview.row_edges)
     np.testing.assert_allclose(overview.values, means, atol=1e-6)
 

@@ -36,7 +36,7 @@ def test_any_text_either_parses_or_names_the_parameter(text):
 
 @pytest.mark.parametrize("raw", ["nan", "inf", "-inf", "1e308", "1", "0.5", "", "ten"])
 def test_base_refuses(raw):
-    with pytest.raises(ValueError, match="base=.* must be a number > 1"):
+    with pytest.raises(ValueError, match=r"base=.* must be a number > 1"):
         BASE.parse(raw)
 
 
