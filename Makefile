@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench install install-dev clean
+.PHONY: run test lint bench bench-browser bench-load install install-dev clean
 
 run: install
 	$(BIN)/streamlit run app.py
@@ -17,7 +17,18 @@ lint: install-dev
 	$(BIN)/ruff check .
 
 bench: install-dev
+	./scripts/ensure-chromium.sh
 	$(BIN)/python benchmarks/bench_sinusoidal.py
+	$(BIN)/python benchmarks/bench_browser.py
+	$(BIN)/python benchmarks/load_test.py
+
+bench-browser: install-dev
+	./scripts/ensure-chromium.sh
+	$(BIN)/python benchmarks/bench_browser.py
+
+bench-load: install-dev
+	./scripts/ensure-chromium.sh
+	$(BIN)/python benchmarks/load_test.py
 
 # Reinstall only when a requirements file changed (the stamp is newer than both otherwise).
 install: $(VENV)/.installed-app

@@ -48,8 +48,11 @@ st.plotly_chart(
     key="heatmap_chart",
 )
 
-left, right = st.columns(2, gap="large")
-with left:
+
+# The worked example and the zoom window rerun on their own (fragments): changing the position
+# or the window does not redraw the big heatmap.
+@st.fragment
+def worked_example(d_model: int, base: float, layout: str) -> None:
     st.subheader("The formula, worked")
     sub_left, sub_right = st.columns(2)
     with sub_left:
@@ -77,7 +80,10 @@ with left:
         f"$\\omega_{{{i}}} = {entry.frequency:.6g}$ radians per position, "
         f"wavelength $2\\pi / \\omega_{{{i}}} = {entry.wavelength:,.4f}$ positions."
     )
-with right:
+
+
+@st.fragment
+def zoom_window(positions: int, d_model: int, base: float, layout: str) -> None:
     st.subheader("Zoom: exact values")
     z1, z2, z3 = st.columns(3)
     with z1:
@@ -93,8 +99,13 @@ with right:
         f"Positions {window.row_edges[0]} to {window.row_edges[-1] - 1}, "
         f"dimensions {window.col_edges[0]} to {window.col_edges[-1] - 1}: every cell is one entry."
     )
-    st.plotly_chart(
-        make_pe_heatmap_figure(window, title="Zoom window (exact)"), key="zoom_chart"
-    )
+    st.plotly_chart(make_pe_heatmap_figure(window, title="Zoom window (exact)"), key="zoom_chart")
+
+
+left, right = st.columns(2, gap="large")
+with left:
+    worked_example(d_model, base, layout)
+with right:
+    zoom_window(positions, d_model, base, layout)
 
 controls.finish()

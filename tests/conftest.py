@@ -7,19 +7,14 @@ get one (`make test` installs it first).
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests import browser_support
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -30,65 +25,24 @@ settings.register_profile(
 )
 settings.load_profile("default")
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",  # the tests run as root in CI
-    "--disable-gpu",
-    "--disable-background-networking",  # no internet here: no update/metrics/safe-browsing calls
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
 
 def find_chromium() -> str:
-    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium",
-                      shutil.which("chromium"), shutil.which("chromium-browser")):
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    pytest.fail(
-        "No Chromium for the browser tests. Run `make test` (it installs Debian's chromium as "
-        "root), or `apt-get install chromium`, or set CHROMIUM_PATH.",
-        pytrace=False,
-    )
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    executable = browser_support.find_chromium()
+    if executable is None:
+        pytest.fail(browser_support.NO_CHROMIUM, pytrace=False)
+    return executable
 
 
 @pytest.fixture(scope="session")
 def app_url() -> Iterator[str]:
     """The app served by `streamlit run app.py` on a free loopback port."""
-    port = _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "streamlit-server.log", "w")  # noqa: SIM115 (closed at teardown)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if server.poll() is not None or time.monotonic() > deadline:
-            server.kill()
-            pytest.fail(f"streamlit did not start; see {log.name}", pytrace=False)
-        time.sleep(0.3)
-    yield url
-    server.terminate()
     try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-    log.close()
+        server, url = browser_support.start_streamlit("app.py", ARTIFACTS / "streamlit-server.log")
+    except RuntimeError as error:
+        pytest.fail(str(error), pytrace=False)
+    yield url
+    browser_support.stop(server)
 
 
 @pytest.fixture(scope="session")
@@ -97,7 +51,9 @@ def browser():
 
     executable = find_chromium()
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(
+            executable_path=executable, args=browser_support.CHROMIUM_ARGS
+        )
         yield chromium
         chromium.close()
 
@@ -123,13 +79,9 @@ class BrowserPage:
 
     def wait_idle(self, timeout: float = 60_000) -> None:
         # Streamlit marks the app container with the script's state; wait for a finished run.
-        self.page.wait_for_selector(
-            '[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout
-        )
+        self.page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=timeout)
         self.page.wait_for_timeout(300)  # let the last delta paint
-        self.page.wait_for_selector(
-            '[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout
-        )
+        self.page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=timeout)
 
     def exceptions(self) -> list[str]:
         return self.page.locator('[data-testid="stException"]').all_inner_texts()

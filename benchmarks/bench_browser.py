@@ -1,0 +1,227 @@
+"""What a person waits for, measured in headless Chromium, for every page, against a floor.
+
+For each page, at its default and at its maximum settings, and for a minimal one-chart floor app
+measured the same way in the same run:
+
+- cold start: from launching `streamlit run` to the page's first chart painted;
+- interaction latency: from a control change done as a person does it (a click on a number
+  input's +/- button, arrow keys on a slider, a click on an option) to every chart repainted with
+  the new data and the script finished; median and p95 over `--changes` changes;
+- bytes received by the browser per rerun (websocket frames and any HTTP responses, counted by
+  Playwright);
+- server memory (RSS of the streamlit process, psutil) after the runs.
+
+Every figure is also printed as a ratio to the floor. Results: benchmarks/results/browser.json
+and browser.md (the README's Performance table). Budgets (issue 6): repaint median <= 1.3x the
+floor at default settings, <= 3x at maximum; <= 1.5 MB per rerun; cold start <= 1.5x the floor.
+
+Run: `make bench-browser` (or `python benchmarks/bench_browser.py [--pages heatmap ...]`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from core.page_params import PAGE_PARAMS  # noqa: E402
+from core.params import IntParam  # noqa: E402
+from tests import browser_support  # noqa: E402
+from ui.pages import PAGES  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results"
+
+# Parameters that size the work (set to their maximum for the "max" run); the others select.
+SIZE_PARAMS = {
+    "d_model", "positions", "d_head", "num_heads", "grid_h", "grid_w", "train_length",
+    "target_length", "zoom_size",
+}
+
+
+@dataclass
+class Scenario:
+    name: str
+    script: str
+    path: str
+    query: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Result:
+    scenario: str
+    cold_start_s: float
+    latency_median_s: float
+    latency_p95_s: float
+    bytes_per_rerun: float
+    rss_mb: float
+    changes: int
+
+
+def max_query(page: str) -> dict[str, str]:
+    return {
+        spec.name: str(spec.maximum)
+        for spec in PAGE_PARAMS.get(page, ())
+        if isinstance(spec, IntParam) and spec.name in SIZE_PARAMS
+    }
+
+
+def scenarios(pages: list[str] | None) -> list[Scenario]:
+    out = [Scenario("floor", "benchmarks/floor_app.py", "/")]
+    for page in PAGES:
+        if pages and page.url_path not in pages:
+            continue
+        out.append(Scenario(f"{page.url_path} (default)", "app.py", f"/{page.url_path}"))
+        query = max_query(page.url_path)
+        if query:
+            out.append(Scenario(f"{page.url_path} (max)", "app.py", f"/{page.url_path}", query))
+    return out
+
+
+def server_rss_mb(server) -> float:
+    process = psutil.Process(server.pid)
+    total = process.memory_info().rss
+    for child in process.children(recursive=True):
+        total += child.memory_info().rss
+    return total / 2**20
+
+
+def change_control(page, step: int) -> None:
+    """One change, as a person makes it, on the first control of the sidebar."""
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    numbers = sidebar.locator('[data-testid="stNumberInput"]')
+    sliders = sidebar.locator('[data-testid="stSlider"] input[type="range"]')
+    radios = sidebar.locator('[data-testid="stRadio"]')
+    if numbers.count():
+        button = "stNumberInputStepDown" if step % 2 == 0 else "stNumberInputStepUp"
+        numbers.first.locator(f'[data-testid="{button}"]').click()
+    elif sliders.count():
+        sliders.first.focus()
+        page.keyboard.press("ArrowLeft" if step % 2 == 0 else "ArrowRight")
+    elif radios.count():
+        options = radios.first.locator("label")
+        options.nth(step % 2 if options.count() > 1 else 0).click()
+    else:
+        raise RuntimeError("no control to change in the sidebar")
+
+
+def wait_repainted(page, before: str, timeout: float = 120_000) -> None:
+    page.wait_for_function(
+        f"""(before) => {{
+            const sig = ({browser_support.CHART_SIGNATURE_JS})();
+            const idle = document.querySelector('{browser_support.IDLE_SELECTOR}');
+            return idle !== null && sig !== before;
+        }}""",
+        arg=before,
+        timeout=timeout,
+    )
+
+
+def measure(browser, scenario: Scenario, changes: int) -> Result:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    server, url = browser_support.start_streamlit(scenario.script, RESULTS / "server.log.tmp")
+    try:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        page = context.new_page()
+        received: list[int] = []
+        page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda payload: received.append(len(payload))))
+        # Large payloads (media, big element specs) may come over HTTP instead: count those too.
+        page.on("requestfinished", lambda request: received.append(
+            max(request.sizes()["responseBodySize"], 0)))
+        query = f"?{urlencode(scenario.query)}" if scenario.query else ""
+        page.goto(f"{url}{scenario.path}{query}")
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=120_000)
+        cold_start = time.perf_counter() - started
+        page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=120_000)
+        page.wait_for_timeout(500)
+        latencies, sizes = [], []
+        for step in range(changes):
+            before = page.evaluate(browser_support.CHART_SIGNATURE_JS)
+            received.clear()
+            start = time.perf_counter()
+            change_control(page, step)
+            wait_repainted(page, before)
+            latencies.append(time.perf_counter() - start)
+            page.wait_for_timeout(100)  # trailing frames of this rerun
+            sizes.append(sum(received))
+        rss = server_rss_mb(server)
+        context.close()
+    finally:
+        browser_support.stop(server)
+    latencies.sort()
+    return Result(
+        scenario=scenario.name,
+        cold_start_s=cold_start,
+        latency_median_s=statistics.median(latencies),
+        latency_p95_s=latencies[min(len(latencies) - 1, round(0.95 * (len(latencies) - 1)))],
+        bytes_per_rerun=statistics.mean(sizes),
+        rss_mb=rss,
+        changes=changes,
+    )
+
+
+def markdown(results: list[Result], machine: str) -> str:
+    floor = next(r for r in results if r.scenario == "floor")
+    lines = [
+        f"Measured {time.strftime('%Y-%m-%d')} on {machine}. Ratios are to the floor app "
+        "(one slider, one small chart) measured in the same run.",
+        "",
+        "| page | cold start s (x floor) | repaint median s (x floor) | repaint p95 s "
+        "| KB per rerun | server RSS MB |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r.scenario} | {r.cold_start_s:.2f} ({r.cold_start_s / floor.cold_start_s:.2f}x) "
+            f"| {r.latency_median_s:.3f} ({r.latency_median_s / floor.latency_median_s:.2f}x) "
+            f"| {r.latency_p95_s:.3f} | {r.bytes_per_rerun / 1024:.0f} | {r.rss_mb:.0f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--changes", type=int, default=20)
+    parser.add_argument("--pages", nargs="*", help="url paths (default: every page)")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    executable = browser_support.find_chromium()
+    if executable is None:
+        sys.exit(browser_support.NO_CHROMIUM)
+    machine = (f"{platform.machine()}, {psutil.cpu_count()} cores, "
+               f"{psutil.virtual_memory().total / 2**30:.0f} GiB, Python {platform.python_version()}")
+    results = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable, args=browser_support.CHROMIUM_ARGS
+        )
+        for scenario in scenarios(args.pages):
+            result = measure(browser, scenario, args.changes)
+            results.append(result)
+            print(f"{result.scenario:34} cold {result.cold_start_s:6.2f}s  "
+                  f"median {result.latency_median_s:6.3f}s  p95 {result.latency_p95_s:6.3f}s  "
+                  f"{result.bytes_per_rerun / 1024:8.0f} KB/rerun  RSS {result.rss_mb:5.0f} MB",
+                  flush=True)
+        browser.close()
+    table = markdown(results, machine)
+    print(table)
+    (RESULTS / "browser.json").write_text(json.dumps(
+        {"machine": machine, "results": [asdict(r) for r in results]}, indent=2))
+    (RESULTS / "browser.md").write_text(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""Load and soak: 20 concurrent sessions click through every page for 2 minutes.
+
+Loopback only, bounded in sessions and time; stops by itself. Each session is a separate browser
+context (its own Streamlit session) that opens every page in turn and changes its first sidebar
+control a few times. Reported: errors (exception boxes, timeouts), interaction latency p50/p95,
+and the server's RSS after warm-up and at the end (budget: growth <= 10%; <= 700 MB with 20
+sessions). Results are merged into benchmarks/results/load.json and load.md.
+
+Run: `make bench-load` (or `python benchmarks/load_test.py --sessions 20 --seconds 120`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests import browser_support  # noqa: E402
+from ui.pages import PAGES  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results"
+WARM_UP_S = 30
+
+
+def rss_mb(pid: int) -> float:
+    process = psutil.Process(pid)
+    return (process.memory_info().rss
+            + sum(c.memory_info().rss for c in process.children(recursive=True))) / 2**20
+
+
+async def change_first_control(page, step: int) -> None:
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    numbers = sidebar.locator('[data-testid="stNumberInput"]')
+    if await numbers.count():
+        button = "stNumberInputStepDown" if step % 2 == 0 else "stNumberInputStepUp"
+        await numbers.first.locator(f'[data-testid="{button}"]').click()
+        return
+    slider = sidebar.locator('[data-testid="stSlider"] input[type="range"]')
+    if await slider.count():
+        await slider.first.focus()
+        await page.keyboard.press("ArrowLeft" if step % 2 == 0 else "ArrowRight")
+
+
+async def session(browser, url: str, index: int, deadline: float, stats: dict) -> None:
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    page = await context.new_page()
+    step = 0
+    try:
+        while time.monotonic() < deadline:
+            for info in PAGES[index % len(PAGES):] + PAGES[: index % len(PAGES)]:
+                if time.monotonic() >= deadline:
+                    break
+                try:
+                    await page.goto(f"{url}/{info.url_path}")
+                    await page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=60_000)
+                    await page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+                    for _ in range(3):
+                        before = await page.evaluate(browser_support.CHART_SIGNATURE_JS)
+                        start = time.perf_counter()
+                        await change_first_control(page, step)
+                        step += 1
+                        await page.wait_for_function(
+                            f"""(b) => document.querySelector('{browser_support.IDLE_SELECTOR}')
+                                && ({browser_support.CHART_SIGNATURE_JS})() !== b""",
+                            arg=before, timeout=60_000)
+                        stats["latencies"].append(time.perf_counter() - start)
+                    boxes = await page.locator('[data-testid="stException"]').count()
+                    if boxes:
+                        stats["errors"].append(f"exception box on /{info.url_path}")
+                except Exception as error:  # a timeout or a crash is an error to report
+                    stats["errors"].append(f"/{info.url_path}: {type(error).__name__}: "
+                                           f"{str(error).splitlines()[0][:160]}")
+    finally:
+        await context.close()
+
+
+async def sample_memory(pid: int, deadline: float, samples: list[tuple[float, float]]) -> None:
+    start = time.monotonic()
+    while time.monotonic() < deadline:
+        samples.append((time.monotonic() - start, rss_mb(pid)))
+        await asyncio.sleep(2)
+
+
+async def run(sessions: int, seconds: float) -> dict:
+    from playwright.async_api import async_playwright
+
+    executable = browser_support.find_chromium()
+    if executable is None:
+        sys.exit(browser_support.NO_CHROMIUM)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    server, url = browser_support.start_streamlit("app.py", RESULTS / "load-server.log.tmp")
+    stats: dict = {"latencies": [], "errors": []}
+    samples: list[tuple[float, float]] = []
+    try:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(
+                executable_path=executable, args=browser_support.CHROMIUM_ARGS)
+            deadline = time.monotonic() + seconds
+            await asyncio.gather(
+                sample_memory(server.pid, deadline, samples),
+                *(session(browser, url, i, deadline, stats) for i in range(sessions)),
+            )
+            await browser.close()
+    finally:
+        browser_support.stop(server)
+    latencies = sorted(stats["latencies"])
+    after_warm_up = next((rss for t, rss in samples if t >= WARM_UP_S), samples[0][1])
+    final = samples[-1][1]
+    return {
+        "sessions": sessions,
+        "seconds": seconds,
+        "interactions": len(latencies),
+        "errors": stats["errors"],
+        "latency_p50_s": statistics.median(latencies) if latencies else None,
+        "latency_p95_s": latencies[round(0.95 * (len(latencies) - 1))] if latencies else None,
+        "rss_after_warm_up_mb": after_warm_up,
+        "rss_final_mb": final,
+        "rss_peak_mb": max(rss for _, rss in samples),
+        "rss_growth": final / after_warm_up - 1,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=120)
+    args = parser.parse_args()
+    if not 1 <= args.sessions <= 50 or not 1 <= args.seconds <= 900:
+        sys.exit("bounded: 1..50 sessions, 1..900 seconds")
+    result = asyncio.run(run(args.sessions, args.seconds))
+    (RESULTS / "load.json").write_text(json.dumps(result, indent=2))
+    table = (
+        f"{result['sessions']} concurrent sessions for {result['seconds']:.0f} s: "
+        f"{result['interactions']} interactions, {len(result['errors'])} errors; "
+        f"latency p50 {result['latency_p50_s'] or float('nan'):.2f} s, "
+        f"p95 {result['latency_p95_s'] or float('nan'):.2f} s; "
+        f"server RSS {result['rss_after_warm_up_mb']:.0f} MB after warm-up, "
+        f"{result['rss_final_mb']:.0f} MB at the end ({result['rss_growth']:+.1%}), "
+        f"peak {result['rss_peak_mb']:.0f} MB.\n"
+    )
+    (RESULTS / "load.md").write_text(table)
+    print(table)
+    for error in result["errors"][:20]:
+        print("  error:", error)
+
+
+if __name__ == "__main__":
+    main()

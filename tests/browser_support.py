@@ -1,0 +1,90 @@
+"""Starting the app and driving Chromium: shared by the browser tests and the benchmarks."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # the tests run as root in CI
+    "--disable-gpu",
+    "--disable-background-networking",  # no internet here: no update/metrics/safe-browsing calls
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+NO_CHROMIUM = (
+    "No Chromium for the browser tests. Run `make test` (it installs Debian's chromium as root), "
+    "or `apt-get install chromium`, or set CHROMIUM_PATH."
+)
+
+# A finished script run: Streamlit marks its app container with the script's state.
+IDLE_SELECTOR = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+
+# A signature of every plotly chart's data, to see a chart repaint with new data. Plotly 7 keeps
+# numpy arrays as {dtype, bdata} objects in gd.data: hash the base64 text (djb2), or the values.
+CHART_SIGNATURE_JS = """() => {
+    const text = v => v == null ? '' : (v.bdata !== undefined ? v.bdata : JSON.stringify(v));
+    const hash = s => { let h = 5381; for (let i = 0; i < s.length; i++) {
+        h = ((h << 5) + h + s.charCodeAt(i)) | 0; } return h; };
+    return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd =>
+        (gd.data || []).map(t => t.type + ':' + hash(text(t.z) + text(t.y) + text(t.x)
+                                                      + text(t.r) + text(t.text))).join(',')
+    ).join('|');
+}"""
+
+
+def find_chromium() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium",
+                      shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_streamlit(script: str | Path, log_path: Path, port: int | None = None,
+                    timeout: float = 90) -> tuple[subprocess.Popen, str]:
+    """`streamlit run script` on a loopback port; returns once /_stcore/health answers."""
+    port = port or free_port()
+    log = open(log_path, "w")  # noqa: SIM115 (the process writes to it until stopped)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return server, url
+        except OSError:
+            pass
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            raise RuntimeError(f"streamlit did not start; see {log_path}")
+        time.sleep(0.1)
+
+
+def stop(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()

@@ -1,0 +1,51 @@
+"""Hostile text in every URL parameter and text box of every page, in a real browser.
+
+HTML and markdown must appear literally (as the characters typed), never run or render, and no
+dialog may fire: page.on("dialog") records every alert/confirm/prompt.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+
+from core.page_params import PAGE_PARAMS
+from ui.pages import PAGES
+
+pytestmark = pytest.mark.browser
+
+HOSTILE = [
+    "<img src=x onerror=alert(1)>",
+    "<script>alert(1)</script>",
+    "**x**",
+    "[a](javascript:alert(1))",
+]
+SCRIPTS = {page.url_path: page.script for page in PAGES}
+
+
+@pytest.mark.parametrize("page", [p for p in PAGE_PARAMS if p in SCRIPTS])
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_hostile_strings_in_every_url_parameter(browser_page, page, hostile):
+    query = urlencode({spec.name: hostile for spec in PAGE_PARAMS[page]})
+    browser_page.open(f"/{page}?{query}", charts=0)
+    body = browser_page.page.locator("body").inner_text()
+    assert hostile in body  # shown literally: in a notice, or as the text it is
+    assert browser_page.page.locator('img[src="x"]').count() == 0
+    assert browser_page.dialogs == []
+    assert browser_page.exceptions() == []
+
+
+@pytest.mark.parametrize("page", [p.url_path for p in PAGES])
+def test_hostile_strings_typed_into_every_text_box(browser_page, page):
+    browser_page.open(f"/{page}", charts=0)
+    boxes = browser_page.page.locator('[data-testid="stTextInput"] input')
+    for index in range(boxes.count()):
+        for hostile in HOSTILE:
+            box = browser_page.page.locator('[data-testid="stTextInput"] input').nth(index)
+            box.fill(hostile)
+            box.press("Enter")
+            browser_page.wait_idle()
+            assert browser_page.exceptions() == []
+    assert browser_page.dialogs == []
+    assert browser_page.page.locator('img[src="x"]').count() == 0
