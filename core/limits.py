@@ -30,3 +30,14 @@ MAX_TORCH_ELEMENTS = 2**28
 
 # Text inputs (URL parameters included) are cut at this many characters.
 MAX_TEXT_LENGTH = 2000
+
+# RoPE page (core.rope).
+MAX_D_HEAD = 1024  # LLaMA and most LLMs use 128; wider heads add nothing visible
+MAX_ROPE_FACTOR = 64  # context extension 2k -> 128k tokens; Chen et al. go to s = 16
+
+# ALiBi page (core.alibi).
+MAX_HEADS = 64  # BLOOM-176B has 112 heads; 64 is enough to see the geometric pattern
+MAX_ALIBI_POSITIONS = 2048  # a (2048, 2048) distance matrix is 32 MB
+
+# Extrapolation page (core.extrapolation): the novelty scan costs (T - L) x L + T x d/2.
+MAX_EXTRAPOLATION_D_MODEL = 1024  # keeps one rerun under a second

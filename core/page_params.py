@@ -65,7 +65,7 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
     "word-position": (
         TextParam("sentence", "The cat sat on the mat"),  # the article's sentence
         ChoiceParam("embedding", "article", ("article", "random", "minilm")),
-        ChoiceParam("encoding", "sinusoidal", ("sinusoidal", "learned")),
+        ChoiceParam("encoding", "learned", ("sinusoidal", "learned")),  # article: its own P
         LAYOUT,
         D_MODEL,  # the random preset's width (article: 2, MiniLM: 384)
         BoolParam("scale", False),  # x sqrt(d_model) before adding (the paper; not BERT)
@@ -80,26 +80,26 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         IntParam("anchor", 100, 0, 511),  # a row of the learned table
     ),
     # --- rope, alibi, extrapolation -----------------------------------------------------------
-    # Caps equal core.rope.MAX_D_HEAD / MAX_FACTOR, core.alibi.MAX_HEADS / MAX_POSITIONS and
-    # core.extrapolation.MAX_D_MODEL (tests/test_rope.py and test_alibi.py check they agree).
     "rope": (
-        IntParam("d_head", 128, 2, 1024, multiple_of=2),  # LLaMA's head width
+        IntParam("d_head", 128, 2, limits.MAX_D_HEAD, multiple_of=2),  # LLaMA's head width
         BASE,  # 10000 (RoFormer, LLaMA 1-2); the page offers LLaMA-3's 500000 as a preset
         ChoiceParam("layout", "interleaved", ("interleaved", "half_split")),
         IntParam("positions", 512, 2, limits.MAX_POSITIONS),  # offsets and distances shown
         ChoiceParam("scaling", "none", ("none", "position_interpolation", "ntk_aware")),
-        IntParam("factor", 4, 1, 64),  # context-extension factor s: 2048 -> 8192 by default
+        # The context-extension factor s: 2048 -> 8192 by default.
+        IntParam("factor", 4, 1, limits.MAX_ROPE_FACTOR),
     ),
     "alibi": (
-        IntParam("num_heads", 8, 1, 64),  # the paper's 8 heads: slopes 1/2 ... 1/256
-        IntParam("positions", 256, 1, 2048),
+        IntParam("num_heads", 8, 1, limits.MAX_HEADS),  # the paper's 8 heads: slopes 1/2 ... 1/256
+        IntParam("positions", 256, 1, limits.MAX_ALIBI_POSITIONS),
         BoolParam("causal", True),  # the paper's decoder; false: the symmetric -m|i - j|
-        IntParam("head", 1, 1, 64),  # numbered from 1, as in the paper
+        IntParam("head", 1, 1, limits.MAX_HEADS),  # numbered from 1, as in the paper
     ),
     "extrapolation": (
         IntParam("train_length", 2048, 1, limits.MAX_POSITIONS),  # LLaMA-1's context
         IntParam("target_length", 8192, 1, limits.MAX_POSITIONS),
-        IntParam("d_model", 128, 2, 1024, multiple_of=2),  # the sinusoid's width, RoPE's d_head
+        # The sinusoid's width, and RoPE's d_head.
+        IntParam("d_model", 128, 2, limits.MAX_EXTRAPOLATION_D_MODEL, multiple_of=2),
     ),
 }
 

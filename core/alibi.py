@@ -1,0 +1,146 @@
+r"""Attention with Linear Biases (ALiBi; Press, Smith and Lewis, ICLR 2022).
+
+No position vector at all: each head h adds a penalty proportional to the distance to the
+attention logits, with a head-specific slope m_h (the paper's Figure 3):
+
+$$\mathrm{softmax}\big(q_i K^\top - m_h\,(i - j)\big), \quad j \le i$$
+
+Slopes are geometric. For n a power of two, m_h = 2^{-8h/n}, h = 1..n (1/2, 1/4, ..., 1/256 for
+8 heads). Other head counts follow the paper's reference code (``get_slopes`` in
+ofirpress/attention_with_linear_biases, fairseq/models/transformer.py): the slopes of the closest
+lower power of two n, then every other slope of 2n (its 1st, 3rd, 5th, ...) until there are enough.
+BLOOM and MPT use these slopes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from core import limits
+from core._checks import check_int
+from core.overview import block_mean
+
+MAX_HEADS = limits.MAX_HEADS
+MAX_POSITIONS = limits.MAX_ALIBI_POSITIONS
+MAX_BIAS_ELEMENTS = 2**24  # alibi_bias materialises (heads, seq, seq): at most 128 MB of float64
+MAX_REACH_POSITIONS = 2**16  # attention weights are (heads, seq): at most 32 MB of float64
+
+
+def _check_heads(num_heads: object) -> int:
+    return check_int("num_heads", num_heads, minimum=1, maximum=MAX_HEADS)
+
+
+def alibi_slopes(num_heads: int) -> np.ndarray:
+    """The head slopes m_h, shape ``(num_heads,)``, float64, from steepest to shallowest (for a
+    power of two; otherwise the extra heads' slopes are interleaved values, as in the paper)."""
+    num_heads = _check_heads(num_heads)
+    n = 2 ** int(np.floor(np.log2(num_heads)))  # the closest power of two not above num_heads
+    slopes = 2.0 ** (-8.0 * np.arange(1, n + 1) / n)  # (n,) 2^(-8h/n)
+    extra = num_heads - n
+    if extra:
+        # The slopes of 2n heads at h = 1, 3, 5, ...: the midpoints (in log) of the ones above.
+        odd = np.arange(1, 2 * extra, 2)  # (extra,)
+        slopes = np.concatenate([slopes, 2.0 ** (-8.0 * odd / (2 * n))])  # (num_heads,)
+    return slopes
+
+
+def alibi_bias(num_heads: int, seq_len: int, *, causal: bool = True) -> np.ndarray:
+    """The bias added to each head's logits: ``(num_heads, seq_len, seq_len)``, float64.
+
+    Entry [h, i, j] is -m_h (i - j) for j <= i (query i, key j); above the diagonal it is -inf
+    when `causal` (the future is masked) and -m_h |i - j| otherwise.
+    """
+    num_heads = _check_heads(num_heads)
+    seq_len = check_int("seq_len", seq_len, minimum=1)
+    if num_heads * seq_len * seq_len > MAX_BIAS_ELEMENTS:
+        raise ValueError(
+            f"seq_len={seq_len} is too large for {num_heads} heads: num_heads * seq_len^2 must be "
+            f"at most {MAX_BIAS_ELEMENTS} (use alibi_bias_overview for an averaged view)"
+        )
+    index = np.arange(seq_len)
+    distance = np.subtract.outer(index, index).astype(np.float64)  # (P, P) i - j
+    slopes = alibi_slopes(num_heads)  # (H,)
+    bias = -slopes[:, None, None] * np.abs(distance)[None]  # (H, P, P)
+    if causal:
+        bias[:, distance < 0] = -np.inf  # keys after the query are masked
+    return bias
+
+
+@dataclass(frozen=True)
+class BiasOverview:
+    """Every head's bias matrix area-averaged to at most (R, C) cells, ready for heatmaps."""
+
+    values: np.ndarray  # (H, R, C) float32: block means of the visible entries; NaN if none
+    row_edges: np.ndarray  # (R + 1,) query-position bins [edges[r], edges[r+1])
+    col_edges: np.ndarray  # (C + 1,) key-position bins
+    exact: bool  # True when every cell is one entry
+
+    @property
+    def row_centers(self) -> np.ndarray:
+        return (self.row_edges[:-1] + self.row_edges[1:] - 1) / 2.0
+
+    @property
+    def col_centers(self) -> np.ndarray:
+        return (self.col_edges[:-1] + self.col_edges[1:] - 1) / 2.0
+
+
+def alibi_bias_overview(
+    num_heads: int, seq_len: int, *, causal: bool = True, max_side: int = 64
+) -> BiasOverview:
+    """`alibi_bias` of every head, each cell the mean of the (unmasked) entries it covers.
+
+    The bias is -m_h times a distance matrix D shared by all heads, and a block mean is linear, so
+    D is averaged once (`core.overview.block_mean`) and scaled per head. Causal cells straddling the
+    diagonal average their visible entries only; fully masked cells are NaN (drawn blank).
+    ``values`` has shape ``(num_heads, R, C)`` with R, C <= max_side.
+    """
+    num_heads = _check_heads(num_heads)
+    seq_len = check_int("seq_len", seq_len, minimum=1, maximum=MAX_POSITIONS)
+    max_side = check_int("max_side", max_side, minimum=1, maximum=1024)
+    index = np.arange(seq_len)
+    signed = np.subtract.outer(index, index)  # (P, P) i - j
+    if causal:
+        visible = (signed >= 0).astype(np.float64)  # (P, P) 1 where key j <= query i
+        sums, row_edges, col_edges = block_mean(signed * visible, max_side, max_side)  # (R, C)
+        fraction, _, _ = block_mean(visible, max_side, max_side)  # (R, C) visible share
+        with np.errstate(invalid="ignore", divide="ignore"):
+            distance = np.where(fraction > 0, sums / fraction, np.nan)  # (R, C) mean of visible
+    else:
+        distance, row_edges, col_edges = block_mean(np.abs(signed), max_side, max_side)  # (R, C)
+    slopes = alibi_slopes(num_heads)  # (H,)
+    values = (-slopes[:, None, None] * distance[None] + 0.0).astype(np.float32)  # (H, R, C), no -0
+    exact = len(row_edges) - 1 == seq_len and len(col_edges) - 1 == seq_len
+    return BiasOverview(values=values, row_edges=row_edges, col_edges=col_edges, exact=exact)
+
+
+@dataclass(frozen=True)
+class AttentionReach:
+    """What the bias alone does to attention, per head, for the last query of a sequence."""
+
+    slopes: np.ndarray  # (H,) m_h
+    distances: np.ndarray  # (P,) 0 .. P-1: how far back the key is
+    weights: np.ndarray  # (H, P) softmax weight of the key at each distance (rows sum to 1)
+    mean_distance: np.ndarray  # (H,) sum_d w_h(d) * d: how far the head looks on average
+
+
+def alibi_attention_reach(num_heads: int, seq_len: int) -> AttentionReach:
+    """Softmax over previous keys for equal raw scores: w_h(d) = e^{-m_h d} / sum_d' e^{-m_h d'}.
+
+    With every q . k equal, only the bias differs between keys, so the weights show each head's
+    built-in preference for nearby keys: steep heads look locally, shallow heads far.
+    """
+    num_heads = _check_heads(num_heads)
+    seq_len = check_int("seq_len", seq_len, minimum=1, maximum=MAX_REACH_POSITIONS)
+    slopes = alibi_slopes(num_heads)  # (H,)
+    distances = np.arange(seq_len, dtype=np.float64)  # (P,)
+    logits = -np.multiply.outer(slopes, distances)  # (H, P) bias of each key; the max is 0 at d=0
+    weights = np.exp(logits)  # (H, P) no overflow: every logit <= 0
+    weights /= weights.sum(axis=1, keepdims=True)  # softmax over keys
+    return AttentionReach(
+        slopes=slopes,
+        distances=distances,
+        weights=weights,
+        mean_distance=weights @ distances,  # (H,)
+    )

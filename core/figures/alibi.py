@@ -1,0 +1,133 @@
+"""ALiBi figures: the slopes, every head's bias (small multiples and one large), the reach."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
+from plotly.subplots import make_subplots
+
+from core.alibi import AttentionReach, BiasOverview
+from core.figures.common import base_layout
+
+# Sequential: the bias is <= 0 everywhere; 0 (no penalty) light, the steepest penalty dark.
+BIAS_SCALE = "Viridis"
+# Log-2 ticks for slopes: every slope of a power-of-two head count is 2^-k.
+SLOPE_TICKS = [2.0**-k for k in range(0, 9)]
+
+
+def head_colours(slopes: np.ndarray) -> list[str]:
+    """One colour per head by its slope on a log scale: steep dark, shallow light (for any head
+    count, although the slopes of a non-power-of-two count are not sorted)."""
+    logs = np.log2(slopes)  # (H,)
+    span = float(logs.max() - logs.min()) or 1.0
+    return sample_colorscale("Plasma", list(0.85 * (logs.max() - logs) / span))
+
+
+def _bias_hover(overview: BiasOverview) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str]:
+    """x, y, customdata and hover template of a bias heatmap (exact entries or block means)."""
+    if overview.exact:
+        hover = "query i = %{y}<br>key j = %{x}<br>bias = %{z:.4f}<extra></extra>"
+        return overview.col_edges[:-1], overview.row_edges[:-1], None, hover
+    r0, r1 = overview.row_edges[:-1], overview.row_edges[1:] - 1
+    c0, c1 = overview.col_edges[:-1], overview.col_edges[1:] - 1
+    customdata = np.stack(
+        np.broadcast_arrays(r0[:, None], r1[:, None], c0[None, :], c1[None, :]), axis=-1
+    ).astype(np.int32)  # (R, C, 4) the covered query and key ranges of each cell
+    hover = (
+        "queries %{customdata[0]}-%{customdata[1]}<br>keys %{customdata[2]}-%{customdata[3]}"
+        "<br>mean bias = %{z:.4f}<extra></extra>"
+    )
+    return overview.col_centers, overview.row_centers, customdata, hover
+
+
+def make_alibi_slopes_figure(slopes: np.ndarray) -> go.Figure:
+    """Slope m_h of each head h = 1..H on a log-2 axis (a power of two: a straight line)."""
+    heads = np.arange(1, slopes.size + 1)
+    fig = go.Figure(go.Scatter(
+        x=heads, y=slopes, mode="lines+markers", marker={"size": 8},
+        hovertemplate="head %{x}<br>m = %{y:.6g}<extra></extra>",
+    ))
+    fig.update_xaxes(title_text="head h", dtick=1 if slopes.size <= 16 else None)
+    fig.update_yaxes(type="log", title_text="slope m_h (log scale)", tickvals=SLOPE_TICKS,
+                     ticktext=["1"] + [f"1/{2**k}" for k in range(1, 9)])
+    return base_layout(fig, "Slopes: a geometric sequence", height=380)
+
+
+def make_alibi_bias_grid_figure(
+    overview: BiasOverview, slopes: np.ndarray, *, highlight: int | None = None
+) -> go.Figure:
+    """Every head's bias as a small heatmap, one shared colour scale (so slopes compare).
+
+    `highlight` (0-based) outlines one head's title. Masked (future) cells are blank.
+    """
+    heads = overview.values.shape[0]
+    cols = min(heads, 8)
+    rows = math.ceil(heads / cols)
+    titles = [
+        ("<b>" if h == highlight else "") + f"h{h + 1}: m={slopes[h]:.3g}"
+        + ("</b>" if h == highlight else "")
+        for h in range(heads)
+    ]
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles,
+                        horizontal_spacing=0.02, vertical_spacing=0.3 / rows)
+    x, y, customdata, hover = _bias_hover(overview)
+    for h in range(heads):
+        fig.add_trace(
+            go.Heatmap(z=overview.values[h], x=x, y=y, customdata=customdata,
+                       hovertemplate=f"head {h + 1}<br>" + hover, coloraxis="coloraxis"),
+            row=h // cols + 1, col=h % cols + 1,
+        )
+    lowest = float(np.nanmin(overview.values)) if np.isfinite(overview.values).any() else -1.0
+    fig.update_layout(coloraxis={"colorscale": BIAS_SCALE, "cmin": min(lowest, -1e-9), "cmax": 0,
+                                 "colorbar": {"title": {"text": "bias"}}})
+    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False, ticks="",
+                     constrain="domain")
+    fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, ticks="",
+                     autorange="reversed")
+    for h in range(1, heads + 1):  # square cells: each y axis follows its own x axis
+        suffix = "" if h == 1 else str(h)
+        fig.layout[f"yaxis{suffix}"].scaleanchor = f"x{suffix}"
+    fig.update_annotations(font={"size": 10})
+    height = 120 + 150 * rows
+    return base_layout(fig, "Bias of every head (query i down, key j across; shared scale)",
+                       height=height)
+
+
+def make_alibi_head_figure(overview: BiasOverview, head: int, slope: float) -> go.Figure:
+    """One head's bias matrix, large (`head` is 0-based; the title numbers from 1)."""
+    x, y, customdata, hover = _bias_hover(overview)
+    fig = go.Figure(go.Heatmap(
+        z=overview.values[head], x=x, y=y, customdata=customdata, hovertemplate=hover,
+        colorscale=BIAS_SCALE, zmax=0, colorbar={"title": {"text": "bias"}},
+    ))
+    fig.update_xaxes(title_text="key position j")
+    fig.update_yaxes(title_text="query position i", autorange="reversed", scaleanchor="x")
+    if not overview.exact:
+        fig.add_annotation(
+            text=f"Overview: each cell is the mean of about "
+            f"{np.diff(overview.row_edges).mean():.0f} x {np.diff(overview.col_edges).mean():.0f}"
+            " entries (masked ones left out)",
+            xref="paper", yref="paper", x=0, y=1.0, yanchor="bottom", showarrow=False,
+            font={"size": 11},
+        )
+    return base_layout(fig, f"Head {head + 1}: bias −{slope:.4g}·(i − j)", height=520)
+
+
+def make_alibi_reach_figure(reach: AttentionReach) -> go.Figure:
+    """Softmax weight of the key d positions back, for equal raw scores, one line per head."""
+    fig = go.Figure()
+    floor = 1e-6  # weights below this are invisible on the log axis: cut there
+    colours = head_colours(reach.slopes)
+    for h, (slope, weights) in enumerate(zip(reach.slopes, reach.weights, strict=True)):
+        fig.add_trace(go.Scatter(
+            x=reach.distances, y=np.where(weights >= floor, weights, np.nan), mode="lines",
+            name=f"h{h + 1} (m={slope:.3g})", line={"color": colours[h]},
+            hovertemplate="distance %{x}<br>weight %{y:.3g}<extra>" + f"head {h + 1}</extra>",
+        ))
+    fig.update_xaxes(title_text="distance i − j to the key (0 = the query itself)")
+    fig.update_yaxes(type="log", range=[-6, 0], dtick=1, title_text="softmax weight (log scale)")
+    return base_layout(fig, "Attention from the bias alone: equal raw scores, softmax over keys",
+                       height=440)
