@@ -1,0 +1,235 @@
+"""Similarity page: PE·PE^T, the offset curve against a random table, distances, M_k."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from core.figures.common import DIVERGING, base_layout
+from core.figures.heatmap import make_pe_heatmap_figure
+from core.overview import Overview
+from core.similarity import PairwiseSimilarity, RotatedPair
+
+METRIC_LABEL = {"dot": "PE[p]·PE[q]", "cosine": "cos(PE[p], PE[q])"}
+SINUSOID_COLOR = "#1f77b4"
+RANDOM_COLOR = "#7f7f7f"
+CURVE_COLOR = "#c0392b"
+
+
+def _f32(values: np.ndarray) -> np.ndarray:
+    """Curves and points go to the browser as float32: half the bytes, far below a pixel."""
+    return np.asarray(values, dtype=np.float32)
+
+
+def make_similarity_matrix_figure(
+    result: PairwiseSimilarity, *, metric: str, d_model: int
+) -> go.Figure:
+    """The (n, n) similarity matrix as a heatmap (block means when n is large)."""
+    overview = result.overview
+    fig = make_pe_heatmap_figure(
+        overview,
+        title=f"{METRIC_LABEL[metric]} for every pair",
+        x_title="position q",
+        y_title="position p",
+    )
+    limit = d_model / 2 if metric == "dot" else 1.0  # |PE|^2 = d/2: the diagonal's value
+    if overview.exact:
+        hover = f"p %{{y}}<br>q %{{x}}<br>{metric} = %{{z:.5f}}<extra></extra>"
+    else:
+        block = overview.row_edges[-1] / overview.values.shape[0]
+        hover = (
+            f"p around %{{y:.0f}}<br>q around %{{x:.0f}} (blocks of ~{block:.0f})<br>"
+            f"block mean of {metric} = %{{z:.4f}}<extra></extra>"
+        )
+    fig.update_traces(
+        zmin=-limit, zmax=limit, zmid=0.0, colorbar={"title": {"text": metric}},
+        hovertemplate=hover,
+    )
+    if not overview.exact:
+        rows, cols = overview.values.shape
+        side = overview.row_edges[-1]
+        fig.layout.annotations[0].text = (
+            f"Overview: {side} x {side} pairs shown as {rows} x {cols} block means"
+        )
+    return fig
+
+
+def make_offset_scatter_figure(
+    *,
+    curve_offsets: np.ndarray,
+    curve: np.ndarray,
+    sinusoid_points: tuple[np.ndarray, np.ndarray],
+    random_points: tuple[np.ndarray, np.ndarray],
+    random_envelope: tuple[np.ndarray, np.ndarray, np.ndarray],
+    offset: int,
+    offset_value: float,
+    metric: str,
+) -> go.Figure:
+    """Left: sinusoid pairs (x = q - p, y = similarity) on the curve sum_i cos(w_i k), with
+    +-k marked; right: the same pairs of a random table, with the min-max band over all pairs."""
+    fig = make_subplots(
+        rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
+        subplot_titles=("Sinusoidal PE: every pair on one curve",
+                        "Random table of the same shape: no curve"),
+    )
+    fig.add_trace(
+        go.Scatter(x=_f32(sinusoid_points[0]), y=_f32(sinusoid_points[1]), mode="markers",
+                   marker={"size": 4, "color": SINUSOID_COLOR, "opacity": 0.5},
+                   name="pairs (p, q), sinusoid",
+                   hovertemplate="q − p = %{x}<br>%{y:.4f}<extra></extra>"),
+        row=1, col=1,
+    )
+    fig.add_trace(
+        go.Scatter(x=curve_offsets, y=curve, mode="lines",
+                   line={"color": CURVE_COLOR, "width": 1.5},
+                   name="Σ_i cos(ω_i k) (offset_dot_product)",
+                   hovertemplate="k = %{x}<br>%{y:.5f}<extra></extra>"),
+        row=1, col=1,
+    )
+    fig.add_trace(
+        go.Scatter(x=[-offset, offset], y=[offset_value, offset_value], mode="markers+text",
+                   marker={"size": 12, "color": "black", "symbol": "diamond"},
+                   text=[f"−k = {-offset}", f"k = {offset}"],
+                   textposition=["top left", "top right"],
+                   name="±k: the same value, before or after",
+                   hovertemplate="k = %{x}<br>%{y:.5f}<extra></extra>"),
+        row=1, col=1,
+    )
+    envelope_k, low, high = random_envelope
+    fig.add_trace(
+        go.Scatter(x=_f32(np.concatenate([envelope_k, envelope_k[::-1]])),
+                   y=_f32(np.concatenate([low, high[::-1]])), fill="toself", mode="lines",
+                   line={"width": 0}, fillcolor="rgba(127,127,127,0.25)",
+                   name="random: min-max over all pairs at each offset", hoverinfo="skip"),
+        row=1, col=2,
+    )
+    fig.add_trace(
+        go.Scatter(x=_f32(random_points[0]), y=_f32(random_points[1]), mode="markers",
+                   marker={"size": 4, "color": RANDOM_COLOR, "opacity": 0.5},
+                   name="pairs (p, q), random table",
+                   hovertemplate="q − p = %{x}<br>%{y:.4f}<extra></extra>"),
+        row=1, col=2,
+    )
+    fig.update_xaxes(title_text="offset k = q − p")
+    fig.update_yaxes(title_text=METRIC_LABEL[metric], row=1, col=1)
+    fig.update_layout(legend={"orientation": "h", "y": -0.22})
+    return base_layout(fig, "Distance vs dot product: one value per offset, the same for ±k",
+                       height=500)
+
+
+def make_anchor_profile_figure(
+    profile: np.ndarray, *, anchor: int, metric: str, zoom: int = 50
+) -> go.Figure:
+    """The TensorFlow tutorial's picture: similarity of every position to `anchor`, and a zoom."""
+    n = profile.size
+    low, high = max(0, anchor - zoom), min(n, anchor + zoom + 1)
+    fig = make_subplots(
+        rows=1, cols=2, column_widths=[0.62, 0.38], horizontal_spacing=0.08,
+        subplot_titles=(f"all {n} positions", f"zoom: positions {low} to {high - 1}"),
+    )
+    positions = np.arange(n)
+    hover = f"position %{{x}}<br>{metric} to {anchor} = %{{y:.5f}}<extra></extra>"
+    for col, (a, b) in ((1, (0, n)), (2, (low, high))):
+        fig.add_trace(
+            go.Scatter(x=_f32(positions[a:b]), y=_f32(profile[a:b]),
+                       mode="lines" if col == 1 else "lines+markers",
+                       line={"color": SINUSOID_COLOR}, marker={"size": 4}, showlegend=False,
+                       hovertemplate=hover),
+            row=1, col=col,
+        )
+        fig.add_vline(x=anchor, line={"dash": "dot", "color": CURVE_COLOR}, row=1, col=col)
+    fig.update_xaxes(title_text="position")
+    fig.update_yaxes(title_text=f"{metric} with position {anchor}", row=1, col=1)
+    return base_layout(fig, f"Similarity of every position to position {anchor}", height=420)
+
+
+def make_distance_figure(
+    *,
+    sample_gaps: np.ndarray,
+    sample_distances: np.ndarray,
+    curve_offsets: np.ndarray,
+    curve: np.ndarray,
+) -> go.Figure:
+    """Euclidean distance |PE[p] - PE[q]| against |p - q|: sampled pairs on sqrt(d - 2 f(k))."""
+    fig = go.Figure(
+        [
+            go.Scatter(x=_f32(sample_gaps), y=_f32(sample_distances), mode="markers",
+                       marker={"size": 4, "color": SINUSOID_COLOR, "opacity": 0.5},
+                       name="pairs (p, q)",
+                       hovertemplate="|p − q| = %{x}<br>distance %{y:.4f}<extra></extra>"),
+            go.Scatter(x=curve_offsets, y=curve, mode="lines",
+                       line={"color": CURVE_COLOR, "width": 1.5},
+                       name="√(d − 2 Σ_i cos(ω_i k))",
+                       hovertemplate="k = %{x}<br>%{y:.5f}<extra></extra>"),
+        ]
+    )
+    fig.update_xaxes(title_text="|p − q|")
+    fig.update_yaxes(title_text="‖PE[p] − PE[q]‖", rangemode="tozero")
+    fig.update_layout(legend={"orientation": "h", "y": -0.2})
+    return base_layout(fig, "Euclidean distance: a function of the offset too", height=420)
+
+
+def make_shift_matrix_figure(matrix: np.ndarray, *, offset: int, d_model: int) -> go.Figure:
+    """The top-left window of M_k (exact entries): 2x2 rotation blocks down the diagonal."""
+    size = matrix.shape[0]
+    window = Overview(
+        values=matrix.astype(np.float32),
+        row_edges=np.arange(size + 1),
+        col_edges=np.arange(size + 1),
+        exact=True,
+    )
+    shown = "" if size == d_model else f" (first {size} of {d_model} dimensions)"
+    fig = make_pe_heatmap_figure(
+        window, title=f"M_k for k = {offset}{shown}", x_title="column of M_k (input dimension)",
+        y_title="row of M_k (output dimension)",
+    )
+    fig.update_traces(
+        colorscale=DIVERGING, colorbar={"title": {"text": "M_k"}},
+        hovertemplate="row %{y}<br>column %{x}<br>M_k = %{z:.5f}<extra></extra>",
+    )
+    fig.update_xaxes(constrain="domain")  # with scaleanchor: shrink the plot, do not pad
+    fig.update_yaxes(scaleanchor="x", scaleratio=1, constrain="domain")
+    fig.update_layout(height=480)
+    return fig
+
+
+def make_rotation_figure(rotated: RotatedPair, *, position: int, offset: int) -> go.Figure:
+    """One frequency pair as a vector (cos, sin) on the unit circle: M_k turns it by w_i k."""
+    theta = np.linspace(0, 2 * np.pi, 181)
+    start = np.arctan2(rotated.before[1], rotated.before[0])
+    # The angle swept, w_i k, drawn modulo a full turn (the vector cannot show whole turns).
+    wrapped = float(np.mod(rotated.rotation + np.pi, 2 * np.pi) - np.pi)  # in [-pi, pi)
+    arc = start + np.linspace(0, wrapped, 60)
+    arc_radius = 0.35
+    i = rotated.pair
+    fig = go.Figure(
+        [
+            go.Scatter(x=np.cos(theta), y=np.sin(theta), mode="lines",
+                       line={"color": "#bbbbbb"}, hoverinfo="skip", showlegend=False),
+            go.Scatter(x=arc_radius * np.cos(arc), y=arc_radius * np.sin(arc), mode="lines",
+                       line={"color": "#2ca02c", "width": 2},
+                       name=f"ω_{i}·k = {rotated.rotation:.4f} rad"
+                       + ("" if abs(wrapped - rotated.rotation) < 1e-9
+                          else f" ≡ {wrapped:.4f} (mod 2π)"),
+                       hoverinfo="skip"),
+            go.Scatter(x=[0, rotated.before[0]], y=[0, rotated.before[1]], mode="lines+markers",
+                       line={"color": "#1f77b4", "width": 3}, marker={"size": [0, 10]},
+                       name=f"pair {i} of PE[{position}]",
+                       hovertemplate="(cos, sin) = (%{x:.5f}, %{y:.5f})<extra></extra>"),
+            go.Scatter(x=[0, rotated.after[0]], y=[0, rotated.after[1]], mode="lines+markers",
+                       line={"color": CURVE_COLOR, "width": 3}, marker={"size": [0, 10]},
+                       name=f"pair {i} of PE[{position + offset}]",
+                       hovertemplate="(cos, sin) = (%{x:.5f}, %{y:.5f})<extra></extra>"),
+            go.Scatter(x=[rotated.rotated[0]], y=[rotated.rotated[1]], mode="markers",
+                       marker={"size": 16, "symbol": "circle-open", "color": "black",
+                               "line": {"width": 2}},
+                       name=f"M_k's block applied to PE[{position}]",
+                       hovertemplate="(cos, sin) = (%{x:.5f}, %{y:.5f})<extra></extra>"),
+        ]
+    )
+    fig.update_xaxes(title_text=f"cos(pos·ω_{i}) (dimension {2 * i + 1})", range=[-1.25, 1.25])
+    fig.update_yaxes(title_text=f"sin(pos·ω_{i}) (dimension {2 * i})", range=[-1.25, 1.25],
+                     scaleanchor="x", scaleratio=1)
+    fig.update_layout(legend={"orientation": "h", "y": -0.25})
+    return base_layout(fig, f"Pair {i} rotated by ω_{i}·k", height=480)

@@ -1,0 +1,195 @@
+r"""What the 2-D sin-cos embedding of a ViT patch grid looks like (built by `core.grid2d`).
+
+The ViT paper (Dosovitskiy et al., 2021, Fig. 7 centre) draws one small tile per patch, laid out
+as the grid, each the cosine similarity of that patch's position embedding with every patch's.
+For MAE's fixed 2-D sin-cos embedding (source 002_6ca15f9f9ded23fa.txt) the tiles can be read off
+the formula: channels [0, d/2) encode the column, [d/2, d) the row, so
+
+$$\cos(e_{r,c}, e_{r',c'}) = \tfrac{1}{2}\big(\cos_{d/2}(c - c') + \cos_{d/2}(r - r')\big)$$
+
+with each half contributing the 1-D similarity of its own coordinate (each half has |.|^2 = d/4).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from core import limits
+from core._checks import check_finite_array, check_int
+from core.grid2d import MAX_GRID_SIDE, sincos_2d_encoding
+from core.overview import Overview, bin_edges, block_mean
+from core.params import shorten
+
+MAX_TILES_SIDE = 14  # tiles per side: ViT-B/16's full 14 x 14 grid; larger grids are subsampled
+MAX_MOSAIC_SIDE = 300  # cells per side of the whole tiles figure, gaps included: ~1 per pixel
+
+
+@dataclass(frozen=True)
+class VitPreset:
+    grid_h: int
+    grid_w: int
+    d_model: int
+    cls_token: bool
+    note: str  # where the numbers come from
+
+
+PRESETS: dict[str, VitPreset] = {
+    "ViT-B/16": VitPreset(14, 14, 768, True, "224 px / 16 px patches, width 768: (197, 768)"),
+    "ViT-L/16": VitPreset(14, 14, 1024, True, "224 px / 16 px patches, width 1024: (197, 1024)"),
+    "4 x 4 teaching grid": VitPreset(4, 4, 64, False, "small enough to read every number"),
+    "6 x 10 rectangle": VitPreset(6, 10, 128, False, "a 96 x 160 px image in 16 px patches"),
+}
+
+
+def parse_patch(text: str, grid_h: int, grid_w: int) -> tuple[int, int]:
+    """The selected patch from text ``"row,col"``; empty -> the centre patch.
+
+    Raises ValueError naming ``patch`` when the text is not two whole numbers or the patch is
+    outside the grid.
+    """
+    grid_h = check_int("grid_h", grid_h, minimum=1, maximum=MAX_GRID_SIDE)
+    grid_w = check_int("grid_w", grid_w, minimum=1, maximum=MAX_GRID_SIDE)
+    text = str(text).strip()
+    if not text:
+        return grid_h // 2, grid_w // 2
+    allowed = (
+        f"patch must be 'row,col' with row 0 to {grid_h - 1} and col 0 to {grid_w - 1} "
+        f"(the grid is {grid_h} x {grid_w})"
+    )
+    match = re.fullmatch(r"(\d{1,6})\s*[,;\s]\s*(\d{1,6})", text)
+    shown = shorten(text)
+    if not match:
+        raise ValueError(f"patch={shown} is not allowed: {allowed}")
+    row, col = int(match[1]), int(match[2])
+    if row >= grid_h or col >= grid_w:
+        raise ValueError(f"patch={row},{col} is outside the grid: {allowed}")
+    return row, col
+
+
+def _patches(embedding: np.ndarray, grid_h: int, grid_w: int) -> np.ndarray:
+    """The patch rows of a 2-D embedding, cls row dropped: ``(grid_h * grid_w, d)``."""
+    embedding = check_finite_array("embedding", embedding, ndim=2)
+    count = grid_h * grid_w
+    if embedding.shape[0] not in (count, count + 1):
+        raise ValueError(
+            f"embedding has {embedding.shape[0]} rows: a {grid_h} x {grid_w} grid needs "
+            f"{count} (or {count + 1} with a cls token)"
+        )
+    return embedding[-count:]
+
+
+def _cosine_rows(patches: np.ndarray, sources: np.ndarray) -> np.ndarray:
+    """Cosine similarity of patches[sources] with every patch: ``(len(sources), H*W)``."""
+    unit = patches / np.linalg.norm(patches, axis=1, keepdims=True)  # (H*W, d)
+    return unit[sources] @ unit.T
+
+
+def patch_similarity_map(
+    embedding: np.ndarray, grid_h: int, grid_w: int, row: int, col: int
+) -> np.ndarray:
+    """Cosine similarity of patch (row, col) with every patch, laid out as the grid ``(H, W)``."""
+    patches = _patches(embedding, grid_h, grid_w)  # (H*W, d)
+    row = check_int("row", row, minimum=0, maximum=grid_h - 1)
+    col = check_int("col", col, minimum=0, maximum=grid_w - 1)
+    return _cosine_rows(patches, np.array([row * grid_w + col]))[0].reshape(grid_h, grid_w)
+
+
+def half_similarity_maps(
+    embedding: np.ndarray, grid_h: int, grid_w: int, row: int, col: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The similarity map from each half alone: ``(column half (H, W), row half (H, W))``.
+
+    Channels [0, d/2) hold the column (x) code, so their map is constant down each column;
+    [d/2, d) hold the row (y) code, constant along each row.
+    """
+    patches = _patches(embedding, grid_h, grid_w)  # (H*W, d)
+    half = patches.shape[1] // 2
+    return (
+        patch_similarity_map(patches[:, :half], grid_h, grid_w, row, col),  # (H, W) x-code
+        patch_similarity_map(patches[:, half:], grid_h, grid_w, row, col),  # (H, W) y-code
+    )
+
+
+@dataclass(frozen=True)
+class SimilarityTiles:
+    """The ViT paper's tiles: a grid of tiles, each a (possibly averaged) similarity map."""
+
+    tile_rows: np.ndarray  # (th,) source patch row of each tile row
+    tile_cols: np.ndarray  # (tw,) source patch column of each tile column
+    tiles: np.ndarray  # (th, tw, h, w) each tile's map, block-averaged to (h, w) if needed
+    grid_h: int
+    grid_w: int
+
+    @property
+    def every_patch(self) -> bool:
+        return self.tile_rows.size == self.grid_h and self.tile_cols.size == self.grid_w
+
+    @property
+    def exact(self) -> bool:
+        return self.tiles.shape[2:] == (self.grid_h, self.grid_w)
+
+    def mosaic(self) -> np.ndarray:
+        """The tiles in one array with a NaN gap after each: ``(th * (h + 1), tw * (w + 1))``,
+        float32 (what a browser needs; half the bytes)."""
+        th, tw, h, w = self.tiles.shape
+        out = np.full((th, h + 1, tw, w + 1), np.nan, dtype=np.float32)
+        out[:, :h, :, :w] = self.tiles.transpose(0, 2, 1, 3)  # (th, h, tw, w)
+        return out.reshape(th * (h + 1), tw * (w + 1))
+
+
+def similarity_tiles(
+    embedding: np.ndarray,
+    grid_h: int,
+    grid_w: int,
+    *,
+    max_tiles: int = MAX_TILES_SIDE,
+    max_side: int = MAX_MOSAIC_SIDE,
+) -> SimilarityTiles:
+    """One tile per patch for grids up to `max_tiles` per side, else evenly spread patches.
+
+    Each tile is that patch's cosine similarity with every patch, block-averaged so that the whole
+    mosaic stays within about `max_side` cells per side.
+    """
+    patches = _patches(embedding, grid_h, grid_w)  # (H*W, d)
+    max_tiles = check_int("max_tiles", max_tiles, minimum=1)
+    tile_rows = np.unique(np.round(np.linspace(0, grid_h - 1, min(grid_h, max_tiles))).astype(int))
+    tile_cols = np.unique(np.round(np.linspace(0, grid_w - 1, min(grid_w, max_tiles))).astype(int))
+    sources = (tile_rows[:, None] * grid_w + tile_cols[None, :]).reshape(-1)  # (th * tw,)
+    maps = _cosine_rows(patches, sources).reshape(-1, grid_h, grid_w)  # (th * tw, H, W)
+    row_edges = bin_edges(grid_h, max(1, max_side // tile_rows.size - 1))
+    col_edges = bin_edges(grid_w, max(1, max_side // tile_cols.size - 1))
+    sums = np.add.reduceat(np.add.reduceat(maps, row_edges[:-1], axis=1), col_edges[:-1], axis=2)
+    means = sums / np.outer(np.diff(row_edges), np.diff(col_edges))  # (th * tw, h, w)
+    return SimilarityTiles(
+        tile_rows=tile_rows,
+        tile_cols=tile_cols,
+        tiles=means.reshape(tile_rows.size, tile_cols.size, *means.shape[1:]),
+        grid_h=grid_h,
+        grid_w=grid_w,
+    )
+
+
+def vit_encoding_overview(
+    grid_h: int,
+    grid_w: int,
+    d_model: int,
+    *,
+    base: float = limits.DEFAULT_BASE,
+    cls_token: bool = False,
+    max_rows: int = limits.MAX_HEATMAP_ROWS,
+    max_cols: int = limits.MAX_HEATMAP_COLS,
+) -> Overview:
+    """The ``(tokens, d_model)`` table as a heatmap overview; the cls row is kept on its own row
+    (never averaged with patches) so that it stays visible."""
+    table = sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
+    head = 1 if cls_token else 0
+    values, row_edges, col_edges = block_mean(table[head:], max_rows - head, max_cols)  # (R, C)
+    if head:
+        cls_row = block_mean(table[:1], 1, max_cols)[0]  # (1, C): zeros
+        values = np.concatenate([cls_row, values], axis=0)  # (1 + R, C)
+        row_edges = np.concatenate([[0], row_edges + 1])
+    exact = row_edges.size - 1 == table.shape[0] and col_edges.size - 1 == d_model
+    return Overview(values=values, row_edges=row_edges, col_edges=col_edges, exact=exact)

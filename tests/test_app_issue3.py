@@ -1,0 +1,211 @@
+"""The wavelengths, similarity and vit-grid pages through Streamlit's AppTest: they render, their
+controls drive them, bad URL values are explained, and the numbers shown are the right ones."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import core
+from core.page_params import PAGE_PARAMS
+from tests.apptest import decode, notices, open_page, plotly_figures
+
+WAVELENGTHS = "pages/wavelengths.py"
+SIMILARITY = "pages/similarity.py"
+VIT_GRID = "pages/vit_grid.py"
+
+
+def markdown(at) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize(
+    "page, charts", [(WAVELENGTHS, 3), (SIMILARITY, 6), (VIT_GRID, 4)]
+)
+def test_default_render(page, charts):
+    at = open_page(page)
+    assert not at.exception
+    assert notices(at) == []
+    assert len(plotly_figures(at)) == charts
+    assert at.latex  # the formulas are next to the figures
+
+
+# --- wavelengths -------------------------------------------------------------------------------
+def test_wavelengths_default_dims_and_numbers():
+    at = open_page(WAVELENGTHS, {"d_model": "512", "positions": "2048"})
+    curves, _, clocks = plotly_figures(at)
+    names = [t["name"] for t in curves["data"]]
+    assert [n.split(":")[0] for n in names] == [
+        "dim 0", "dim 1", "dim 256", "dim 257", "dim 510", "dim 511"
+    ]
+    assert "λ=60,611.48" in names[-1]
+    text = markdown(at)
+    assert "**60,611.5**" in text and "**62,831.9**" in text
+    assert "**95** of the 256 pairs" in text  # 2 pi 10000^(2i/512) > 2048 for i >= 161
+    assert "**1.036633**" in text  # the ratio 10000^(2/512)
+    assert len(clocks["frames"]) == 400
+
+
+def test_wavelengths_dims_control_drives_the_curves():
+    at = open_page(WAVELENGTHS, {"d_model": "64", "positions": "50"})
+    at.text_input(key="dims").set_value("2, 3").run()
+    curves = plotly_figures(at)[0]
+    assert [t["name"].split(":")[0] for t in curves["data"]] == ["dim 2", "dim 3"]
+    y = decode(curves["data"][0]["y"])
+    w = 10000 ** (-2 / 64)
+    np.testing.assert_allclose(y, np.sin(np.arange(50) * w), atol=1e-6)
+    at.number_input(key="positions").set_value(80).run()
+    assert decode(plotly_figures(at)[0]["data"][0]["y"]).shape == (80,)
+
+
+def test_wavelengths_clock_starts_at_the_articles_position_7():
+    at = open_page(WAVELENGTHS, {"d_model": "768", "positions": "100"})
+    clocks = plotly_figures(at)[2]
+    assert clocks["layout"]["sliders"][0]["active"] == 7
+    assert clocks["data"][4]["text"][0] == "pos 7: 0.23π"
+
+
+# --- similarity --------------------------------------------------------------------------------
+def test_similarity_default_is_the_tf_tutorial_view():
+    at = open_page(SIMILARITY)
+    matrix, _, profile, *_ = plotly_figures(at)
+    full = profile["data"][0]
+    y = decode(full["y"])
+    assert y.shape == (2048,) and int(np.argmax(y)) == 1000
+    assert y[1000] == pytest.approx(1.0, abs=1e-6)
+    assert decode(matrix["data"][0]["z"]).shape == (300, 300)
+    text = markdown(at)
+    assert "2048² = 4,194,304 pairs" in text
+
+
+def test_similarity_curve_and_residual_numbers():
+    at = open_page(SIMILARITY, {"positions": "300", "d_model": "64", "metric": "dot",
+                                "offset": "5", "anchor": "100"})
+    assert not at.exception
+    scatter = plotly_figures(at)[1]
+    curve = next(t for t in scatter["data"] if "offset_dot_product" in t.get("name", ""))
+    k = decode(curve["x"])
+    np.testing.assert_allclose(decode(curve["y"]), core.offset_dot_product(k, 64), atol=1e-9)
+    text = markdown(at)
+    residual = float(text.split("(295 of them) is **")[1].split("**")[0])
+    assert residual < 1e-6  # float32 rounding only
+    # direction blindness, from the table: PE[100].PE[105] = PE[100].PE[95]
+    expected = core.offset_dot_product(5, 64)
+    assert f"position 105: **{expected:.6f}**" in text
+    assert f"position 95: **{expected:.6f}**" in text
+
+
+def test_similarity_controls_drive_the_page():
+    at = open_page(SIMILARITY, {"positions": "200", "d_model": "32", "anchor": "50"})
+    before = decode(plotly_figures(at)[0]["data"][0]["z"])
+    at.radio(key="metric").set_value("dot").run()
+    after = decode(plotly_figures(at)[0]["data"][0]["z"])
+    np.testing.assert_allclose(after, before * 16, rtol=1e-4, atol=1e-4)  # |PE|^2 = d/2 = 16
+    at.number_input(key="offset").set_value(7).run()
+    shift = plotly_figures(at)[4]
+    assert shift["layout"]["title"]["text"] == "M_k for k = 7"  # d = 32: the whole matrix
+    z = decode(shift["data"][0]["z"])
+    assert z[0, 0] == pytest.approx(math.cos(7), abs=1e-6)
+    at.number_input(key="pair").set_value(3).run()
+    rotation = plotly_figures(at)[5]
+    assert rotation["layout"]["title"]["text"] == "Pair 3 rotated by ω_3·k"
+
+
+def test_similarity_clamps_anchor_and_offset_with_an_info():
+    at = open_page(SIMILARITY, {"positions": "100", "d_model": "16", "anchor": "500",
+                                "offset": "-300", "pair": "30"})
+    assert not at.exception
+    infos = [i.value for i in at.info]
+    assert "anchor 500 is past the last position (99): using 99." in infos
+    assert "offset -300 is longer than the table allows: using -99." in infos
+    assert "pair 30 does not exist for d_model = 16: using 7." in infos
+
+
+# --- vit-grid ----------------------------------------------------------------------------------
+def test_vit_grid_default_is_vit_b16_with_cls():
+    at = open_page(VIT_GRID)
+    assert "**(197, 768)**" in markdown(at)
+    tiles, patch, _, encoding = plotly_figures(at)
+    assert decode(tiles["data"][0]["z"]).shape == (14 * 15, 14 * 15)
+    similarity = decode(patch["data"][0]["z"])
+    assert similarity.shape == (14, 14) and similarity[7, 7] == pytest.approx(1.0)
+    assert decode(encoding["data"][0]["z"]).shape[0] == 197
+
+
+def test_vit_grid_patch_and_halves():
+    at = open_page(VIT_GRID, {"grid_h": "5", "grid_w": "7", "d_model": "64", "patch": "1,5"})
+    _, patch, halves, _ = plotly_figures(at)
+    assert patch["layout"]["title"]["text"] == "Patch (1, 5) against every patch"
+    columns = decode(halves["data"][0]["z"])
+    rows = decode(halves["data"][2]["z"])
+    assert np.ptp(columns, axis=0).max() < 1e-9 and np.ptp(rows, axis=1).max() < 1e-9
+    assert columns[0, 5] == pytest.approx(1.0) and rows[1, 0] == pytest.approx(1.0)
+
+
+def test_vit_grid_presets_set_the_controls():
+    at = open_page(VIT_GRID)
+    at.button(key="preset_2").click().run()  # the 4 x 4 teaching grid
+    assert at.number_input(key="grid_h").value == 4
+    assert at.number_input(key="d_model").value == 64
+    assert at.toggle(key="cls_token").value is False
+    assert "**(16, 64)**" in markdown(at)
+    assert at.query_params["grid_h"] == "4"
+    at.button(key="preset_1").click().run()  # ViT-L/16
+    assert "**(197, 1024)**" in markdown(at)
+
+
+def test_vit_grid_controls_drive_the_page():
+    at = open_page(VIT_GRID, {"grid_h": "3", "grid_w": "4", "d_model": "16"})
+    at.toggle(key="cls_token").set_value(False).run()
+    assert decode(plotly_figures(at)[3]["data"][0]["z"]).shape == (12, 16)
+    at.text_input(key="patch").set_value("2,3").run()
+    assert plotly_figures(at)[1]["layout"]["title"]["text"] == "Patch (2, 3) against every patch"
+
+
+# --- bad URL values: a notice naming the parameter, the page still draws -----------------------
+BAD_VALUES = [
+    (WAVELENGTHS, "d_model", "7"),
+    (WAVELENGTHS, "positions", "0"),
+    (WAVELENGTHS, "base", "nan"),
+    (WAVELENGTHS, "dims", "0,99999"),
+    (WAVELENGTHS, "dims", "<b>x</b>"),
+    (SIMILARITY, "d_model", "2048"),
+    (SIMILARITY, "positions", "5000"),
+    (SIMILARITY, "metric", "euclid"),
+    (SIMILARITY, "offset", "abc"),
+    (SIMILARITY, "anchor", "-1"),
+    (VIT_GRID, "grid_h", "65"),
+    (VIT_GRID, "grid_w", "0"),
+    (VIT_GRID, "d_model", "6"),
+    (VIT_GRID, "cls_token", "maybe"),
+    (VIT_GRID, "patch", "3;4;5"),
+    (VIT_GRID, "patch", "20,20"),
+]
+
+
+@pytest.mark.parametrize("page, name, value", BAD_VALUES)
+def test_bad_url_value_gives_a_notice_naming_the_parameter(page, name, value):
+    at = open_page(page, {name: value})
+    assert not at.exception
+    messages = notices(at)
+    assert len(messages) == 1, messages
+    assert messages[0].startswith(f"URL parameter {name}")
+    assert "Using the default" in messages[0]
+    charts = {WAVELENGTHS: 3, SIMILARITY: 6, VIT_GRID: 4}[page]
+    assert len(plotly_figures(at)) == charts
+
+
+def test_every_url_parameter_of_the_contract_is_a_control():
+    expected = {
+        "wavelengths": {"d_model", "positions", "base", "dims"},
+        "similarity": {"d_model", "positions", "base", "anchor", "offset", "metric"},
+        "vit-grid": {"grid_h", "grid_w", "d_model", "base", "cls_token", "patch"},
+    }
+    for page, names in expected.items():
+        assert names <= {p.name for p in PAGE_PARAMS[page]}
+    at = open_page(VIT_GRID)
+    keys = {w.key for w in at.number_input} | {w.key for w in at.text_input}
+    keys |= {w.key for w in at.toggle}
+    assert {"grid_h", "grid_w", "d_model", "base", "cls_token", "patch"} <= keys

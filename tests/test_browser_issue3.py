@@ -1,0 +1,89 @@
+"""The wavelengths, similarity and vit-grid pages in headless Chromium: opened by deep links with
+non-default parameters, charts drawn, no exception, no dialog; screenshots in test-artifacts/."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def test_wavelengths_deep_link(browser_page):
+    browser_page.open("/wavelengths?d_model=256&positions=300&base=5000&dims=0,1,100,101", charts=3)
+    page = browser_page.page
+    assert page.get_by_label("d_model (even)", exact=True).input_value() == "256"
+    assert page.get_by_label("dimensions to plot", exact=True).input_value() == "0,1,100,101"
+    assert page.get_by_text("dim 100: sin, i=50").count() >= 1  # the legend
+    assert page.get_by_text("Clocks", exact=True).is_visible()
+    assert browser_page.exceptions() == []
+    assert browser_page.dialogs == []
+    browser_page.screenshot("wavelengths")
+
+
+def test_wavelengths_clock_slider_moves_the_hands(browser_page):
+    browser_page.open("/wavelengths?d_model=64&positions=50", charts=3)
+    page = browser_page.page
+    clock = page.locator(".js-plotly-plot").nth(2)
+    assert clock.get_by_text("pos 7: 0.23π").count() == 1  # the article's sin(7) = sin(0.23π)
+    rail = clock.locator(".slider-rail-touch-rect")  # plotly's clickable slider rail
+    rail.click(position={"x": 9, "y": 10})  # its left end: position 0
+    page.wait_for_timeout(500)
+    assert clock.get_by_text("pos 0: 0.00π").count() >= 1
+    assert browser_page.exceptions() == []
+
+
+def test_similarity_deep_link(browser_page):
+    browser_page.open(
+        "/similarity?d_model=128&positions=600&anchor=300&offset=12&metric=dot&pair=2", charts=6
+    )
+    page = browser_page.page
+    assert page.get_by_label("anchor position", exact=True).input_value() == "300"
+    assert page.get_by_role("radio", name="dot").is_checked()
+    assert page.get_by_text("Toeplitz: constant along diagonals").is_visible()
+    assert page.get_by_text("A shift by k is a rotation").is_visible()
+    assert browser_page.exceptions() == []
+    assert browser_page.dialogs == []
+    browser_page.screenshot("similarity")
+
+
+def test_vit_grid_deep_link(browser_page):
+    browser_page.open(
+        "/vit-grid?grid_h=6&grid_w=10&d_model=128&cls_token=false&patch=2,7", charts=4
+    )
+    page = browser_page.page
+    assert page.get_by_label("grid columns (grid_w)", exact=True).input_value() == "10"
+    assert page.get_by_label("selected patch (row,col)", exact=True).input_value() == "2,7"
+    assert page.get_by_text("Patch (2, 7) against every patch").count() >= 1
+    assert browser_page.exceptions() == []
+    assert browser_page.dialogs == []
+    browser_page.screenshot("vit-grid")
+
+
+def test_vit_grid_large_grid_and_preset(browser_page):
+    browser_page.open("/vit-grid?grid_h=64&grid_w=64&d_model=256", charts=4)
+    page = browser_page.page
+    assert page.get_by_text("14 x 14 of the 64 x 64 patches").count() >= 1
+    browser_page.screenshot("vit-grid-64")
+    page.get_by_role("button", name="ViT-B/16").click()
+    browser_page.wait_idle()
+    page.wait_for_function("() => location.search.includes('grid_h') === false")  # default
+    assert page.get_by_text("(197, 768)").count() >= 1
+    assert browser_page.exceptions() == []
+
+
+def test_bad_urls_show_notices_not_tracebacks(browser_page):
+    browser_page.open("/vit-grid?patch=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&d_model=6",
+                      charts=4)
+    text = "\n".join(browser_page.page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "patch=<img src=x onerror=alert(1)> is not allowed" in text
+    assert "d_model=6 is not allowed" in text
+    assert browser_page.dialogs == []
+    assert browser_page.exceptions() == []
+    browser_page.screenshot("vit-grid-bad-url")
+    browser_page.open("/wavelengths?dims=0,999999&metric=x", charts=3)
+    text = "\n".join(browser_page.page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "dims=999999 is not allowed" in text
+    browser_page.open("/similarity?positions=99999&metric=euclid", charts=6)
+    text = "\n".join(browser_page.page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "positions=99999 is not allowed" in text and "metric=euclid is not allowed" in text
+    assert browser_page.exceptions() == []

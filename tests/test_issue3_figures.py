@@ -1,0 +1,258 @@
+"""The figures of the wavelengths, similarity and vit-grid pages, checked on their traces."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import core
+from core import similarity, vit_tiles, wavelength_views
+from core.figures.similarity import (
+    make_anchor_profile_figure,
+    make_distance_figure,
+    make_offset_scatter_figure,
+    make_rotation_figure,
+    make_shift_matrix_figure,
+    make_similarity_matrix_figure,
+)
+from core.figures.vit_grid import (
+    make_halves_figure,
+    make_patch_map_figure,
+    make_tiles_figure,
+    make_vit_encoding_figure,
+)
+from core.figures.wavelengths import (
+    make_clock_figure,
+    make_dimension_curves_figure,
+    make_spectrum_figure,
+)
+
+
+def scatter_figure(n: int = 200, d_model: int = 32, metric: str = "dot", offset: int = 5):
+    table = core.sinusoidal_encoding(n, d_model)
+    random = similarity.random_table(n, d_model)
+    offsets = np.arange(-(n - 1), n)
+    curve = similarity.offset_similarity(offsets, d_model, metric=metric)
+    sample = similarity.pair_sample(table, count=300, metric=metric)
+    random_sample = similarity.pair_sample(random, count=300, metric=metric)
+    envelope = similarity.pairwise_similarity(random, metric=metric)
+    fig = make_offset_scatter_figure(
+        curve_offsets=offsets,
+        curve=curve,
+        sinusoid_points=(sample.offsets, sample.similarity),
+        random_points=(random_sample.offsets, random_sample.similarity),
+        random_envelope=(envelope.offsets, envelope.lowest, envelope.highest),
+        offset=offset,
+        offset_value=float(similarity.offset_similarity(np.array(offset), d_model, metric=metric)),
+        metric=metric,
+    )
+    return fig, sample, random_sample
+
+
+# --- similarity --------------------------------------------------------------------------------
+def test_similarity_curve_equals_offset_dot_product():
+    fig, _, _ = scatter_figure(d_model=32)
+    curve = next(t for t in fig.data if "offset_dot_product" in t.name)
+    np.testing.assert_allclose(curve.y, core.offset_dot_product(np.asarray(curve.x), 32),
+                               rtol=0, atol=1e-12)
+    # ... and every sinusoid pair lies on it, while the random pairs do not.
+    sinusoid = fig.data[0]
+    random = next(t for t in fig.data if t.name == "pairs (p, q), random table")
+    on_curve = core.offset_dot_product(np.asarray(sinusoid.x), 32)
+    assert np.abs(np.asarray(sinusoid.y) - on_curve).max() < 1e-4
+    off_curve = core.offset_dot_product(np.asarray(random.x), 32)
+    assert np.abs(np.asarray(random.y) - off_curve).max() > 1.0
+    assert fig.layout.xaxis.title.text == "offset k = q − p"
+
+
+def test_direction_blindness_markers_have_equal_heights():
+    fig, _, _ = scatter_figure(offset=9)
+    marks = next(t for t in fig.data if t.name.startswith("±k"))
+    assert list(marks.x) == [-9, 9]
+    assert marks.y[0] == marks.y[1] == pytest.approx(core.offset_dot_product(9, 32))
+
+
+def test_cosine_curve_is_dot_over_half_d():
+    fig, _, _ = scatter_figure(d_model=16, metric="cosine")
+    curve = next(t for t in fig.data if "offset_dot_product" in t.name)
+    np.testing.assert_allclose(curve.y, core.offset_dot_product(np.asarray(curve.x), 16) / 8)
+    assert fig.layout.yaxis.title.text == "cos(PE[p], PE[q])"
+
+
+def test_similarity_matrix_is_toeplitz_and_scaled():
+    d_model = 24
+    result = similarity.pairwise_similarity(core.sinusoidal_encoding(60, d_model))
+    fig = make_similarity_matrix_figure(result, metric="dot", d_model=d_model)
+    (heatmap,) = fig.data
+    z = np.asarray(heatmap.z, dtype=np.float64)
+    assert z.shape == (60, 60)
+    for k in range(-59, 60):  # constant along each diagonal
+        diagonal = np.diagonal(z, offset=k)
+        assert np.ptp(diagonal) < 1e-4
+        assert diagonal[0] == pytest.approx(core.offset_dot_product(k, d_model), abs=1e-4)
+    assert (heatmap.zmin, heatmap.zmax) == (-12, 12)  # +-|PE|^2 = d/2
+    assert "dot = %{z" in heatmap.hovertemplate
+    assert fig.layout.xaxis.title.text == "position q"
+
+
+def test_large_similarity_matrix_says_it_averages():
+    result = similarity.pairwise_similarity(core.sinusoidal_encoding(2048, 64), metric="cosine")
+    fig = make_similarity_matrix_figure(result, metric="cosine", d_model=64)
+    assert np.asarray(fig.data[0].z).shape == (400, 400)
+    assert "2048 x 2048 pairs shown as 400 x 400 block means" in fig.layout.annotations[0].text
+    assert len(fig.to_json()) < 1_500_000
+
+
+def test_anchor_profile_figure():
+    profile = similarity.anchor_profile(core.sinusoidal_encoding(2048, 512), 1000)
+    fig = make_anchor_profile_figure(profile, anchor=1000, metric="cosine", zoom=50)
+    full, zoom = fig.data
+    assert len(full.x) == 2048 and list(zoom.x) == list(range(950, 1051))
+    assert zoom.y[50] == pytest.approx(1.0, abs=1e-6)
+    assert [s.x0 for s in fig.layout.shapes] == [1000, 1000]  # the anchor, in both panels
+
+
+def test_distance_figure_points_on_the_closed_form():
+    table = core.sinusoidal_encoding(300, 64)
+    sample = similarity.pair_sample(table, count=200)
+    k = np.arange(300)
+    fig = make_distance_figure(
+        sample_gaps=np.abs(sample.offsets), sample_distances=sample.distance,
+        curve_offsets=k, curve=similarity.offset_distance(k, 64),
+    )
+    points, curve = fig.data
+    np.testing.assert_allclose(curve.y, np.sqrt(64 - 2 * core.offset_dot_product(k, 64)))
+    np.testing.assert_allclose(
+        points.y, np.interp(points.x, curve.x, curve.y), atol=1e-5
+    )
+    assert fig.layout.yaxis.title.text == "‖PE[p] − PE[q]‖"
+
+
+def test_shift_matrix_figure_shows_2x2_rotation_blocks():
+    k, d_model = 4, 16
+    fig = make_shift_matrix_figure(core.shift_matrix(k, d_model), offset=k, d_model=d_model)
+    z = np.asarray(fig.data[0].z, dtype=np.float64)
+    assert z.shape == (16, 16)
+    for i in range(8):
+        b = k * 10000 ** (-2 * i / d_model)
+        block = z[2 * i : 2 * i + 2, 2 * i : 2 * i + 2]
+        np.testing.assert_allclose(
+            block, [[math.cos(b), math.sin(b)], [-math.sin(b), math.cos(b)]], atol=1e-7
+        )
+        z[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = 0
+    assert not z.any()  # nothing outside the blocks
+    assert fig.layout.title.text == "M_k for k = 4"
+    window = make_shift_matrix_figure(core.shift_matrix(k, 512)[:32, :32], offset=k, d_model=512)
+    assert "first 32 of 512 dimensions" in window.layout.title.text
+
+
+def test_rotation_figure():
+    rp = similarity.rotated_pair(7, 3, 0, 64)
+    fig = make_rotation_figure(rp, position=7, offset=3)
+    by_name = {t.name: t for t in fig.data}
+    assert "ω_0·k = 3.0000 rad" in by_name
+    before, after = by_name["pair 0 of PE[7]"], by_name["pair 0 of PE[10]"]
+    moved = by_name["M_k's block applied to PE[7]"]
+    assert before.x[1] == pytest.approx(math.cos(7)) and before.y[1] == pytest.approx(math.sin(7))
+    assert after.x[1] == pytest.approx(math.cos(10))
+    assert moved.x[0] == pytest.approx(after.x[1]) and moved.y[0] == pytest.approx(after.y[1])
+
+
+# --- wavelengths -------------------------------------------------------------------------------
+def test_dimension_curves_figure_labels_each_wavelength():
+    curves = wavelength_views.dimension_curves(100, 512, (0, 1, 510))
+    fig = make_dimension_curves_figure(curves)
+    assert [t.name for t in fig.data] == [
+        "dim 0: sin, i=0, λ=6.28",
+        "dim 1: cos, i=0, λ=6.28",
+        "dim 510: sin, i=255, λ=60,611.48",
+    ]
+    np.testing.assert_allclose(fig.data[0].y, np.sin(np.arange(100)), atol=1e-7)  # float32
+    assert fig.layout.xaxis.title.text == "position (pos)"
+
+
+def test_spectrum_figure():
+    spectrum = wavelength_views.wavelength_spectrum(512, 2048)
+    fig = make_spectrum_figure(spectrum)
+    assert fig.layout.yaxis.type == "log"
+    complete, incomplete = fig.data
+    assert len(incomplete.x) == 95 and len(complete.x) == 161
+    assert min(incomplete.y) > 2048 >= max(complete.y)
+    lines = sorted(s.y0 for s in fig.layout.shapes)
+    assert lines == pytest.approx([2 * math.pi, 2048, 2 * math.pi * 10000])
+    texts = " ".join(a.text for a in fig.layout.annotations)
+    assert "paper's rounded 10000·2π = 62,831.9" in texts
+    assert "60,611.5" in texts and "sequence length n = 2048" in texts
+
+
+def test_clock_figure_frames_and_the_articles_sin_7():
+    frames = wavelength_views.clock_frames(2048, 768, (0, 191, 383))
+    fig = make_clock_figure(frames, start=7)
+    assert len(fig.frames) == wavelength_views.MAX_CLOCK_FRAMES
+    assert fig.layout.sliders[0].active == 7
+    assert len(fig.layout.sliders[0].steps) == 400
+    frame7 = next(f for f in fig.frames if f.name == "7")
+    texts = frame7.data[2].text
+    assert texts[0] == "pos 7: 0.23π"  # sin(7) = sin(2.23 pi) = sin(0.23 pi)
+    tip_x, tip_y = frame7.data[1].x, frame7.data[1].y
+    assert tip_x[0] == pytest.approx(math.cos(7), abs=1e-4)  # the first clock is centred at 0
+    assert tip_y[0] == pytest.approx(math.sin(7), abs=1e-4)
+    # the initial drawing is position 7 too
+    assert fig.data[4].text[0] == "pos 7: 0.23π"
+    assert "i=383" in fig.data[1].text[2]
+    assert [b.label for b in fig.layout.updatemenus[0].buttons] == ["▶ play", "❚❚ pause"]
+
+
+# --- vit-grid ----------------------------------------------------------------------------------
+def test_tiles_figure_for_vit_b16():
+    emb = core.sincos_2d_encoding(14, 14, 768)
+    fig = make_tiles_figure(vit_tiles.similarity_tiles(emb, 14, 14))
+    z = np.asarray(fig.data[0].z, dtype=np.float64)
+    assert z.shape == (14 * 15, 14 * 15)
+    tile = z[3 * 15 : 3 * 15 + 14, 4 * 15 : 4 * 15 + 14]
+    np.testing.assert_allclose(tile, vit_tiles.patch_similarity_map(emb, 14, 14, 3, 4), atol=1e-6)
+    assert tile[3, 4] == pytest.approx(1.0)
+    assert "all 14 x 14 patches" in fig.layout.annotations[0].text
+    assert list(fig.layout.xaxis.ticktext) == [str(c) for c in range(14)]
+
+
+def test_tiles_figure_for_a_large_grid_says_what_is_shown():
+    emb = core.sincos_2d_encoding(64, 40, 64)
+    fig = make_tiles_figure(vit_tiles.similarity_tiles(emb, 64, 40))
+    text = fig.layout.annotations[0].text
+    assert "14 x 14 of the 64 x 40 patches" in text and "averaged" in text
+    assert max(np.asarray(fig.data[0].z).shape) <= 400
+    assert len(fig.to_json()) < 1_500_000
+
+
+def test_patch_map_and_halves_figures():
+    emb = core.sincos_2d_encoding(6, 10, 128, cls_token=True)
+    sim = vit_tiles.patch_similarity_map(emb, 6, 10, 2, 7)
+    fig = make_patch_map_figure(sim, row=2, col=7)
+    assert np.asarray(fig.data[0].z).shape == (6, 10)
+    assert "cosine = %{z" in fig.data[0].hovertemplate
+    assert (fig.data[1].x[0], fig.data[1].y[0]) == (7, 2)
+    columns, rows = vit_tiles.half_similarity_maps(emb, 6, 10, 2, 7)
+    halves = make_halves_figure(columns, rows, row=2, col=7, d_model=128)
+    left = np.asarray(halves.data[0].z)
+    right = np.asarray(halves.data[2].z)
+    assert np.ptp(left, axis=0).max() < 1e-12  # column half: constant down each column
+    assert np.ptp(right, axis=1).max() < 1e-12  # row half: constant along each row
+    titles = [a.text for a in halves.layout.annotations]
+    assert "channels [0, 64): the column code (x)" in titles
+    assert "channels [64, 128): the row code (y)" in titles
+
+
+def test_vit_encoding_figure_marks_cls_and_split():
+    overview = vit_tiles.vit_encoding_overview(14, 14, 768, cls_token=True)
+    fig = make_vit_encoding_figure(overview, d_model=768, cls_token=True)
+    assert np.asarray(fig.data[0].z).shape == (197, 320)
+    shape_kinds = [(s.type, s.x0, s.y0) for s in fig.layout.shapes]
+    assert ("line", 383.5, 0) in shape_kinds  # the x | y channel split
+    assert any(t == "rect" and y0 == -0.5 for t, _, y0 in shape_kinds)  # the cls row
+    assert any("cls token" in a.text for a in fig.layout.annotations)
+    plain = make_vit_encoding_figure(vit_tiles.vit_encoding_overview(4, 4, 64), d_model=64,
+                                     cls_token=False)
+    assert not any("cls" in (a.text or "") for a in plain.layout.annotations)
