@@ -201,8 +201,9 @@ def main() -> None:
     executable = browser_support.find_chromium()
     if executable is None:
         sys.exit(browser_support.NO_CHROMIUM)
-    machine = (f"{platform.machine()}, {psutil.cpu_count()} cores, "
-               f"{psutil.virtual_memory().total / 2**30:.0f} GiB, Python {platform.python_version()}")
+    memory_gib = psutil.virtual_memory().total / 2**30
+    machine = (f"{platform.machine()}, {psutil.cpu_count()} cores, {memory_gib:.0f} GiB, "
+               f"Python {platform.python_version()}")
     results = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(

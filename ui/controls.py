@@ -12,7 +12,7 @@ the raw URL once per page visit, checks every value against its `core.params` sp
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
@@ -91,21 +91,15 @@ class PageControls:
         )
         return self._checked(name, value)
 
-    def choice(
-        self,
-        name: str,
-        label: str,
-        *,
-        help: str | None = None,
-        format_func: Callable[[str], str] = str,
-    ) -> str:
+    def choice(self, name: str, label: str, *, help: str | None = None) -> str:
+        # No format_func: a bound radio writes the *formatted* label into the URL, so the option
+        # shown must be the value itself for links to stay the documented contract.
         param = self.params[name]
         assert isinstance(param, ChoiceParam)
         value = st.radio(
             label,
             param.choices,
             index=param.choices.index(param.default),
-            format_func=format_func,
             horizontal=True,
             key=name,
             help=help,
