@@ -96,23 +96,19 @@ def server_rss_mb(server) -> float:
     return total / 2**20
 
 
-def change_control(page, step: int) -> None:
-    """One change, as a person makes it, on the first control of the sidebar."""
-    sidebar = page.locator('[data-testid="stSidebar"]')
-    numbers = sidebar.locator('[data-testid="stNumberInput"]')
-    sliders = sidebar.locator('[data-testid="stSlider"] input[type="range"]')
-    radios = sidebar.locator('[data-testid="stRadio"]')
-    if numbers.count():
-        button = "stNumberInputStepDown" if step % 2 == 0 else "stNumberInputStepUp"
-        numbers.first.locator(f'[data-testid="{button}"]').click()
-    elif sliders.count():
-        sliders.first.focus()
-        page.keyboard.press("ArrowLeft" if step % 2 == 0 else "ArrowRight")
-    elif radios.count():
-        options = radios.first.locator("label")
-        options.nth(step % 2 if options.count() > 1 else 0).click()
+def change_control(page, step: int, *, down: bool) -> None:
+    """One change, as a person makes it, on the first control of the sidebar. Going back and
+    forth between two values would measure Streamlit's message cache (the browser keeps the
+    messages it has seen) and the app's caches, not the page: see `control_change`."""
+    counts = [page.locator(s).count() for s in (
+        browser_support.NUMBER_BUTTONS.format(button="stNumberInputStepUp"),
+        browser_support.SLIDER, browser_support.RADIO_OPTIONS)]
+    kind, selector, arg = browser_support.control_change(*counts, step, down=down)
+    if kind == "click":
+        page.locator(selector).nth(arg).click()
     else:
-        raise RuntimeError("no control to change in the sidebar")
+        page.locator(selector).first.focus()
+        page.keyboard.press(arg)
 
 
 def wait_repainted(page, before: str, timeout: float = 120_000) -> None:
@@ -151,7 +147,7 @@ def measure(browser, scenario: Scenario, changes: int) -> Result:
             before = page.evaluate(browser_support.CHART_SIGNATURE_JS)
             received.clear()
             start = time.perf_counter()
-            change_control(page, step)
+            change_control(page, step, down=bool(scenario.query))
             wait_repainted(page, before)
             latencies.append(time.perf_counter() - start)
             page.wait_for_timeout(100)  # trailing frames of this rerun

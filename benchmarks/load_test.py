@@ -38,16 +38,15 @@ def rss_mb(pid: int) -> float:
 
 
 async def change_first_control(page, step: int) -> None:
-    sidebar = page.locator('[data-testid="stSidebar"]')
-    numbers = sidebar.locator('[data-testid="stNumberInput"]')
-    if await numbers.count():
-        button = "stNumberInputStepDown" if step % 2 == 0 else "stNumberInputStepUp"
-        await numbers.first.locator(f'[data-testid="{button}"]').click()
-        return
-    slider = sidebar.locator('[data-testid="stSlider"] input[type="range"]')
-    if await slider.count():
-        await slider.first.focus()
-        await page.keyboard.press("ArrowLeft" if step % 2 == 0 else "ArrowRight")
+    counts = [await page.locator(s).count() for s in (
+        browser_support.NUMBER_BUTTONS.format(button="stNumberInputStepUp"),
+        browser_support.SLIDER, browser_support.RADIO_OPTIONS)]
+    kind, selector, arg = browser_support.control_change(*counts, step, down=step % 2 == 0)
+    if kind == "click":
+        await page.locator(selector).nth(arg).click()
+    else:
+        await page.locator(selector).first.focus()
+        await page.keyboard.press(arg)
 
 
 async def session(browser, url: str, index: int, deadline: float, stats: dict) -> None:

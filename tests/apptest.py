@@ -11,8 +11,11 @@ APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
 def open_page(script: str, query: dict[str, str] | None = None, timeout: float = 60) -> AppTest:
-    """Run the app at `script` (e.g. "pages/heatmap.py") with URL query parameters `query`."""
+    """Run the app at `script` (e.g. "app_pages/heatmap.py") with URL query parameters `query`."""
     at = AppTest.from_file(APP, default_timeout=timeout)
+    # One run first (the home page): until st.navigation has registered the pages, switch_page
+    # matches a script by file name, which is not the url_path of e.g. vit_grid.py ("vit-grid").
+    at.run()
     for name, value in (query or {}).items():
         at.query_params[name] = value
     at.switch_page(script)

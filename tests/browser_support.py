@@ -88,3 +88,25 @@ def stop(server: subprocess.Popen) -> None:
         server.wait(timeout=10)
     except subprocess.TimeoutExpired:
         server.kill()
+
+
+# The first control of the sidebar, changed as a person does it (benchmarks and load test).
+SIDEBAR = '[data-testid="stSidebar"]'
+NUMBER_BUTTONS = SIDEBAR + ' [data-testid="stNumberInput"] [data-testid="{button}"]'
+SLIDER = SIDEBAR + ' [data-testid="stSlider"] input[type="range"]'
+RADIO_OPTIONS = SIDEBAR + ' [data-testid="stRadio"]'
+
+
+def control_change(numbers: int, sliders: int, radios: int, step: int, *, down: bool):
+    """What to do for change number `step`, given how many number inputs, sliders and radios the
+    sidebar has: ("click", selector, nth) or ("key", selector, key). Numbers and sliders move one
+    way (down from a maximum, up otherwise) so that every rerun asks for new data; a radio
+    alternates between its first two options."""
+    if numbers:
+        button = "stNumberInputStepDown" if down else "stNumberInputStepUp"
+        return "click", NUMBER_BUTTONS.format(button=button), 0
+    if sliders:
+        return "key", SLIDER, "ArrowLeft" if down else "ArrowRight"
+    if radios:
+        return "click", RADIO_OPTIONS + " >> nth=0 >> label", step % 2
+    raise RuntimeError("no control to change in the sidebar")

@@ -8,7 +8,7 @@ import pytest
 from tests import reference
 from tests.apptest import decode, notices, open_page, plotly_figures
 
-PAGE = "pages/heatmap.py"
+PAGE = "app_pages/heatmap.py"
 
 
 def test_default_render_has_no_exception_and_two_charts():

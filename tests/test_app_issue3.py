@@ -12,9 +12,9 @@ import core
 from core.page_params import PAGE_PARAMS
 from tests.apptest import decode, notices, open_page, plotly_figures
 
-WAVELENGTHS = "pages/wavelengths.py"
-SIMILARITY = "pages/similarity.py"
-VIT_GRID = "pages/vit_grid.py"
+WAVELENGTHS = "app_pages/wavelengths.py"
+SIMILARITY = "app_pages/similarity.py"
+VIT_GRID = "app_pages/vit_grid.py"
 
 
 def markdown(at) -> str:

@@ -15,7 +15,7 @@ from tests.apptest import decode, notices, open_page, plotly_figures
 from tests.test_alibi import REFERENCE_12
 from tests.test_rope import hf_apply_rotary, loop_interleaved_rotate
 
-ROPE, ALIBI, EXTRAPOLATION = "pages/rope.py", "pages/alibi.py", "pages/extrapolation.py"
+ROPE, ALIBI, EXTRAPOLATION = "app_pages/rope.py", "app_pages/alibi.py", "app_pages/extrapolation.py"
 
 
 def _minilm_available() -> bool:

@@ -129,7 +129,7 @@ def _cache_decorators(path: Path):
 def test_every_cache_is_bounded():
     """A long-running demo's memory cannot grow without limit: max_entries and/or ttl."""
     found = 0
-    for path in sorted([*ROOT.glob("pages/*.py"), *ROOT.glob("ui/*.py")]):
+    for path in sorted([*ROOT.glob("app_pages/*.py"), *ROOT.glob("ui/*.py")]):
         for name, decorator in _cache_decorators(path):
             found += 1
             keywords = {k.arg for k in getattr(decorator, "keywords", [])}

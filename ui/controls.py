@@ -34,8 +34,16 @@ class PageControls:
         checked = f"_url_checked:{page}"
         if checked not in state:  # first run of this page in this session: read the raw URL
             state[checked] = True
-            self.notices = [self._check_url(p) for p in params if p.name in st.query_params]
-            self.notices = [n for n in self.notices if n]
+            found = {p.name: self._check_url(p) for p in params if p.name in st.query_params}
+            unusable = [name for name, notice in found.items() if notice]
+            if unusable:
+                # Drop them from the URL and run again before any widget reads them: Streamlit
+                # seeds bound widgets from the URL the run started with, and some values it
+                # cannot parse at all (an int widget given "inf" raises OverflowError).
+                for name in unusable:
+                    del st.query_params[name]
+                state[f"_notices:{page}"] = [found[name] for name in unusable]
+                st.rerun()
 
     def _check_url(self, param: Param) -> str | None:
         try:

@@ -21,11 +21,13 @@ class PageInfo:
     summary: str  # one line for the home page
 
 
-HOME = PageInfo("pages/home.py", "Home", ":material/home:", "", "What positional encoding is for.")
+HOME = PageInfo(
+    "app_pages/home.py", "Home", ":material/home:", "", "What positional encoding is for."
+)
 
 _ALL_PAGES: tuple[PageInfo, ...] = (
     PageInfo(
-        "pages/heatmap.py",
+        "app_pages/heatmap.py",
         "Sinusoid heatmap",
         ":material/grid_on:",
         "heatmap",
@@ -33,7 +35,7 @@ _ALL_PAGES: tuple[PageInfo, ...] = (
         "(position, dimension), up to 8192 positions x 4096 dimensions.",
     ),
     PageInfo(
-        "pages/wavelengths.py",
+        "app_pages/wavelengths.py",
         "Wavelengths",
         ":material/waves:",
         "wavelengths",
@@ -41,7 +43,7 @@ _ALL_PAGES: tuple[PageInfo, ...] = (
         "(sin, cos) pairs as clocks turning at their own speeds.",
     ),
     PageInfo(
-        "pages/similarity.py",
+        "app_pages/similarity.py",
         "Distance and dot product",
         ":material/compare_arrows:",
         "similarity",
@@ -49,42 +51,42 @@ _ALL_PAGES: tuple[PageInfo, ...] = (
         "rotation matrix.",
     ),
     PageInfo(
-        "pages/vit_grid.py",
+        "app_pages/vit_grid.py",
         "2-D grids for ViT",
         ":material/apps:",
         "vit-grid",
         "MAE's 2-D sin-cos embedding of image patches, and the ViT paper's similarity tiles.",
     ),
     PageInfo(
-        "pages/word_position.py",
+        "app_pages/word_position.py",
         "Word + position",
         ":material/text_fields:",
         "word-position",
         "Real token embeddings plus position encodings for a sentence, projected with PCA.",
     ),
     PageInfo(
-        "pages/learned_vs_sinusoidal.py",
+        "app_pages/learned_vs_sinusoidal.py",
         "Learned vs sinusoidal",
         ":material/school:",
         "learned-vs-sinusoidal",
         "MiniLM's learned 512-position table beside the sinusoid of the same shape.",
     ),
     PageInfo(
-        "pages/rope.py",
+        "app_pages/rope.py",
         "RoPE",
         ":material/rotate_right:",
         "rope",
         "Rotary embeddings: the same sin/cos pairs as a rotation of queries and keys.",
     ),
     PageInfo(
-        "pages/alibi.py",
+        "app_pages/alibi.py",
         "ALiBi",
         ":material/trending_down:",
         "alibi",
         "Attention with linear biases: one slope per head, no position vectors at all.",
     ),
     PageInfo(
-        "pages/extrapolation.py",
+        "app_pages/extrapolation.py",
         "Extrapolation",
         ":material/open_in_full:",
         "extrapolation",
