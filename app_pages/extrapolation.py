@@ -11,16 +11,14 @@ from core.figures.extrapolation import (
 )
 from core.page_params import PAGE_PARAMS
 from ui.controls import PageControls
+from ui.model import cached_minilm
 
 
-@st.cache_resource(max_entries=1, show_spinner="Loading MiniLM's position table ...")
-def cached_minilm_table():
+def minilm_table():
     """MiniLM's learned (512, 384) position table, or the reason it cannot be loaded."""
     try:
-        from core import load_minilm
-
-        return load_minilm().position_embeddings, None
-    except Exception as error:  # module not there, package missing, files unreadable
+        return cached_minilm().position_embeddings, None
+    except Exception as error:  # package missing, files unreadable
         return None, f"{type(error).__name__}: {error}"
 
 
@@ -31,7 +29,7 @@ def cached_novelty(train_length: int, target_length: int, d_model: int):
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def cached_learned(target_length: int):
-    table, problem = cached_minilm_table()
+    table, problem = minilm_table()
     if table is None:
         return None, problem
     return extrapolation.learned_reach(table, target_length), None

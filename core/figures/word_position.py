@@ -1,0 +1,146 @@
+"""Word + position: token vectors, position vectors and their sums, projected (2-D or 3-D)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from core.figures.common import base_layout
+
+# Above this many tokens the points carry no text labels (they would cover each other); hover
+# still names every point.
+MAX_LABELLED_TOKENS = 40
+
+TOKEN_COLOUR = "#1f77b4"
+POSITION_COLOUR = "#7f7f7f"
+SUM_COLOUR = "#d62728"
+
+
+def plot_text(text: str) -> str:
+    """User text for plotly, which reads a few HTML tags (<b>, <a>, <br>) in labels: escaped, so
+    that `<img src=x>` is shown as those characters."""
+    return html.escape(text, quote=False)
+
+
+def _merge_coincident(points: np.ndarray, labels: list[str]) -> list[str]:
+    """Points drawn at the same place (the article's X_the == X_mat) get one joined label
+    ("the @4 = mat @5") on the first and none on the others, so the text stays readable."""
+    merged = list(labels)
+    scale = max(float(np.abs(points).max(initial=0.0)), 1.0)
+    taken: set[int] = set()
+    for i in range(len(points)):
+        if i in taken:
+            continue
+        same = [j for j in range(i + 1, len(points))
+                if j not in taken and np.allclose(points[i], points[j], atol=1e-9 * scale)]
+        if same:
+            names = dict.fromkeys([labels[i]] + [labels[j] for j in same])  # unique, in order
+            merged[i] = " = ".join(names)
+            for j in same:
+                merged[j] = ""
+                taken.add(j)
+    return merged
+
+
+def _segments(start: np.ndarray, end: np.ndarray) -> list[np.ndarray]:
+    """Per axis: start, end, None for each row (one line trace draws every arrow)."""
+    count, dims = start.shape
+    gaps = np.full((count, 1), None, dtype=object)
+    return [np.hstack([start[:, [a]], end[:, [a]], gaps]).astype(object).ravel()
+            for a in range(dims)]
+
+
+def make_word_position_figure(
+    coordinates: np.ndarray,
+    tokens: Sequence[str],
+    positions: Sequence[int],
+    *,
+    axis_titles: Sequence[str],
+    title: str,
+    sum_label: str = "token + position",
+) -> go.Figure:
+    """The projected points: token embeddings (blue), position vectors (grey), sums (red), and an
+    arrow from each token to its sum (what adding the position did to it).
+
+    `coordinates` is ``(3n, k)`` with k = 2 or 3: rows [0, n) tokens, [n, 2n) positions,
+    [2n, 3n) sums, as `core.word_position.project_word_position` returns them.
+    """
+    n = len(tokens)
+    coordinates = np.asarray(coordinates, dtype=np.float64)
+    if coordinates.ndim != 2 or coordinates.shape[0] != 3 * n or coordinates.shape[1] not in (2, 3):
+        raise ValueError(
+            f"coordinates must have shape (3 * {n}, 2 or 3), got {coordinates.shape}"
+        )
+    token_xy, position_xy, sum_xy = coordinates[:n], coordinates[n : 2 * n], coordinates[2 * n :]
+    names = [plot_text(t) for t in tokens]
+    at = [f"{name} @{p}" for name, p in zip(names, positions, strict=True)]
+    labelled = n <= MAX_LABELLED_TOKENS
+    mode = "markers+text" if labelled else "markers"
+    three_d = coordinates.shape[1] == 3
+    scatter = go.Scatter3d if three_d else go.Scatter
+
+    def xyz(points: np.ndarray) -> dict:
+        axes = {"x": points[:, 0], "y": points[:, 1]}
+        if three_d:
+            axes["z"] = points[:, 2]
+        return axes
+
+    fig = go.Figure()
+    line_x, line_y, *line_z = _segments(token_xy, sum_xy)
+    arrows = {"x": line_x, "y": line_y} | ({"z": line_z[0]} if three_d else {})
+    if three_d:
+        fig.add_trace(go.Scatter3d(
+            **arrows, mode="lines", name="token → sum", hoverinfo="skip",
+            line={"color": SUM_COLOUR, "width": 3},
+        ))
+    else:
+        # Arrowheads: an "arrow" marker at each sum, pointing along the segment (angleref).
+        sizes = np.tile([0, 11, 0], n)
+        fig.add_trace(go.Scatter(
+            **arrows, mode="lines+markers", name="token → sum", hoverinfo="skip",
+            line={"color": SUM_COLOUR, "width": 1.5},
+            marker={"symbol": "arrow", "size": sizes, "angleref": "previous",
+                    "color": SUM_COLOUR},
+        ))
+    fig.add_trace(scatter(
+        **xyz(token_xy), mode=mode, name="token embedding",
+        text=_merge_coincident(token_xy, names) if labelled else None,
+        textposition="bottom center",
+        marker={"color": TOKEN_COLOUR, "size": 7 if three_d else 10, "symbol": "circle"},
+        customdata=np.array(at, dtype=object),
+        hovertemplate="token %{customdata}<extra>token embedding</extra>",
+    ))
+    fig.add_trace(scatter(
+        **xyz(position_xy), mode=mode, name="position vector",
+        text=_merge_coincident(position_xy, [f"P{p}" for p in positions]) if labelled else None,
+        textposition="top center",
+        # WebGL (3-D) draws markers as font glyphs; "x" has none in common fonts: a square.
+        marker={"color": POSITION_COLOUR, "size": 5 if three_d else 8,
+                "symbol": "square" if three_d else "x"},
+        customdata=np.asarray(positions),
+        hovertemplate="position %{customdata}<extra>position vector</extra>",
+    ))
+    fig.add_trace(scatter(
+        **xyz(sum_xy), mode=mode, name=sum_label,
+        text=_merge_coincident(sum_xy, at) if labelled else None,
+        textposition="top center",
+        marker={"color": SUM_COLOUR, "size": 6 if three_d else 10, "symbol": "diamond"},
+        customdata=np.array(at, dtype=object),
+        hovertemplate=f"%{{customdata}}<extra>{plot_text(sum_label)}</extra>",
+    ))
+    if three_d:
+        fig.update_layout(scene={
+            "xaxis": {"title": {"text": axis_titles[0]}},
+            "yaxis": {"title": {"text": axis_titles[1]}},
+            "zaxis": {"title": {"text": axis_titles[2]}},
+            "aspectmode": "data",  # equal units on every axis: distances are not distorted
+        })
+    else:
+        fig.update_xaxes(title_text=axis_titles[0])
+        # Equal units on both axes, so lengths and angles on screen are the real ones.
+        fig.update_yaxes(title_text=axis_titles[1], scaleanchor="x", scaleratio=1)
+    fig.update_layout(legend={"orientation": "h", "y": -0.12})
+    return base_layout(fig, title, height=620)

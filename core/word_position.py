@@ -1,0 +1,619 @@
+r"""Word + position: token embeddings, position encodings, their sums, and a view of them.
+
+A Transformer's first layer sees, for the token $t$ at position $p$,
+
+$$x_p = s \cdot W_t + P_p, \qquad s = \sqrt{d_{model}} \text{ (Vaswani et al. §3.4) or } 1
+\text{ (BERT, the article)}$$
+
+Three sources of $W$ and two of $P$:
+
+- ``article``: the illustrative 2-D numbers of 001_f180268f58001bd4.txt ("The cat sat on the
+  mat"): its made-up $P_0..P_5$ play the ``learned`` table (a free table of numbers), the real
+  $d=2$ sinusoid plays ``sinusoidal``.
+- ``random``: one Gaussian vector per word, $\mathcal{N}(0, 1/d)$ per entry (the paper's
+  initialisation, so that $\sqrt{d}\,W_t$ has unit-variance entries); the same word (case folded)
+  always gets the same vector.
+- ``minilm``: all-MiniLM-L6-v2's real WordPiece embeddings (`core.minilm`), with its real learned
+  position table or the sinusoid of the same width; or BERT's real input
+  LayerNorm(W + P + T_0).
+
+A PCA (scikit-learn, fixed ``random_state``) of the token vectors, the position vectors and the
+sums together shows them in 2-D or 3-D. The second half of the module measures a position table:
+norms, neighbour similarity, similarity against offset, and how far a similarity matrix is from
+Toeplitz (a function of the offset alone, as the sinusoid's is).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, get_args
+
+import numpy as np
+
+from core._checks import check_choice, check_finite_array, check_int
+from core.overview import Overview, block_mean
+from core.sinusoidal import LAYOUTS, Layout, sinusoidal_encoding
+
+if TYPE_CHECKING:
+    from core.minilm import MiniLM
+
+Embedding = Literal["article", "random", "minilm"]
+EMBEDDINGS: tuple[str, ...] = get_args(Embedding)
+Encoding = Literal["sinusoidal", "learned"]
+ENCODINGS: tuple[str, ...] = get_args(Encoding)
+Metric = Literal["cosine", "dot"]
+METRICS: tuple[str, ...] = get_args(Metric)
+
+# A sentence is cut at this many tokens: the 512 rows of BERT's (and MiniLM's) learned table, so
+# every preset and encoding covers the same positions.
+MAX_TOKENS = 512
+
+# --- The article's example (001_f180268f58001bd4.txt, steps 1-3) -------------------------------
+ARTICLE_SENTENCE = "The cat sat on the mat"
+ARTICLE_TOKENS: tuple[str, ...] = ("The", "cat", "sat", "on", "the", "mat")
+ARTICLE_TOKEN_EMBEDDINGS = np.array(  # W_The .. W_mat; "The" and "the" differ in the article
+    [[0.1, 0.2], [0.3, 0.4], [0.5, 0.6], [0.7, 0.8], [0.9, 1.0], [1.1, 1.2]]
+)  # (6, 2)
+ARTICLE_POSITION_EMBEDDINGS = np.array(  # P_0 .. P_5: illustrative, not the formula's values
+    [[0.0, 1.0], [0.8, 0.6], [0.5, 0.8], [0.2, 0.9], [0.9, 0.4], [0.7, 0.2]]
+)  # (6, 2)
+
+
+@dataclass(frozen=True, eq=False)
+class WordPosition:
+    """A sentence's token vectors, position vectors and what the model's first layer sees."""
+
+    tokens: tuple[str, ...]  # what each row is (words, or WordPiece tokens with [CLS]/[SEP])
+    positions: np.ndarray  # (n,) int64: the position of each row
+    token_vectors: np.ndarray  # (n, d) float64: W_t, times `scale`
+    position_vectors: np.ndarray  # (n, d) float64: P_p
+    sums: np.ndarray  # (n, d) float64: token + position, or BERT's input when `bert_input`
+    scale: float  # the factor applied to the token embeddings (1 or sqrt(d))
+    bert_input: bool  # True: `sums` is LayerNorm(W + P + T_0), not the plain sum
+    total_tokens: int  # tokens before the cut at MAX_TOKENS (== n when nothing was cut)
+    unknown_tokens: int  # how many rows are [UNK] (MiniLM; characters its vocabulary lacks)
+
+    @property
+    def d_model(self) -> int:
+        return self.token_vectors.shape[1]
+
+    @property
+    def truncated(self) -> bool:
+        return self.total_tokens > len(self.tokens)
+
+
+def word_tokens(text: str) -> list[str]:
+    """Split `text` into words and punctuation marks, as the article does (no subwords)."""
+    if not isinstance(text, str):
+        raise ValueError(f"text={text!r} is not allowed: text must be a string")
+    return re.findall(r"\w+|[^\w\s]", text)
+
+
+def random_token_embeddings(words: list[str], d_model: int, *, seed: int = 0) -> np.ndarray:
+    """One N(0, 1/d_model) vector per word, ``(len(words), d_model)`` float64.
+
+    The vector depends only on (seed, word case-folded), so "The" and "the" share one and the same
+    word keeps its vector in every sentence.
+    """
+    d_model = check_int("d_model", d_model, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
+    out = np.empty((len(words), d_model))  # (n, d)
+    for row, word in enumerate(words):
+        key = zlib.crc32(word.casefold().encode("utf-8"))  # stable across processes, unlike hash
+        out[row] = np.random.default_rng([seed, key]).normal(0.0, d_model**-0.5, d_model)
+    return out
+
+
+def _sinusoid_rows(count: int, d_model: int, layout: str) -> np.ndarray:
+    return sinusoidal_encoding(count, d_model, layout=layout, dtype=np.float64)  # (n, d)
+
+
+def _assemble(tokens, token_vectors, position_vectors, *, scale, total, unknown=0, sums=None):
+    n = len(tokens)
+    token_vectors = token_vectors * (np.sqrt(token_vectors.shape[1]) if scale else 1.0)  # (n, d)
+    return WordPosition(
+        tokens=tuple(tokens),
+        positions=np.arange(n, dtype=np.int64),
+        token_vectors=token_vectors,
+        position_vectors=position_vectors,
+        sums=token_vectors + position_vectors if sums is None else sums,  # (n, d)
+        scale=float(np.sqrt(token_vectors.shape[1])) if scale else 1.0,
+        bert_input=sums is not None,
+        total_tokens=total,
+        unknown_tokens=unknown,
+    )
+
+
+def article_word_position(encoding: Encoding = "learned", *, scale: bool = False) -> WordPosition:
+    """The article's sentence in 2-D: its W, and its illustrative P (``learned``) or the real
+    d=2 sinusoid (``sinusoidal``). With ``learned`` and no scaling the sums are the article's
+    table, X_the == X_mat == [1.8, 1.4]."""
+    encoding = check_choice("encoding", encoding, ENCODINGS)
+    n = len(ARTICLE_TOKENS)
+    if encoding == "learned":
+        positions = ARTICLE_POSITION_EMBEDDINGS.copy()  # (6, 2)
+    else:
+        positions = _sinusoid_rows(n, 2, "interleaved")  # (6, 2): [sin p, cos p]
+    return _assemble(ARTICLE_TOKENS, ARTICLE_TOKEN_EMBEDDINGS.copy(), positions, scale=scale,
+                     total=n)
+
+
+def random_word_position(
+    text: str,
+    d_model: int,
+    *,
+    encoding: Encoding = "sinusoidal",
+    layout: Layout = "interleaved",
+    scale: bool = False,
+    seed: int = 0,
+    learned_table: np.ndarray | None = None,
+) -> WordPosition:
+    """Random word vectors (`random_token_embeddings`) plus the sinusoid of width `d_model`, or
+    the rows of `learned_table` ``(max_positions, d_model)`` for ``learned``.
+
+    Cut at MAX_TOKENS words (and at the learned table's length). Raises ValueError when the text
+    has no word.
+    """
+    encoding = check_choice("encoding", encoding, ENCODINGS)
+    layout = check_choice("layout", layout, LAYOUTS)
+    d_model = check_int("d_model", d_model, minimum=1)
+    words = word_tokens(text)
+    if not words:
+        raise ValueError("text has no word: give a sentence")
+    limit = MAX_TOKENS
+    if encoding == "learned":
+        if learned_table is None:
+            raise ValueError("encoding='learned' needs learned_table (max_positions, d_model)")
+        learned_table = check_finite_array("learned_table", learned_table, ndim=2)
+        if learned_table.shape[1] != d_model:
+            raise ValueError(
+                f"learned_table has width {learned_table.shape[1]}: it must equal "
+                f"d_model={d_model}"
+            )
+        limit = min(limit, learned_table.shape[0])
+    kept = words[:limit]
+    tokens = random_token_embeddings(kept, d_model, seed=seed)  # (n, d)
+    if encoding == "learned":
+        positions = learned_table[: len(kept)].astype(np.float64)  # (n, d)
+    else:
+        if d_model % 2:
+            raise ValueError(f"d_model={d_model} is not allowed: the sinusoid needs an even width")
+        positions = _sinusoid_rows(len(kept), d_model, layout)  # (n, d)
+    return _assemble(kept, tokens, positions, scale=scale, total=len(words))
+
+
+def minilm_word_position(
+    model: MiniLM,
+    text: str,
+    *,
+    encoding: Encoding = "learned",
+    layout: Layout = "interleaved",
+    scale: bool = False,
+    special_tokens: bool = True,
+    bert_input: bool = False,
+) -> WordPosition:
+    """MiniLM's WordPiece embeddings ``(n, 384)`` plus its learned positions or the sinusoid.
+
+    `special_tokens` wraps the tokens in [CLS] ... [SEP] as BERT does (so the first word is at
+    position 1). `bert_input` replaces the plain sums by BERT's real input,
+    LayerNorm(W + P_learned + T_0): it needs ``learned`` and no scaling (BERT does neither
+    otherwise). More than 512 positions are cut (as BERT's tokenizer does, [SEP] kept last).
+    """
+    from core.minilm import UNKNOWN_TOKEN, embed_ids
+
+    encoding = check_choice("encoding", encoding, ENCODINGS)
+    layout = check_choice("layout", layout, LAYOUTS)
+    if bert_input and (encoding != "learned" or scale):
+        raise ValueError(
+            "bert_input=True is BERT's own input: it needs encoding='learned' and scale=False"
+        )
+    ids = model.token_ids(text)
+    if not ids:
+        raise ValueError("text has no token: give a sentence")
+    room = min(MAX_TOKENS, model.max_positions) - (2 if special_tokens else 0)
+    kept = ids[:room]
+    if special_tokens:
+        kept = [model.cls_id, *kept, model.sep_id]
+    tokens = [model.id_to_token(i) for i in kept]
+    word = model.token_embeddings[kept].astype(np.float64)  # (n, 384)
+    if encoding == "learned":
+        positions = model.position_embeddings[: len(kept)].astype(np.float64)  # (n, 384)
+    else:
+        positions = _sinusoid_rows(len(kept), model.hidden_size, layout)  # (n, 384)
+    sums = embed_ids(model, kept).astype(np.float64) if bert_input else None  # (n, 384)
+    return _assemble(
+        tokens, word, positions, scale=scale,
+        total=len(ids) + (2 if special_tokens else 0),
+        unknown=sum(t == UNKNOWN_TOKEN for t in tokens), sums=sums,
+    )
+
+
+# --- Which choices apply together --------------------------------------------------------------
+MINILM_WIDTH = 384  # all-MiniLM-L6-v2's hidden size: its learned table is this wide
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The word-position page's controls after settling the ones that depend on each other."""
+
+    embedding: str
+    encoding: str
+    d_model: int
+    scale: bool
+    bert_input: bool
+
+
+def settle_choices(
+    embedding: str, encoding: str, d_model: int, *, scale: bool, bert_input: bool,
+    minilm_available: bool = True,
+) -> tuple[Choices, list[str]]:
+    """Make the controls consistent and say, in one sentence each, what was changed and why:
+
+    - the article preset is 2-D, MiniLM 384-D; a learned table is MiniLM's, so 384-D too;
+    - without the MiniLM package there is no learned table (the sinusoid is used);
+    - BERT's real input exists only for MiniLM's embeddings, with its learned positions and
+      no sqrt(d) scaling.
+    """
+    embedding = check_choice("embedding", embedding, EMBEDDINGS)
+    encoding = check_choice("encoding", encoding, ENCODINGS)
+    notes: list[str] = []
+    if embedding == "random" and encoding == "learned" and not minilm_available:
+        notes.append("Without MiniLM there is no learned table: using the sinusoid.")
+        encoding = "sinusoidal"
+    if embedding == "article":
+        d_model = 2
+    elif embedding == "minilm":
+        d_model = MINILM_WIDTH
+    elif encoding == "learned" and d_model != MINILM_WIDTH:
+        notes.append(
+            f"The learned position table is MiniLM's, {MINILM_WIDTH} wide: d_model is "
+            f"{MINILM_WIDTH} here, not {d_model}."
+        )
+        d_model = MINILM_WIDTH
+    if embedding != "minilm":
+        bert_input = False  # BERT's real input exists for BERT's own embeddings only
+    if bert_input and (encoding != "learned" or scale):
+        notes.append(
+            "BERT's real input uses its learned positions and no √d scaling: the position and "
+            "scale controls do not apply while it is on."
+        )
+        encoding, scale = "learned", False
+    return Choices(embedding, encoding, d_model, scale, bert_input), notes
+
+
+# --- Projection -------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Projection:
+    """Points in 2-D or 3-D: principal components, or the raw coordinates when d <= 3."""
+
+    coordinates: np.ndarray  # (m, k) float64
+    explained_variance_ratio: np.ndarray  # (k,): share of the total variance on each axis
+    method: Literal["PCA", "raw"]
+
+    @property
+    def axis_titles(self) -> tuple[str, ...]:
+        if self.method == "raw":
+            return tuple(f"dimension {i}" for i in range(self.coordinates.shape[1]))
+        return tuple(
+            f"PC{i + 1} ({ratio:.1%} of variance)"
+            for i, ratio in enumerate(self.explained_variance_ratio)
+        )
+
+
+def project(vectors: np.ndarray, n_components: int, *, seed: int = 0) -> Projection:
+    """PCA of the rows of `vectors` ``(m, d)`` onto `n_components` (2 or 3) axes.
+
+    When d <= n_components the vectors are returned as they are (``method="raw"``, k = d):
+    a 2-D table needs no projection. The fit uses ``random_state=seed`` and sklearn's sign
+    convention, so the same input and seed give the same picture.
+    """
+    from sklearn.decomposition import PCA
+
+    vectors = check_finite_array("vectors", vectors, ndim=2).astype(np.float64)
+    n_components = check_int("n_components", n_components, minimum=2, maximum=3)
+    seed = check_int("seed", seed, minimum=0)
+    m, d = vectors.shape
+    if m < 1:
+        raise ValueError("vectors has no row: there is nothing to project")
+    if d <= n_components:
+        variance = vectors.var(axis=0)  # (d,)
+        total = variance.sum()
+        ratio = variance / total if total > 0 else np.zeros(d)
+        return Projection(coordinates=vectors.copy(), explained_variance_ratio=ratio, method="raw")
+    k = min(n_components, m)
+    pca = PCA(n_components=k, random_state=seed)
+    coordinates = pca.fit_transform(vectors)  # (m, k)
+    ratio = np.nan_to_num(pca.explained_variance_ratio_)  # (k,): 0/0 when every row is equal
+    if k < n_components:  # fewer points than axes: the missing axes carry nothing
+        coordinates = np.pad(coordinates, ((0, 0), (0, n_components - k)))
+        ratio = np.pad(ratio, (0, n_components - k))
+    return Projection(coordinates=coordinates, explained_variance_ratio=ratio, method="PCA")
+
+
+def project_word_position(
+    word_position: WordPosition, n_components: int, *, seed: int = 0
+) -> Projection:
+    """One PCA of the token vectors, the position vectors and the sums together: rows
+    [0, n) are tokens, [n, 2n) positions, [2n, 3n) sums. ``(3n, k)``."""
+    stacked = np.concatenate(
+        [word_position.token_vectors, word_position.position_vectors, word_position.sums]
+    )  # (3n, d)
+    return project(stacked, n_components, seed=seed)
+
+
+# --- Norms, the table, coincidences ------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Norms:
+    token: np.ndarray  # (n,) |s W_t|
+    position: np.ndarray  # (n,) |P_p|
+    sum: np.ndarray  # (n,) |x_p|
+
+    @property
+    def ratio(self) -> np.ndarray:
+        """(n,) |token| / |position| per row: above 1 the word dominates its sum."""
+        return self.token / self.position
+
+    @property
+    def token_mean(self) -> float:
+        return float(self.token.mean())
+
+    @property
+    def position_mean(self) -> float:
+        return float(self.position.mean())
+
+    @property
+    def mean_ratio(self) -> float:
+        """mean |token| / mean |position|: how far a position moves a typical word."""
+        return self.token_mean / self.position_mean
+
+
+def norms(word_position: WordPosition) -> Norms:
+    """The Euclidean norms of every row of the three tables."""
+    return Norms(
+        token=np.linalg.norm(word_position.token_vectors, axis=1),  # (n,)
+        position=np.linalg.norm(word_position.position_vectors, axis=1),  # (n,)
+        sum=np.linalg.norm(word_position.sums, axis=1),  # (n,)
+    )
+
+
+def vector_table(word_position: WordPosition, *, dims: int = 4) -> dict[str, list]:
+    """The rows as table columns: position, token, norms, ratio and the first `dims` entries of
+    each vector (all of them when d <= dims)."""
+    dims = min(check_int("dims", dims, minimum=1), word_position.d_model)
+    norm = norms(word_position)
+    sum_name = "bert_input" if word_position.bert_input else "sum"
+    table: dict[str, list] = {
+        "position": word_position.positions.tolist(),
+        "token": list(word_position.tokens),
+        "|token|": norm.token.tolist(),
+        "|position|": norm.position.tolist(),
+        "|token|/|position|": norm.ratio.tolist(),
+        f"|{sum_name}|": norm.sum.tolist(),
+    }
+    for name, vectors in (("token", word_position.token_vectors),
+                          ("position", word_position.position_vectors),
+                          (sum_name, word_position.sums)):
+        for i in range(dims):
+            table[f"{name}[{i}]"] = vectors[:, i].tolist()
+    return table
+
+
+def table_csv(table: dict[str, list]) -> str:
+    """The table as CSV. Text cells that a spreadsheet would run as a formula (=, +, -, @ first)
+    get a leading apostrophe: a sentence is user input."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(table)
+    for row in zip(*table.values(), strict=True):
+        writer.writerow(
+            "'" + cell if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@", "\t", "\r")
+            else cell
+            for cell in row
+        )
+    return out.getvalue()
+
+
+def coincident_sums(word_position: WordPosition, *, atol: float = 1e-9) -> list[tuple[int, int]]:
+    """Pairs (i, j), i < j, of different tokens whose sums are the same point: the article's
+    X_the == X_mat, where the position made two words indistinguishable."""
+    sums = word_position.sums  # (n, d)
+    pairs = []
+    for i in range(len(sums)):
+        close = np.nonzero(np.all(np.abs(sums[i + 1 :] - sums[i]) <= atol, axis=1))[0]
+        pairs += [(i, i + 1 + int(j)) for j in close
+                  if word_position.tokens[i] != word_position.tokens[i + 1 + int(j)]]
+    return pairs
+
+
+def repeated_tokens(word_position: WordPosition) -> dict[str, list[int]]:
+    """Tokens whose embedding occurs more than once (one vector, several positions), keyed by
+    their first spelling: "The" and "the" share one in the random and MiniLM presets, not in
+    the article, which gives them different vectors."""
+    seen: dict[bytes, list[int]] = {}
+    spelling: dict[bytes, str] = {}
+    for token, position, vector in zip(word_position.tokens, word_position.positions,
+                                       word_position.token_vectors, strict=True):
+        key = vector.tobytes()
+        spelling.setdefault(key, token)
+        seen.setdefault(key, []).append(int(position))
+    return {spelling[key]: where for key, where in seen.items() if len(where) > 1}
+
+
+# --- Learned vs sinusoidal: statistics of a position table ------------------------------------
+def _check_table(table: object) -> np.ndarray:
+    table = check_finite_array("table", table, ndim=2).astype(np.float64)  # (n, d)
+    if table.shape[0] < 2:
+        raise ValueError(f"table has {table.shape[0]} row(s): at least 2 positions are needed")
+    return table
+
+
+def similarity_matrix(table: np.ndarray, metric: Metric = "cosine") -> np.ndarray:
+    """S[i, j] = P_i . P_j (``dot``) or the cosine of their angle, ``(n, n)`` float64."""
+    table = _check_table(table)
+    metric = check_choice("metric", metric, METRICS)
+    if metric == "cosine":
+        table = table / np.linalg.norm(table, axis=1, keepdims=True)  # (n, d) unit rows
+    return table @ table.T  # (n, n)
+
+
+def offset_similarity(
+    table: np.ndarray, anchor: int, max_offset: int, metric: Metric = "cosine"
+) -> tuple[np.ndarray, np.ndarray]:
+    """Similarity of P[anchor] with P[anchor + k] for k in [-max_offset, max_offset].
+
+    Returns ``(offsets (2K+1,), values (2K+1,))``; NaN where anchor + k is outside the table.
+    """
+    table = _check_table(table)
+    metric = check_choice("metric", metric, METRICS)
+    anchor = check_int("anchor", anchor, minimum=0, maximum=table.shape[0] - 1)
+    max_offset = check_int("max_offset", max_offset, minimum=1)
+    offsets = np.arange(-max_offset, max_offset + 1)  # (2K+1,)
+    other = anchor + offsets  # (2K+1,)
+    inside = (other >= 0) & (other < table.shape[0])
+    values = np.full(offsets.shape, np.nan)
+    rows = table[other[inside]]  # (m, d)
+    values[inside] = rows @ table[anchor]
+    if metric == "cosine":
+        values[inside] /= np.linalg.norm(rows, axis=1) * np.linalg.norm(table[anchor])
+    return offsets, values
+
+
+def position_norms(table: np.ndarray) -> np.ndarray:
+    """|P_p| for every position, ``(n,)``."""
+    return np.linalg.norm(_check_table(table), axis=1)
+
+
+def neighbour_similarity(table: np.ndarray, metric: Metric = "cosine") -> np.ndarray:
+    """Similarity of each position with the next one, ``(n - 1,)``: high and even for a smooth
+    table."""
+    table = _check_table(table)
+    metric = check_choice("metric", metric, METRICS)
+    dots = np.einsum("nd,nd->n", table[:-1], table[1:])  # (n-1,) P_p . P_{p+1}
+    if metric == "cosine":
+        lengths = np.linalg.norm(table, axis=1)  # (n,)
+        dots = dots / (lengths[:-1] * lengths[1:])
+    return dots
+
+
+def toeplitz_deviation(matrix: np.ndarray) -> float:
+    """Root-mean-square distance of `matrix` ``(n, n)`` from its Toeplitz part (each diagonal
+    replaced by its mean). 0 when the similarity depends only on the offset, as the sinusoid's."""
+    matrix = check_finite_array("matrix", matrix, ndim=2).astype(np.float64)
+    n = matrix.shape[0]
+    if matrix.shape != (n, n):
+        raise ValueError(f"matrix must be square, got shape {matrix.shape}")
+    offset = np.subtract.outer(np.arange(n), np.arange(n)) + (n - 1)  # (n, n) diagonal index
+    sums = np.bincount(offset.ravel(), weights=matrix.ravel(), minlength=2 * n - 1)  # (2n-1,)
+    counts = np.bincount(offset.ravel(), minlength=2 * n - 1)  # (2n-1,)
+    toeplitz = (sums / counts)[offset]  # (n, n)
+    return float(np.sqrt(np.mean((matrix - toeplitz) ** 2)))
+
+
+@dataclass(frozen=True, eq=False)
+class DominantWaves:
+    """For each column of a position table: the one Fourier wave that carries most of it."""
+
+    share: np.ndarray  # (d,): fraction of the column's variance in that single frequency
+    period: np.ndarray  # (d,): its period in positions (inf for a constant column)
+
+
+def dominant_waves(table: np.ndarray) -> DominantWaves:
+    """The strongest non-constant Fourier component of each column over positions 1..n-1
+    (position 0 is BERT's outlier, [CLS]). A share near 1 means the column is one sinusoid.
+
+    With m = n - 1 positions, frequency k (1 <= k <= m/2) has period m / k positions.
+    """
+    table = _check_table(table)
+    body = table[1:] - table[1:].mean(axis=0)  # (m, d), centred per column
+    m = body.shape[0]
+    power = np.abs(np.fft.rfft(body, axis=0)) ** 2  # (m//2 + 1, d), k = 0 is the mean (now 0)
+    power[0] = 0.0
+    total = power.sum(axis=0)  # (d,)
+    peak = power.argmax(axis=0)  # (d,) strongest frequency index k
+    share = np.divide(power.max(axis=0), total, out=np.zeros(total.shape), where=total > 0)
+    period = np.divide(float(m), peak, out=np.full(total.shape, np.inf), where=peak > 0)
+    return DominantWaves(share=share, period=period)
+
+
+def periodic_dimensions(table: np.ndarray, count: int = 4, *, min_cycles: int = 2) -> np.ndarray:
+    """The `count` columns most like a single sinusoid (highest `dominant_waves` share),
+    ``(count,)``, best first. Columns whose wave fits at least `min_cycles` times into the table
+    come first: one cycle over the whole table is as much a trend as a ripple."""
+    table = _check_table(table)
+    count = check_int("count", count, minimum=1, maximum=table.shape[1])
+    min_cycles = check_int("min_cycles", min_cycles, minimum=1)
+    waves = dominant_waves(table)
+    ripples = waves.period <= (table.shape[0] - 1) / min_cycles  # (d,)
+    order = np.lexsort((-waves.share, ~ripples))  # ripples first, then by share
+    return order[:count]
+
+
+def table_overview(table: np.ndarray, max_rows: int, max_cols: int) -> Overview:
+    """Any position table as a heatmap-ready `Overview` (area means when it is larger)."""
+    table = check_finite_array("table", table, ndim=2)
+    values, row_edges, col_edges = block_mean(table, max_rows, max_cols)
+    exact = values.shape == table.shape
+    return Overview(values=values, row_edges=row_edges, col_edges=col_edges, exact=exact)
+
+
+def symmetric_range(values: np.ndarray, quantile: float = 0.995) -> float:
+    """A colour range [-r, r] that the `quantile` of |values| fits in: outliers (BERT's position
+    0) saturate instead of washing out everything else. Positive."""
+    values = check_finite_array("values", values)
+    if not 0 < quantile <= 1:
+        raise ValueError(f"quantile={quantile!r} is not allowed: quantile must be in (0, 1]")
+    r = float(np.quantile(np.abs(values), quantile)) if values.size else 0.0
+    return r if r > 0 else 1.0
+
+
+def offset_curves(
+    table: np.ndarray, anchors: list[int], max_offset: int, metric: Metric = "cosine"
+) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """`offset_similarity` for several anchors: ``{anchor: (offsets (2K+1,), values (2K+1,))}``.
+    Identical curves mean a similarity that depends on the offset alone."""
+    return {a: offset_similarity(table, a, max_offset, metric) for a in anchors}
+
+
+def curve_spread(curves: dict[int, tuple[np.ndarray, np.ndarray]]) -> float:
+    """The largest gap between the anchors' curves at one offset (where two or more are defined):
+    ~0 for the sinusoid, whose similarity is a function of the offset alone."""
+    values = np.stack([v for _, v in curves.values()])  # (anchors, 2K+1)
+    defined = np.sum(~np.isnan(values), axis=0) >= 2  # (2K+1,)
+    if not defined.any():
+        return 0.0
+    both = values[:, defined]  # (anchors, m)
+    return float(np.max(np.nanmax(both, axis=0) - np.nanmin(both, axis=0)))
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """The numbers the learned-vs-sinusoidal page prints about one position table."""
+
+    rows: int  # positions in the table
+    first_norm: float  # |P_0|
+    rest_norm: float  # mean |P_p| over p >= 1
+    neighbour_mean: float  # mean similarity of P_p and P_{p+1}
+    toeplitz_deviation: float  # of the similarity matrix (see `toeplitz_deviation`)
+
+
+def summarize_table(table: np.ndarray, metric: Metric = "cosine") -> TableSummary:
+    """Norm of position 0 against the rest, mean neighbour similarity, distance from Toeplitz."""
+    table = _check_table(table)
+    lengths = position_norms(table)  # (n,)
+    return TableSummary(
+        rows=table.shape[0],
+        first_norm=float(lengths[0]),
+        rest_norm=float(lengths[1:].mean()),
+        neighbour_mean=float(neighbour_similarity(table, metric).mean()),
+        toeplitz_deviation=toeplitz_deviation(similarity_matrix(table, metric)),
+    )
+
+
+def comparison_anchors(anchor: int, rows: int) -> list[int]:
+    """The chosen anchor plus up to three spread over the table (0, rows/3, 2 rows/3), sorted."""
+    anchor = check_int("anchor", anchor, minimum=0, maximum=rows - 1)
+    return sorted({anchor, 0, rows // 3, 2 * rows // 3})

@@ -1,0 +1,415 @@
+"""`core.word_position` and its figures: the article's table, the presets, PCA, norms, and the
+statistics of learned and sinusoidal position tables, against independent numbers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from safetensors.numpy import load_file
+
+import core
+from core import minilm
+from core import word_position as wp
+from core.figures.learned import (
+    make_extent_figure,
+    make_offset_figure,
+    make_similarity_figure,
+    make_table_heatmap_figure,
+)
+from core.figures.word_position import make_word_position_figure
+from tests import reference
+
+# 001_f180268f58001bd4.txt, steps 1-3, as printed.
+ARTICLE_W = {"The": [0.1, 0.2], "cat": [0.3, 0.4], "sat": [0.5, 0.6], "on": [0.7, 0.8],
+             "the": [0.9, 1.0], "mat": [1.1, 1.2]}
+ARTICLE_P = [[0.0, 1.0], [0.8, 0.6], [0.5, 0.8], [0.2, 0.9], [0.9, 0.4], [0.7, 0.2]]
+ARTICLE_X = {"The": [0.1, 1.2], "cat": [1.1, 1.0], "sat": [1.0, 1.4], "on": [0.9, 1.7],
+             "the": [1.8, 1.4], "mat": [1.8, 1.4]}
+XSS = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture(scope="module")
+def model():
+    return core.load_minilm()
+
+
+@pytest.fixture(scope="module")
+def learned_table():
+    """MiniLM's position table, read from the file without `core`."""
+    weights = load_file(str(minilm.model_path() / "model.safetensors"))
+    return weights["embeddings.position_embeddings.weight"].astype(np.float64)
+
+
+# --- the article ---------------------------------------------------------------------------------
+def test_article_preset_reproduces_the_articles_table():
+    article = wp.article_word_position("learned")
+    assert article.tokens == ("The", "cat", "sat", "on", "the", "mat")
+    np.testing.assert_array_equal(article.positions, np.arange(6))
+    np.testing.assert_allclose(article.token_vectors, list(ARTICLE_W.values()), atol=1e-15)
+    np.testing.assert_allclose(article.position_vectors, ARTICLE_P, atol=1e-15)
+    np.testing.assert_allclose(article.sums, list(ARTICLE_X.values()), atol=1e-12)
+    assert article.scale == 1.0 and not article.truncated and not article.bert_input
+
+
+def test_article_x_the_equals_x_mat():
+    article = wp.article_word_position("learned")
+    np.testing.assert_allclose(article.sums[4], article.sums[5], atol=1e-12)
+    np.testing.assert_allclose(article.sums[4], [1.8, 1.4], atol=1e-12)
+    assert wp.coincident_sums(article) == [(4, 5)]
+
+
+def test_article_with_the_real_d2_sinusoid():
+    article = wp.article_word_position("sinusoidal")
+    # [sin p, cos p]; 000_07ab17f223f31f63.txt prints 0.8415, 0.5403, 0.9093, -0.4161.
+    np.testing.assert_allclose(article.position_vectors[:3],
+                               [[0, 1], [0.8415, 0.5403], [0.9093, -0.4161]], atol=1e-4)
+    expected = [[math.sin(p), math.cos(p)] for p in range(6)]
+    np.testing.assert_allclose(article.position_vectors, expected, atol=1e-15)
+    np.testing.assert_allclose(article.sums, np.add(list(ARTICLE_W.values()), expected))
+    assert wp.coincident_sums(article) == []  # the real sinusoid separates the and mat
+    # d = 2 has one frequency: the wavelength is 2 pi positions.
+    assert core.wavelengths(2)[0] == pytest.approx(2 * math.pi)
+
+
+def test_scaling_multiplies_token_embeddings_by_sqrt_d():
+    scaled = wp.article_word_position("learned", scale=True)
+    assert scaled.scale == pytest.approx(math.sqrt(2))
+    np.testing.assert_allclose(scaled.token_vectors,
+                               np.array(list(ARTICLE_W.values())) * math.sqrt(2))
+    np.testing.assert_allclose(scaled.sums, scaled.token_vectors + np.array(ARTICLE_P))
+
+
+# --- random and MiniLM presets -------------------------------------------------------------------
+def test_word_tokens():
+    assert wp.word_tokens("The cat sat on the mat.") == ["The", "cat", "sat", "on", "the", "mat",
+                                                         "."]
+    assert wp.word_tokens("**x**") == ["*", "*", "x", "*", "*"]
+    assert wp.word_tokens("   ") == []
+    assert wp.word_tokens("猫坐 😀") == ["猫坐", "😀"]
+
+
+def test_random_embeddings_depend_on_word_and_seed_only():
+    a = wp.random_token_embeddings(["The", "cat", "the"], 64, seed=3)
+    assert a.shape == (3, 64)
+    np.testing.assert_array_equal(a[0], a[2])  # case folded: The == the
+    np.testing.assert_array_equal(wp.random_token_embeddings(["cat"], 64, seed=3)[0], a[1])
+    assert not np.allclose(wp.random_token_embeddings(["cat"], 64, seed=4)[0], a[1])
+    big = wp.random_token_embeddings([f"w{i}" for i in range(200)], 256, seed=0)
+    assert big.std() == pytest.approx(256**-0.5, rel=0.02)  # N(0, 1/d): unit norm on average
+
+
+def test_random_preset_uses_the_sinusoid(model):
+    out = wp.random_word_position("The cat sat on the mat", 16, layout="concatenated", seed=1)
+    np.testing.assert_allclose(out.position_vectors, reference.loop_concatenated(6, 16),
+                               atol=1e-12)
+    np.testing.assert_allclose(out.sums, out.token_vectors + out.position_vectors)
+
+
+@pytest.mark.parametrize("encoding", ["sinusoidal", "learned"])
+def test_same_word_at_two_positions_gives_two_sums(model, encoding):
+    learned = model.position_embeddings if encoding == "learned" else None
+    d = 384 if encoding == "learned" else 32
+    random = wp.random_word_position("The cat sat on the mat", d, encoding=encoding,
+                                     learned_table=learned)
+    np.testing.assert_array_equal(random.token_vectors[0], random.token_vectors[4])
+    assert np.linalg.norm(random.sums[0] - random.sums[4]) > 0.1
+    real = wp.minilm_word_position(model, "The cat sat on the mat", encoding=encoding)
+    assert real.tokens == ("[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]")
+    np.testing.assert_array_equal(real.token_vectors[1], real.token_vectors[5])
+    assert np.linalg.norm(real.sums[1] - real.sums[5]) > 0.1
+    # ... and they stay two points after the projection.
+    projection = wp.project_word_position(real, 2, seed=0)
+    sums = projection.coordinates[2 * 8 :]
+    assert np.linalg.norm(sums[1] - sums[5]) > 1e-3
+
+
+def test_minilm_preset_learned_rows_and_bert_input(model, learned_table):
+    real = wp.minilm_word_position(model, "The cat sat on the mat", encoding="learned")
+    np.testing.assert_allclose(real.position_vectors, learned_table[:8])
+    np.testing.assert_allclose(real.token_vectors,
+                               model.token_embeddings[[101, 1996, 4937, 2938, 2006, 1996, 13523,
+                                                       102]])
+    bert = wp.minilm_word_position(model, "The cat sat on the mat", bert_input=True)
+    assert bert.bert_input
+    expected = core.bert_input_embeddings(model, "The cat sat on the mat")
+    np.testing.assert_allclose(bert.sums, expected)
+    bare = wp.minilm_word_position(model, "The cat", special_tokens=False)
+    assert bare.tokens == ("the", "cat")
+    np.testing.assert_allclose(bare.position_vectors, learned_table[:2])
+    with pytest.raises(ValueError, match="bert_input=True"):
+        wp.minilm_word_position(model, "x", encoding="sinusoidal", bert_input=True)
+
+
+def test_long_text_is_cut_at_512_tokens_with_sep_last(model):
+    out = wp.minilm_word_position(model, "cat " * 600)
+    assert len(out.tokens) == 512 and out.truncated and out.total_tokens == 602
+    assert out.tokens[0] == "[CLS]" and out.tokens[-1] == "[SEP]"
+    words = wp.random_word_position("cat " * 600, 8)
+    assert len(words.tokens) == 512 and words.total_tokens == 600
+
+
+def test_unknown_tokens_are_counted(model):
+    out = wp.minilm_word_position(model, "猫坐在垫子上 😀")
+    assert out.unknown_tokens == 5
+
+
+def test_empty_and_bad_inputs_name_the_parameter(model):
+    with pytest.raises(ValueError, match="text has no word"):
+        wp.random_word_position("  ", 8)
+    with pytest.raises(ValueError, match="text has no token"):
+        wp.minilm_word_position(model, "")
+    with pytest.raises(ValueError, match="encoding='bogus' is not allowed"):
+        wp.article_word_position("bogus")
+    with pytest.raises(ValueError, match="learned_table has width 384"):
+        wp.random_word_position(
+            "a b", 8, encoding="learned", learned_table=model.position_embeddings
+        )
+    with pytest.raises(ValueError, match="n_components=4 is out of range"):
+        wp.project(np.ones((5, 8)), 4)
+
+
+# --- projection ----------------------------------------------------------------------------------
+def test_pca_is_reproducible_and_equals_an_svd(model):
+    real = wp.minilm_word_position(model, "The cat sat on the mat", encoding="learned")
+    first = wp.project_word_position(real, 3, seed=7)
+    again = wp.project_word_position(real, 3, seed=7)
+    np.testing.assert_array_equal(first.coordinates, again.coordinates)
+    stacked = np.concatenate([real.token_vectors, real.position_vectors, real.sums])
+    centred = stacked - stacked.mean(axis=0)
+    u, s, _ = np.linalg.svd(centred, full_matrices=False)
+    expected = u[:, :3] * s[:3]
+    # Principal axes are defined up to sign.
+    np.testing.assert_allclose(np.abs(first.coordinates), np.abs(expected), atol=1e-8)
+    np.testing.assert_allclose(first.explained_variance_ratio, s[:3] ** 2 / np.sum(s**2))
+    assert first.method == "PCA" and first.axis_titles[0].startswith("PC1 (")
+
+
+def test_two_d_tables_are_drawn_as_they_are():
+    article = wp.article_word_position("learned")
+    projection = wp.project_word_position(article, 3)
+    assert projection.method == "raw" and projection.coordinates.shape == (18, 2)
+    np.testing.assert_array_equal(projection.coordinates[12:], article.sums)
+    assert projection.axis_titles == ("dimension 0", "dimension 1")
+
+
+# --- norms, the table ----------------------------------------------------------------------------
+def test_norms_and_ratio():
+    article = wp.article_word_position("learned")
+    norm = wp.norms(article)
+    token = [math.hypot(*v) for v in ARTICLE_W.values()]
+    position = [math.hypot(*v) for v in ARTICLE_P]
+    np.testing.assert_allclose(norm.token, token)
+    np.testing.assert_allclose(norm.ratio, np.divide(token, position))
+    assert norm.token_mean == pytest.approx(np.mean(token))
+    assert norm.position_mean == pytest.approx(np.mean(position))
+    assert norm.mean_ratio == pytest.approx(np.mean(token) / np.mean(position))
+
+
+def test_vector_table_and_csv_are_safe_for_spreadsheets():
+    article = wp.article_word_position("learned")
+    table = wp.vector_table(article, dims=4)
+    assert table["token"] == list(ARTICLE_W)
+    assert table["sum[0]"] == pytest.approx([v[0] for v in ARTICLE_X.values()])
+    assert "token[2]" not in table  # d = 2: only two entries exist
+    csv_text = wp.table_csv({"token": ["=cmd()", "cat", "-1"], "value": [-1.5, 2.0, 3.0]})
+    assert csv_text.splitlines() == ["token,value", "'=cmd(),-1.5", "cat,2.0", "'-1,3.0"]
+
+
+
+def test_repeated_tokens():
+    assert wp.repeated_tokens(wp.article_word_position()) == {}  # W_The != W_the there
+    random = wp.random_word_position("The cat sat on the mat", 8)
+    assert wp.repeated_tokens(random) == {"The": [0, 4]}
+    real = wp.repeated_tokens(wp.minilm_word_position(core.load_minilm(), "猫坐在垫子上 😀"))
+    assert real == {"[UNK]": [1, 2, 3, 4, 7]}
+
+
+# --- learned vs sinusoidal statistics ------------------------------------------------------------
+def loop_similarity(table, metric):
+    n = len(table)
+    out = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            dot = float(np.dot(table[i], table[j]))
+            if metric == "cosine":
+                dot /= math.sqrt(np.dot(table[i], table[i]) * np.dot(table[j], table[j]))
+            out[i, j] = dot
+    return out
+
+
+@pytest.mark.parametrize("metric", ["cosine", "dot"])
+def test_similarity_offsets_and_neighbours_equal_loops(learned_table, metric):
+    table = learned_table[:40]
+    expected = loop_similarity(table, metric)
+    np.testing.assert_allclose(wp.similarity_matrix(table, metric), expected, atol=1e-10)
+    offsets, values = wp.offset_similarity(table, 5, 8, metric)
+    np.testing.assert_array_equal(offsets, np.arange(-8, 9))
+    for k, v in zip(offsets, values, strict=True):
+        if 0 <= 5 + k < 40:
+            assert v == pytest.approx(expected[5, 5 + k])
+        else:
+            assert math.isnan(v)
+    np.testing.assert_allclose(wp.neighbour_similarity(table, metric),
+                               [expected[p, p + 1] for p in range(39)])
+
+
+def test_sinusoid_similarity_is_toeplitz_and_learned_is_not(learned_table):
+    sinusoid = core.sinusoidal_encoding(512, 384, dtype=np.float64)
+    assert wp.toeplitz_deviation(wp.similarity_matrix(sinusoid)) < 1e-12
+    learned = wp.toeplitz_deviation(wp.similarity_matrix(learned_table))
+    assert learned > 0.05
+    # the definition, by loop over diagonals
+    sim = loop_similarity(learned_table[:30], "cosine")
+    gaps = []
+    for i in range(30):
+        for j in range(30):
+            diagonal = [sim[a, a + j - i] for a in range(30) if 0 <= a + j - i < 30]
+            gaps.append(sim[i, j] - np.mean(diagonal))
+    assert wp.toeplitz_deviation(sim) == pytest.approx(math.sqrt(np.mean(np.square(gaps))))
+
+
+def test_offset_curves_are_identical_for_the_sinusoid_only(learned_table):
+    sinusoid = core.sinusoidal_encoding(512, 384, dtype=np.float64)
+    anchors = wp.comparison_anchors(100, 512)
+    assert anchors == [0, 100, 170, 341]
+    sinusoid_curves = wp.offset_curves(sinusoid, anchors, 64, "dot")
+    assert wp.curve_spread(sinusoid_curves) < 1e-9
+    # PE_a . PE_{a+k} = sum_i cos(w_i k): core.offset_dot_product, whatever the anchor.
+    offsets, values = sinusoid_curves[341]
+    np.testing.assert_allclose(values, core.offset_dot_product(offsets, 384), atol=1e-9)
+    assert wp.curve_spread(wp.offset_curves(learned_table, anchors, 64, "cosine")) > 0.1
+
+
+def test_summaries_of_both_tables(learned_table):
+    sinusoid = core.sinusoidal_encoding(512, 384, dtype=np.float64)
+    summary = wp.summarize_table(sinusoid, "cosine")
+    assert summary.first_norm == pytest.approx(math.sqrt(192))  # sqrt(d/2): sin^2 + cos^2 = 1
+    assert summary.rest_norm == pytest.approx(math.sqrt(192))
+    # cos(P_p, P_{p+1}) = mean_i cos(w_i) for every p
+    omega = 10000.0 ** (-np.arange(0, 384, 2) / 384)
+    assert summary.neighbour_mean == pytest.approx(np.mean(np.cos(omega)), abs=1e-12)
+    assert summary.neighbour_mean == pytest.approx(0.9727, abs=1e-4)
+    learned = wp.summarize_table(learned_table, "cosine")
+    lengths = [math.sqrt(sum(x * x for x in row)) for row in learned_table]
+    assert learned.first_norm == pytest.approx(lengths[0])
+    assert learned.rest_norm == pytest.approx(np.mean(lengths[1:]))
+    assert learned.first_norm > 4 * learned.rest_norm  # position 0 ([CLS]) stands out
+    assert learned.rows == 512
+
+
+def loop_dominant_wave(column: np.ndarray) -> tuple[float, float]:
+    """(share, period) of the strongest wave, by an explicit discrete Fourier sum."""
+    x = column - column.mean()
+    m = len(x)
+    power = []
+    for k in range(1, m // 2 + 1):
+        angle = 2 * np.pi * k * np.arange(m) / m
+        power.append(np.dot(x, np.cos(angle)) ** 2 + np.dot(x, np.sin(angle)) ** 2)
+    best = int(np.argmax(power))
+    return power[best] / sum(power), m / (best + 1)
+
+
+def test_dominant_waves_equal_a_fourier_loop(learned_table):
+    waves = wp.dominant_waves(learned_table)
+    dims = wp.periodic_dimensions(learned_table, 4)
+    for d in [*dims.tolist(), 0, 100]:
+        share, period = loop_dominant_wave(learned_table[1:, d])
+        assert waves.share[d] == pytest.approx(share, rel=1e-9)
+        assert waves.period[d] == pytest.approx(period)
+    assert np.all(np.diff(waves.share[dims]) <= 0)  # best first
+    ripples = np.nonzero(waves.period <= 511 / 2)[0]  # at least two cycles in the table
+    assert set(dims.tolist()) == set(ripples[np.argsort(waves.share[ripples])[-4:]].tolist())
+    assert waves.share[dims[0]] > 0.8  # one learned column is 80% a single slow wave
+    assert dims[0] == 190 and waves.period[190] == pytest.approx(511 / 3)
+    trend_too = wp.periodic_dimensions(learned_table, 4, min_cycles=1)
+    assert set(trend_too.tolist()) == set(np.argsort(waves.share)[-4:].tolist())
+    # A pure sinusoid column is 100% one wave, of its own period.
+    pure = np.sin(2 * np.pi * np.arange(101) / 25.0)[:, None]
+    pure_waves = wp.dominant_waves(np.hstack([pure, np.ones((101, 1))]))
+    assert pure_waves.share[0] == pytest.approx(1.0) and pure_waves.period[0] == 25.0
+    assert pure_waves.share[1] == 0.0 and pure_waves.period[1] == np.inf  # constant column
+
+
+def test_table_overview_and_colour_range(learned_table):
+    exact = wp.table_overview(learned_table[:10], 256, 384)
+    assert exact.exact and exact.values.shape == (10, 384)
+    averaged = wp.table_overview(learned_table, 256, 192)
+    assert not averaged.exact and averaged.values.shape == (256, 192)
+    assert averaged.values[0, 0] == pytest.approx(learned_table[:2, :2].mean(), abs=1e-6)
+    assert wp.symmetric_range(np.array([-3.0, 1.0, 0.5]), 1.0) == 3.0
+    assert wp.symmetric_range(np.zeros(3)) == 1.0
+
+
+# --- figures -------------------------------------------------------------------------------------
+def test_word_position_figure_2d_labels_arrows_and_axis_titles():
+    article = wp.article_word_position("learned")
+    projection = wp.project_word_position(article, 2)
+    fig = make_word_position_figure(
+        projection.coordinates, article.tokens, article.positions.tolist(),
+        axis_titles=projection.axis_titles, title="t",
+    )
+    names = [trace.name for trace in fig.data]
+    assert names == ["token → sum", "token embedding", "position vector", "token + position"]
+    arrows = fig.data[0]
+    assert list(arrows.x[:3]) == [0.1, 0.1, None] and arrows.marker.symbol == "arrow"
+    sums = fig.data[3]
+    assert sums.text[4] == "the @4 = mat @5" and sums.text[5] == ""  # one point, both names
+    assert fig.layout.xaxis.title.text == "dimension 0"
+    assert fig.layout.yaxis.scaleanchor == "x"
+
+
+def test_word_position_figure_3d_and_escaped_text(model):
+    real = wp.minilm_word_position(model, f"{XSS} **x**")
+    projection = wp.project_word_position(real, 3, seed=0)
+    fig = make_word_position_figure(
+        projection.coordinates, real.tokens, real.positions.tolist(),
+        axis_titles=projection.axis_titles, title="t",
+    )
+    assert {trace.type for trace in fig.data} == {"scatter3d"}
+    assert fig.layout.scene.xaxis.title.text.startswith("PC1 (")
+    texts = " ".join(t for t in fig.data[1].text if t)
+    assert "&lt;" in texts and "<" not in texts  # plotly reads tags in labels: escaped
+    with pytest.raises(ValueError, match="coordinates must have shape"):
+        make_word_position_figure(np.zeros((4, 2)), ["a"], [0], axis_titles=("x", "y"), title="t")
+
+
+def test_learned_figures(learned_table):
+    overview = wp.table_overview(learned_table, 256, 192)
+    fig = make_table_heatmap_figure(overview, zmax=0.5, title="Learned")
+    assert (fig.data[0].zmin, fig.data[0].zmax) == (-0.5, 0.5)
+    assert fig.data[0].customdata is None  # light payload
+    sim = make_similarity_figure(wp.table_overview(np.eye(4), 256, 256), metric="dot", zmax=1,
+                                 title="s")
+    assert "dot = %{z:.4f}" in sim.data[0].hovertemplate
+    assert sim.layout.yaxis.title.text == "position i"
+    curves = {"learned": wp.offset_curves(learned_table, [0, 10], 5),
+              "sinusoidal": wp.offset_curves(learned_table, [0, 10], 5)}
+    assert len(make_offset_figure(curves, metric="cosine").data) == 4
+    extent = make_extent_figure(np.ones(512), np.ones(768), learned_rows=512)
+    assert extent.layout.shapes[0].x0 == 511.5 and extent.layout.shapes[0].x1 == 768
+    assert extent.layout.yaxis.type == "log"
+    assert "no learned row from position 512" in extent.layout.annotations[0].text
+
+
+@pytest.mark.parametrize(
+    "args, expected, notes",
+    [
+        (("article", "learned", 128, False, False, True), ("learned", 2, False, False), 0),
+        (("minilm", "sinusoidal", 64, True, False, True), ("sinusoidal", 384, True, False), 0),
+        (("random", "sinusoidal", 64, False, True, True), ("sinusoidal", 64, False, False), 0),
+        (("random", "learned", 64, False, False, True), ("learned", 384, False, False), 1),
+        (("random", "learned", 384, False, False, True), ("learned", 384, False, False), 0),
+        (("random", "learned", 64, False, False, False), ("sinusoidal", 64, False, False), 1),
+        (("minilm", "sinusoidal", 384, True, True, True), ("learned", 384, False, True), 1),
+        (("minilm", "learned", 384, False, True, True), ("learned", 384, False, True), 0),
+    ],
+)
+def test_settle_choices(args, expected, notes):
+    embedding, encoding, d_model, scale, bert_input, available = args
+    choices, said = wp.settle_choices(embedding, encoding, d_model, scale=scale,
+                                      bert_input=bert_input, minilm_available=available)
+    assert (choices.encoding, choices.d_model, choices.scale, choices.bert_input) == expected
+    assert choices.embedding == embedding
+    assert len(said) == notes
