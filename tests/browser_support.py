@@ -64,7 +64,9 @@ def start_streamlit(script: str | Path, log_path: Path, port: int | None = None,
     log = open(log_path, "w")  # noqa: SIM115 (the process writes to it until stopped)
     server = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true"],
+         "--server.address", "127.0.0.1", "--server.headless", "true",
+         # Visitors see no error details (config.toml); a failing test should see them all.
+         "--client.showErrorDetails", "full"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"

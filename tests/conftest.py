@@ -13,8 +13,13 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from streamlit import config as st_config
 
 from tests import browser_support
+
+# config.toml hides error details from visitors; AppTest reads it too. A failing test should show
+# the real exception, so the tests (only) turn the details back on.
+st_config.set_option("client.showErrorDetails", "full")
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"

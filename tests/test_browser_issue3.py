@@ -24,11 +24,13 @@ def test_wavelengths_clock_slider_moves_the_hands(browser_page):
     browser_page.open("/wavelengths?d_model=64&positions=50", charts=3)
     page = browser_page.page
     clock = page.locator(".js-plotly-plot").nth(2)
-    assert clock.get_by_text("pos 7: 0.23π").count() == 1  # the article's sin(7) = sin(0.23π)
+    # The article's sin(7) = sin(0.23π); the chart's text may paint after its svg exists.
+    clock.get_by_text("pos 7: 0.23π").first.wait_for(timeout=15_000)
+    assert clock.get_by_text("pos 7: 0.23π").count() == 1
     rail = clock.locator(".slider-rail-touch-rect")  # plotly's clickable slider rail
     rail.click(position={"x": 9, "y": 10})  # its left end: position 0
-    page.wait_for_timeout(500)
-    assert clock.get_by_text("pos 0: 0.00π").count() >= 1
+    # The slider animates to its frame: wait for it (a fixed pause is flaky on a loaded machine).
+    clock.get_by_text("pos 0: 0.00π").first.wait_for(timeout=15_000)
     assert browser_page.exceptions() == []
 
 

