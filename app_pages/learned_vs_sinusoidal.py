@@ -1,5 +1,7 @@
 """Learned vs sinusoidal: MiniLM's trained 512 x 384 position table beside the formula's."""
 
+from collections.abc import Mapping
+
 import streamlit as st
 
 import core
@@ -36,31 +38,70 @@ def cached_tables(positions: int):
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def cached_analysis(positions: int, metric: str, anchor: int):
+def cached_similarity(positions: int, metric: str, name: str):
     learned, sinusoid = cached_tables(positions)
-    out = {}
-    for name, table in (("learned", learned), ("sinusoidal", sinusoid)):
-        similarity = wp.similarity_matrix(table, metric)
+    return wp.similarity_matrix(learned if name == "learned" else sinusoid, metric)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def cached_entry(positions: int, metric: str, anchor: int, name: str, key: str):
+    """One number or array about one table ("learned", "sinusoidal") or both ("both"), computed
+    when a section first asks for it: a rerun computes only what the section on screen shows."""
+    learned, sinusoid = cached_tables(positions)
+    table = learned if name == "learned" else sinusoid
+    if key == "summary":
+        return wp.summarize_table(table, metric)
+    if key == "table":
+        return wp.table_overview(table, HEATMAP_ROWS, HEATMAP_COLS)
+    if key == "table_range":
+        return wp.symmetric_range(table)
+    if key == "similarity":
+        return wp.table_overview(cached_similarity(positions, metric, name), HEATMAP_ROWS,
+                                 HEATMAP_ROWS)
+    if key == "similarity_range":
+        return wp.symmetric_range(cached_similarity(positions, metric, name))
+    if key == "curves":
         anchors = wp.comparison_anchors(min(anchor, learned.shape[0] - 1), learned.shape[0])
-        curves = wp.offset_curves(table, anchors, min(MAX_OFFSET, table.shape[0] - 1), metric)
-        out[name] = {
-            "summary": wp.summarize_table(table, metric),
-            "table": wp.table_overview(table, HEATMAP_ROWS, HEATMAP_COLS),
-            "table_range": wp.symmetric_range(table),
-            "similarity": wp.table_overview(similarity, HEATMAP_ROWS, HEATMAP_ROWS),
-            "similarity_range": wp.symmetric_range(similarity),
-            "curves": curves,
-            "spread": wp.curve_spread(curves),
-            "projection": wp.project(table, 2, seed=0),
-            "norms": wp.position_norms(table),
-        }
-    # The extent chart runs past the learned table even when fewer positions are shown.
-    out["sinusoid_extent"] = wp.position_norms(
-        core.sinusoidal_encoding(max(positions, EXTENT_POSITIONS), D_MODEL, dtype="float64")
-    )
-    out["periodic"] = wp.periodic_dimensions(learned, PERIODIC_DIMENSIONS)
-    out["waves"] = wp.dominant_waves(learned)
-    return out
+        return wp.offset_curves(table, anchors, min(MAX_OFFSET, table.shape[0] - 1), metric)
+    if key == "spread":
+        return wp.curve_spread(cached_entry(positions, metric, anchor, name, "curves"))
+    if key == "projection":
+        return wp.project(table, 2, seed=0)
+    if key == "norms":
+        return wp.position_norms(table)
+    if key == "sinusoid_extent":  # runs past the learned table even when fewer rows are shown
+        return wp.position_norms(
+            core.sinusoidal_encoding(max(positions, EXTENT_POSITIONS), D_MODEL, dtype="float64")
+        )
+    if key == "periodic":
+        return wp.periodic_dimensions(learned, PERIODIC_DIMENSIONS)
+    if key == "waves":
+        return wp.dominant_waves(learned)
+    raise KeyError(key)
+
+
+class Analysis(Mapping):
+    """`analysis["learned"]["table"]`, `analysis["periodic"]`: each entry computed (and cached)
+    the first time a section reads it."""
+
+    def __init__(self, positions: int, metric: str, anchor: int, name: str = "both") -> None:
+        self.args = (positions, metric, anchor)
+        self.name = name
+
+    def __getitem__(self, key: str):
+        if key in ("learned", "sinusoidal"):
+            return Analysis(*self.args, name=key)
+        return cached_entry(*self.args, self.name, key)
+
+    def __iter__(self):
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
+def cached_analysis(positions: int, metric: str, anchor: int) -> Analysis:
+    return Analysis(positions, metric, anchor)
 
 
 st.title("Learned vs sinusoidal")
@@ -124,113 +165,149 @@ st.markdown(
 )
 
 # --- the tables ----------------------------------------------------------------------------------
-st.subheader("The tables")
-left, right = st.columns(2, gap="large")
-with left:
-    st.plotly_chart(
-        make_table_heatmap_figure(
-            learned["table"], zmax=learned["table_range"], title="Learned (MiniLM)"
-        ),
-        key="learned_table_chart",
+def tables_section() -> None:
+    """The two tables as heatmaps."""
+    st.subheader("The tables")
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.plotly_chart(
+            make_table_heatmap_figure(
+                learned["table"], zmax=learned["table_range"], title="Learned (MiniLM)"
+            ),
+            key="learned_table_chart",
+        )
+    with right:
+        st.plotly_chart(
+            make_table_heatmap_figure(
+                sinusoid["table"], zmax=sinusoid["table_range"], title="Sinusoidal (interleaved)"
+            ),
+            key="sinusoid_table_chart",
+        )
+    st.caption(
+        f"Colour range ±{learned['table_range']:.3f} (learned) and ±{sinusoid['table_range']:.3f} "
+        "(sinusoid): 99.5% of the entries fit; the rest, such as the learned position 0, saturate."
     )
-with right:
-    st.plotly_chart(
-        make_table_heatmap_figure(
-            sinusoid["table"], zmax=sinusoid["table_range"], title="Sinusoidal (interleaved)"
-        ),
-        key="sinusoid_table_chart",
-    )
-st.caption(
-    f"Colour range ±{learned['table_range']:.3f} (learned) and ±{sinusoid['table_range']:.3f} "
-    "(sinusoid): 99.5% of the entries fit; the rest, such as the learned position 0, saturate."
-)
+
 
 # --- similarity ----------------------------------------------------------------------------------
-st.subheader(f"{metric.capitalize()} similarity between positions")
-left, right = st.columns(2, gap="large")
-for column, name, part, key in ((left, "Learned", learned, "learned_similarity_chart"),
-                                (right, "Sinusoidal", sinusoid, "sinusoid_similarity_chart")):
-    with column:
-        st.plotly_chart(
-            make_similarity_figure(
-                part["similarity"], metric=metric, zmax=part["similarity_range"],
-                title=f"{name}: {metric}(P_i, P_j)",
-            ),
-            key=key,
-        )
-st.markdown(
-    "The sinusoid's similarity depends on the offset $j - i$ alone: $P_i \\cdot P_j = "
-    "\\sum_k \\cos(\\omega_k (j - i))$, constant along every diagonal (a *Toeplitz* matrix). "
-    "The learned one only approximately so. Distance from Toeplitz (root-mean-square gap to each "
-    f"diagonal's mean): learned **{learned['summary'].toeplitz_deviation:.4f}**, sinusoid "
-    f"**{sinusoid['summary'].toeplitz_deviation:.2e}**."
-)
+def similarity_section() -> None:
+    """Similarity between every pair of positions: Toeplitz or not."""
+    st.subheader(f"{metric.capitalize()} similarity between positions")
+    left, right = st.columns(2, gap="large")
+    for column, name, part, key in ((left, "Learned", learned, "learned_similarity_chart"),
+                                    (right, "Sinusoidal", sinusoid, "sinusoid_similarity_chart")):
+        with column:
+            st.plotly_chart(
+                make_similarity_figure(
+                    part["similarity"], metric=metric, zmax=part["similarity_range"],
+                    title=f"{name}: {metric}(P_i, P_j)",
+                ),
+                key=key,
+            )
+    st.markdown(
+        "The sinusoid's similarity depends on the offset $j - i$ alone: $P_i \\cdot P_j = "
+        "\\sum_k \\cos(\\omega_k (j - i))$, constant along every diagonal (a *Toeplitz* matrix). "
+        "The learned one only approximately so. Distance from Toeplitz (root-mean-square gap to "
+        "each "
+        f"diagonal's mean): learned **{learned['summary'].toeplitz_deviation:.4f}**, sinusoid "
+        f"**{sinusoid['summary'].toeplitz_deviation:.2e}**."
+    )
+
 
 # --- against offset ------------------------------------------------------------------------------
-st.subheader("Similarity against offset")
-st.plotly_chart(
-    make_offset_figure(
-        {"learned": learned["curves"], "sinusoidal": sinusoid["curves"]}, metric=metric
-    ),
-    key="offset_chart",
-)
-anchors = ", ".join(str(a) for a in learned["curves"])
-st.markdown(
-    f"Anchors {anchors}. For the sinusoid every anchor gives the same curve (largest gap between "
-    f"the curves: {sinusoid['spread']:.2e}); for the learned table they differ (largest gap "
-    f"{learned['spread']:.4f}): what position $a + k$ looks like from $a$ depends on $a$."
-)
+def offset_section() -> None:
+    """Similarity against the offset, for several anchors."""
+    st.subheader("Similarity against offset")
+    st.plotly_chart(
+        make_offset_figure(
+            {"learned": learned["curves"], "sinusoidal": sinusoid["curves"]}, metric=metric
+        ),
+        key="offset_chart",
+    )
+    anchors = ", ".join(str(a) for a in learned["curves"])
+    st.markdown(
+        f"Anchors {anchors}. For the sinusoid every anchor gives the same curve (largest gap "
+        "between "
+        f"the curves: {sinusoid['spread']:.2e}); for the learned table they differ (largest gap "
+        f"{learned['spread']:.4f}): what position $a + k$ looks like from $a$ depends on $a$."
+    )
+
 
 # --- trajectory, and the dimensions that ripple --------------------------------------------------
-st.subheader("The path through space")
-st.plotly_chart(
-    make_trajectory_figure({
-        "learned": (learned["projection"].coordinates, learned["projection"].axis_titles),
-        "sinusoidal": (sinusoid["projection"].coordinates, sinusoid["projection"].axis_titles),
-    }),
-    key="trajectory_chart",
-)
-learned_table, _ = cached_tables(positions)
-periodic, waves = analysis["periodic"], analysis["waves"]
-if learned_rows < 16:
-    st.caption("Too few positions to look for waves: show at least 16.")
-else:
+def space_section() -> None:
+    """The PCA path of the positions; the learned dimensions that ripple."""
+    st.subheader("The path through space")
     st.plotly_chart(
-        make_dimensions_figure(
-            learned_table, periodic,
-            title=f"The {PERIODIC_DIMENSIONS} learned dimensions most like one sinusoid",
-        ),
-        key="dimensions_chart",
+        make_trajectory_figure({
+            "learned": (learned["projection"].coordinates, learned["projection"].axis_titles),
+            "sinusoidal": (sinusoid["projection"].coordinates, sinusoid["projection"].axis_titles),
+        }),
+        key="trajectory_chart",
     )
-    st.markdown(
-        "Nobody told the model to use waves, yet some of its learned dimensions are mostly one "
-        "slow ripple: "
-        + "; ".join(
-            f"dimension {d}: {waves.share[d]:.0%} of its variance in one wave of period "
-            f"{waves.period[d]:.0f} positions"
-            for d in periodic
+    learned_table, _ = cached_tables(positions)
+    periodic, waves = analysis["periodic"], analysis["waves"]
+    if learned_rows < 16:
+        st.caption("Too few positions to look for waves: show at least 16.")
+    else:
+        st.plotly_chart(
+            make_dimensions_figure(
+                learned_table, periodic,
+                title=f"The {PERIODIC_DIMENSIONS} learned dimensions most like one sinusoid",
+            ),
+            key="dimensions_chart",
         )
-        + " (the strongest Fourier component of positions 1 and up)."
-    )
+        st.markdown(
+            "Nobody told the model to use waves, yet some of its learned dimensions are mostly one "
+            "slow ripple: "
+            + "; ".join(
+                f"dimension {d}: {waves.share[d]:.0%} of its variance in one wave of period "
+                f"{waves.period[d]:.0f} positions"
+                for d in periodic
+            )
+            + " (the strongest Fourier component of positions 1 and up)."
+        )
+
 
 # --- extrapolation -------------------------------------------------------------------------------
-st.subheader("Past the end of the table")
-st.plotly_chart(
-    make_extent_figure(
-        learned["norms"], analysis["sinusoid_extent"], learned_rows=model.max_positions
-    ),
-    key="extent_chart",
+def extent_section() -> None:
+    """Where each table stops."""
+    st.subheader("Past the end of the table")
+    st.plotly_chart(
+        make_extent_figure(
+            learned["norms"], analysis["sinusoid_extent"], learned_rows=model.max_positions
+        ),
+        key="extent_chart",
+    )
+    st.markdown(
+        f"The learned table has rows 0 to {model.max_positions - 1}: for position "
+        f"{model.max_positions} there is **no vector at all**, and the model cannot be run on "
+        "longer "
+        "inputs. The sinusoid is defined for every position (the chart stops at "
+        f"{len(analysis['sinusoid_extent']) - 1}; the formula goes on), though a model trained on "
+        "short inputs has never seen the angles of long ones. Past its training length a model "
+        "must\n"
+        "- **truncate** the input, or slide a window over it (what BERT-style encoders do);\n"
+        "- **interpolate** positions into the trained range, or train a larger table and "
+        "fine-tune;\n"
+        "- or use a **relative** scheme (RoPE, ALiBi) whose attention depends on the offset, not "
+        "on "
+        "absolute rows: see the extrapolation page."
+    )
+
+
+SECTIONS = {
+    "tables": tables_section,
+    "similarity": similarity_section,
+    "offset": offset_section,
+    "space": space_section,
+    "extent": extent_section,
+}
+# One section at a time (in the URL as `view`): a change redraws only what is on screen.
+view = controls.choice(
+    "view", "show", help="tables: the two tables; similarity: between every pair of positions; "
+    "offset: against the offset for several anchors; space: the path through space and the "
+    "rippling dimensions; extent: where each table stops."
 )
-st.markdown(
-    f"The learned table has rows 0 to {model.max_positions - 1}: for position "
-    f"{model.max_positions} there is **no vector at all**, and the model cannot be run on longer "
-    "inputs. The sinusoid is defined for every position (the chart stops at "
-    f"{len(analysis['sinusoid_extent']) - 1}; the formula goes on), though a model trained on "
-    "short inputs has never seen the angles of long ones. Past its training length a model must\n"
-    "- **truncate** the input, or slide a window over it (what BERT-style encoders do);\n"
-    "- **interpolate** positions into the trained range, or train a larger table and fine-tune;\n"
-    "- or use a **relative** scheme (RoPE, ALiBi) whose attention depends on the offset, not on "
-    "absolute rows: see the extrapolation page."
-)
+SECTIONS[view]()
 
 controls.finish()

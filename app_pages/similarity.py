@@ -102,157 +102,195 @@ st.latex(
 )
 st.caption("The cosine is the dot product over |PE_p| |PE_q| = d/2: every row has length √(d/2).")
 
+
 # --- the similarity matrix -------------------------------------------------------------------
-sinusoid_pairs = cached_pairwise(positions, d_model, base, metric, False)
-random_pairs = cached_pairwise(positions, d_model, base, metric, True)
-left, right = st.columns([3, 2], gap="large")
-with left:
-    st.plotly_chart(
-        make_similarity_matrix_figure(sinusoid_pairs, metric=metric, d_model=d_model),
-        key="matrix_chart",
-    )
-with right:
-    st.subheader("Toeplitz: constant along diagonals")
-    st.markdown(
-        f"Entry $(p, q)$ of the matrix is ${label}$, a function of $q - p$ only, so every "
-        "diagonal holds one value. Over all "
-        f"{positions}² = {positions**2:,} pairs, the largest difference between two entries of "
-        f"the same diagonal is **{sinusoid_pairs.spread:.2e}** (float32 rounding). For a random "
-        f"table of the same shape it is **{random_pairs.spread:.3g}**."
-    )
-    if not sinusoid_pairs.overview.exact:
-        st.caption(
-            f"The matrix is drawn as block means (at most {MATRIX_SIDE} x {MATRIX_SIDE} cells "
-            "reach the browser); the numbers above are over every pair."
+def matrix_section() -> None:
+    """PE.PE^T: constant along diagonals, against a random table."""
+    sinusoid_pairs = cached_pairwise(positions, d_model, base, metric, False)
+    random_pairs = cached_pairwise(positions, d_model, base, metric, True)
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.plotly_chart(
+            make_similarity_matrix_figure(sinusoid_pairs, metric=metric, d_model=d_model),
+            key="matrix_chart",
         )
+    with right:
+        st.subheader("Toeplitz: constant along diagonals")
+        st.markdown(
+            f"Entry $(p, q)$ of the matrix is ${label}$, a function of $q - p$ only, so every "
+            "diagonal holds one value. Over all "
+            f"{positions}² = {positions**2:,} pairs, the largest difference between two entries of "
+            f"the same diagonal is **{sinusoid_pairs.spread:.2e}** (float32 rounding). "
+            "For a random "
+            f"table of the same shape it is **{random_pairs.spread:.3g}**."
+        )
+        if not sinusoid_pairs.overview.exact:
+            st.caption(
+                f"The matrix is drawn as block means (at most {MATRIX_SIDE} x {MATRIX_SIDE} cells "
+                "reach the browser); the numbers above are over every pair."
+            )
+
 
 # --- the offset curve against a random table ---------------------------------------------------
-st.subheader("Distance vs dot product")
-curves = cached_offset_curves(positions, d_model, base, metric)
-sinusoid_sample = cached_sample(positions, d_model, base, metric, False)
-random_sample = cached_sample(positions, d_model, base, metric, True)
-_, after_value = similarity.offset_similarity(
-    np.array([-offset, offset]), d_model, base=base, metric=metric
-)
-st.markdown(
-    f"For {SAMPLE_PAIRS:,} random pairs $(p, q)$: $x = q - p$, $y = {label}$. The sinusoid's "
-    "points fall on one curve, computed straight from the formula; the random table's points "
-    "(right) scatter around zero with no pattern: position $p$ alone decides nothing there. "
-    "The grey band is the lowest to highest value over *all* pairs at each offset."
-)
-st.plotly_chart(
-    make_offset_scatter_figure(
-        curve_offsets=curves.offsets,
-        curve=curves.similarity,
-        sinusoid_points=(sinusoid_sample.offsets, sinusoid_sample.similarity),
-        random_points=(random_sample.offsets, random_sample.similarity),
-        random_envelope=(random_pairs.offsets, random_pairs.lowest, random_pairs.highest),
-        offset=offset,
-        offset_value=float(after_value),
-        metric=metric,
-    ),
-    key="offset_chart",
-)
-
-# --- direction blindness -----------------------------------------------------------------------
-st.subheader("It cannot tell before from after")
-after_row, before_row = similarity.before_and_after(
-    cached_table(positions, d_model, base), anchor, offset, metric=metric
-)
-st.latex(
-    r"\sum_i \cos(\omega_i k) = \sum_i \cos(-\omega_i k) \;\Rightarrow\; "
-    r"PE_p \cdot PE_{p+k} = PE_p \cdot PE_{p-k}"
-)
-shown = [
-    f"position {anchor + sign * offset}: **{value:.6f}**"
-    for sign, value in ((1, after_row), (-1, before_row))
-    if value is not None
-]
-st.markdown(
-    f"The curve is even in $k$ (the two diamonds above, at $\\pm{abs(offset)}$, have the same "
-    f"height: {after_value:.6f}). From the table, the {METRIC_NAME[metric]} of position "
-    f"{anchor} with "
-    + (" and with ".join(shown) if shown else "its neighbours (outside the table here)")
-    + ". A word one step after and a word one step before look exactly alike to this product: "
-    "on its own it gives attention the distance, not the direction."
-)
-
-# --- the TensorFlow tutorial's view ------------------------------------------------------------
-st.subheader(f"Every position against position {anchor}")
-st.markdown(
-    "The TensorFlow tutorial's picture (2048 positions, d_model 512, position 1000): the "
-    "similarity peaks at the anchor and falls off on both sides, the same on either side."
-)
-profile = cached_profile(positions, d_model, base, anchor, metric)
-st.plotly_chart(
-    make_anchor_profile_figure(profile, anchor=anchor, metric=metric, zoom=ANCHOR_ZOOM),
-    key="anchor_chart",
-)
-
-# --- Euclidean distance ------------------------------------------------------------------------
-st.subheader("Euclidean distance")
-st.latex(
-    r"\|PE_p - PE_q\|^2 = |PE_p|^2 + |PE_q|^2 - 2\,PE_p \cdot PE_q "
-    r"= d - 2\sum_i \cos(\omega_i (q - p))"
-)
-st.markdown(
-    "Every row has $|PE|^2 = d/2$ exactly ($\\sin^2 + \\cos^2 = 1$ per pair), so the distance "
-    "is a function of the dot product, hence of $|p - q|$ alone: it grows with the gap, but not "
-    "strictly, because the fast pairs come round again."
-)
-st.plotly_chart(
-    make_distance_figure(
-        sample_gaps=np.abs(sinusoid_sample.offsets),
-        sample_distances=sinusoid_sample.distance,
-        curve_offsets=curves.gaps,
-        curve=curves.distance,
-    ),
-    key="distance_chart",
-)
-
-# --- shift as rotation -------------------------------------------------------------------------
-st.subheader("A shift by k is a rotation")
-st.markdown(
-    "Source 003 quotes the paper, *for any fixed offset k, PE(pos+k) can be represented as a "
-    "linear function of PE(pos)*, and adds: *I can't derive this*. With $a = pos\\,\\omega_i$ "
-    "and $b = k\\,\\omega_i$:"
-)
-st.latex(
-    r"\begin{aligned}\sin(a + b) &= \sin a \cos b + \cos a \sin b \\"
-    r"\cos(a + b) &= \cos a \cos b - \sin a \sin b\end{aligned}"
-    r"\quad\Longrightarrow\quad"
-    r"\begin{pmatrix}PE_{pos+k,\,2i} \\ PE_{pos+k,\,2i+1}\end{pmatrix} = "
-    r"\begin{pmatrix}\cos \omega_i k & \sin \omega_i k \\ -\sin \omega_i k & \cos \omega_i k"
-    r"\end{pmatrix}\begin{pmatrix}PE_{pos,\,2i} \\ PE_{pos,\,2i+1}\end{pmatrix}"
-)
-st.markdown(
-    "The matrix depends on $k$ and $i$ but not on $pos$: stacking the $d/2$ blocks on the "
-    "diagonal gives one $d \\times d$ matrix $M_k$ with $PE_{pos+k} = M_k\\,PE_{pos}$ for every "
-    "position. The map is linear, and it is a rotation of each pair by $\\omega_i k$."
-)
-shift = cached_shift(positions, d_model, base, offset)
-window = min(d_model, SHIFT_WINDOW)
-left, right = st.columns(2, gap="large")
-with left:
-    matrix = core.shift_matrix(offset, d_model, base=base)[:window, :window]
-    st.plotly_chart(
-        make_shift_matrix_figure(matrix, offset=offset, d_model=d_model), key="shift_chart"
-    )
-with right:
-    start = max(anchor, -offset)  # p + k must be a position (>= 0)
-    rotated = similarity.rotated_pair(start, offset, pair, d_model, base=base)
-    st.plotly_chart(
-        make_rotation_figure(rotated, position=start, offset=offset), key="rotation_chart"
+def offset_section() -> None:
+    """Distance vs dot product: one curve, even in k; a random table scatters."""
+    random_pairs = cached_pairwise(positions, d_model, base, metric, True)  # its envelope
+    st.subheader("Distance vs dot product")
+    curves = cached_offset_curves(positions, d_model, base, metric)
+    sinusoid_sample = cached_sample(positions, d_model, base, metric, False)
+    random_sample = cached_sample(positions, d_model, base, metric, True)
+    _, after_value = similarity.offset_similarity(
+        np.array([-offset, offset]), d_model, base=base, metric=metric
     )
     st.markdown(
-        f"Pair {pair} turns $\\omega_{{{pair}}} = {rotated.omega:.6g}$ radians per position, so "
-        f"$k = {offset}$ turns it by ${rotated.rotation:.6g}$ radians: the open circle "
-        "($M_k$ applied to the blue vector) lands on the red one."
+        f"For {SAMPLE_PAIRS:,} random pairs $(p, q)$: $x = q - p$, $y = {label}$. The sinusoid's "
+        "points fall on one curve, computed straight from the formula; the random table's points "
+        "(right) scatter around zero with no pattern: position $p$ alone decides nothing there. "
+        "The grey band is the lowest to highest value over *all* pairs at each offset."
     )
-st.markdown(
-    f"Checked on the float32 table: the largest entry of $|PE_{{p+k}} - M_k\\,PE_p|$ over "
-    f"every position $p$ with $p + k$ in the table ({shift.positions.size:,} of them) is "
-    f"**{shift.largest:.2e}**: float32 rounding, the identity itself is exact."
+    st.plotly_chart(
+        make_offset_scatter_figure(
+            curve_offsets=curves.offsets,
+            curve=curves.similarity,
+            sinusoid_points=(sinusoid_sample.offsets, sinusoid_sample.similarity),
+            random_points=(random_sample.offsets, random_sample.similarity),
+            random_envelope=(random_pairs.offsets, random_pairs.lowest, random_pairs.highest),
+            offset=offset,
+            offset_value=float(after_value),
+            metric=metric,
+        ),
+        key="offset_chart",
+    )
+
+    # --- direction blindness ---
+    st.subheader("It cannot tell before from after")
+    after_row, before_row = similarity.before_and_after(
+        cached_table(positions, d_model, base), anchor, offset, metric=metric
+    )
+    st.latex(
+        r"\sum_i \cos(\omega_i k) = \sum_i \cos(-\omega_i k) \;\Rightarrow\; "
+        r"PE_p \cdot PE_{p+k} = PE_p \cdot PE_{p-k}"
+    )
+    shown = [
+        f"position {anchor + sign * offset}: **{value:.6f}**"
+        for sign, value in ((1, after_row), (-1, before_row))
+        if value is not None
+    ]
+    st.markdown(
+        f"The curve is even in $k$ (the two diamonds above, at $\\pm{abs(offset)}$, have the same "
+        f"height: {after_value:.6f}). From the table, the {METRIC_NAME[metric]} of position "
+        f"{anchor} with "
+        + (" and with ".join(shown) if shown else "its neighbours (outside the table here)")
+        + ". A word one step after and a word one step before look exactly alike to this product: "
+        "on its own it gives attention the distance, not the direction."
+    )
+
+
+# --- the TensorFlow tutorial's view ------------------------------------------------------------
+def anchor_section() -> None:
+    """The TensorFlow tutorial's view: every position against one."""
+    st.subheader(f"Every position against position {anchor}")
+    st.markdown(
+        "The TensorFlow tutorial's picture (2048 positions, d_model 512, position 1000): the "
+        "similarity peaks at the anchor and falls off on both sides, the same on either side."
+    )
+    profile = cached_profile(positions, d_model, base, anchor, metric)
+    st.plotly_chart(
+        make_anchor_profile_figure(profile, anchor=anchor, metric=metric, zoom=ANCHOR_ZOOM),
+        key="anchor_chart",
+    )
+
+
+# --- Euclidean distance ------------------------------------------------------------------------
+def distance_section() -> None:
+    """Euclidean distance, a function of the dot product."""
+    curves = cached_offset_curves(positions, d_model, base, metric)
+    sinusoid_sample = cached_sample(positions, d_model, base, metric, False)
+    st.subheader("Euclidean distance")
+    st.latex(
+        r"\|PE_p - PE_q\|^2 = |PE_p|^2 + |PE_q|^2 - 2\,PE_p \cdot PE_q "
+        r"= d - 2\sum_i \cos(\omega_i (q - p))"
+    )
+    st.markdown(
+        "Every row has $|PE|^2 = d/2$ exactly ($\\sin^2 + \\cos^2 = 1$ per pair), so the distance "
+        "is a function of the dot product, hence of $|p - q|$ alone: it grows with the gap, "
+        "but not "
+        "strictly, because the fast pairs come round again."
+    )
+    st.plotly_chart(
+        make_distance_figure(
+            sample_gaps=np.abs(sinusoid_sample.offsets),
+            sample_distances=sinusoid_sample.distance,
+            curve_offsets=curves.gaps,
+            curve=curves.distance,
+        ),
+        key="distance_chart",
+    )
+
+
+# --- shift as rotation -------------------------------------------------------------------------
+def rotation_section() -> None:
+    """M_k: 2x2 rotation blocks, and the residual over all p."""
+    st.subheader("A shift by k is a rotation")
+    st.markdown(
+        "Source 003 quotes the paper, *for any fixed offset k, PE(pos+k) can be represented as a "
+        "linear function of PE(pos)*, and adds: *I can't derive this*. With $a = pos\\,\\omega_i$ "
+        "and $b = k\\,\\omega_i$:"
+    )
+    st.latex(
+        r"\begin{aligned}\sin(a + b) &= \sin a \cos b + \cos a \sin b \\"
+        r"\cos(a + b) &= \cos a \cos b - \sin a \sin b\end{aligned}"
+        r"\quad\Longrightarrow\quad"
+        r"\begin{pmatrix}PE_{pos+k,\,2i} \\ PE_{pos+k,\,2i+1}\end{pmatrix} = "
+        r"\begin{pmatrix}\cos \omega_i k & \sin \omega_i k \\ -\sin \omega_i k & \cos \omega_i k"
+        r"\end{pmatrix}\begin{pmatrix}PE_{pos,\,2i} \\ PE_{pos,\,2i+1}\end{pmatrix}"
+    )
+    st.markdown(
+        "The matrix depends on $k$ and $i$ but not on $pos$: stacking the $d/2$ blocks on the "
+        "diagonal gives one $d \\times d$ matrix $M_k$ with $PE_{pos+k} = M_k\\,PE_{pos}$ "
+        "for every "
+        "position. The map is linear, and it is a rotation of each pair by $\\omega_i k$."
+    )
+    shift = cached_shift(positions, d_model, base, offset)
+    window = min(d_model, SHIFT_WINDOW)
+    left, right = st.columns(2, gap="large")
+    with left:
+        matrix = core.shift_matrix(offset, d_model, base=base)[:window, :window]
+        st.plotly_chart(
+            make_shift_matrix_figure(matrix, offset=offset, d_model=d_model), key="shift_chart"
+        )
+    with right:
+        start = max(anchor, -offset)  # p + k must be a position (>= 0)
+        rotated = similarity.rotated_pair(start, offset, pair, d_model, base=base)
+        st.plotly_chart(
+            make_rotation_figure(rotated, position=start, offset=offset), key="rotation_chart"
+        )
+        st.markdown(
+            f"Pair {pair} turns $\\omega_{{{pair}}} = {rotated.omega:.6g}$ radians per position, "
+            "so "
+            f"$k = {offset}$ turns it by ${rotated.rotation:.6g}$ radians: the open circle "
+            "($M_k$ applied to the blue vector) lands on the red one."
+        )
+    st.markdown(
+        f"Checked on the float32 table: the largest entry of $|PE_{{p+k}} - M_k\\,PE_p|$ over "
+        f"every position $p$ with $p + k$ in the table ({shift.positions.size:,} of them) is "
+        f"**{shift.largest:.2e}**: float32 rounding, the identity itself is exact."
+    )
+
+
+SECTIONS = {
+    "matrix": matrix_section,
+    "offset": offset_section,
+    "anchor": anchor_section,
+    "distance": distance_section,
+    "rotation": rotation_section,
+}
+# One section at a time (in the URL as `view`): each is one or two charts, so a change of
+# d_model redraws only what is on screen (see the Performance section of the README).
+view = controls.choice(
+    "view", "show", help="matrix: PE·PEᵀ; offset: dot product against the offset; anchor: the "
+    "TensorFlow tutorial's view; distance: Euclidean distance; rotation: a shift as a rotation."
 )
+SECTIONS[view]()
 
 controls.finish()

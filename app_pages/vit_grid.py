@@ -84,49 +84,69 @@ st.latex(
     r"\cos(\omega_j (x - x')) + \tfrac{4}{d}\sum_j \cos(\omega_j (y - y'))\Big)"
 )
 
-embedding = cached_embedding(grid_h, grid_w, d_model, base, cls_token)
-left, right = st.columns([3, 2], gap="medium")  # the tiles need the room
-with left:
-    tiles = cached_tiles(grid_h, grid_w, d_model, base)
-    st.plotly_chart(make_tiles_figure(tiles), key="tiles_chart")
-    st.caption(
-        "As in the ViT paper's Figure 7 (centre): tile $(r, c)$ is the cosine similarity of patch "
-        "$(r, c)$ with every patch. Each tile peaks at its own patch and fades with distance "
-        "along rows and columns. The cls row is left out: it is all zeros."
+def tiles_section() -> None:
+    """The ViT paper's similarity tiles, and the selected patch against every patch."""
+    embedding = cached_embedding(grid_h, grid_w, d_model, base, cls_token)
+    left, right = st.columns([3, 2], gap="medium")  # the tiles need the room
+    with left:
+        tiles = cached_tiles(grid_h, grid_w, d_model, base)
+        st.plotly_chart(make_tiles_figure(tiles), key="tiles_chart")
+        st.caption(
+            "As in the ViT paper's Figure 7 (centre): tile $(r, c)$ is the cosine similarity of "
+            "patch "
+            "$(r, c)$ with every patch. Each tile peaks at its own patch and fades with distance "
+            "along rows and columns. The cls row is left out: it is all zeros."
+        )
+    with right:
+        similarity_map = vit_tiles.patch_similarity_map(embedding, grid_h, grid_w, row, col)
+        st.plotly_chart(make_patch_map_figure(similarity_map, row=row, col=col), key="patch_chart")
+
+
+def halves_section() -> None:
+    """The column half and the row half of the encoding, each a 1-D sinusoid."""
+    embedding = cached_embedding(grid_h, grid_w, d_model, base, cls_token)
+    st.subheader("The two halves")
+    column_half, row_half = vit_tiles.half_similarity_maps(embedding, grid_h, grid_w, row, col)
+    st.plotly_chart(
+        make_halves_figure(column_half, row_half, row=row, col=col, d_model=d_model),
+        key="halves_chart",
     )
-with right:
-    similarity_map = vit_tiles.patch_similarity_map(embedding, grid_h, grid_w, row, col)
-    st.plotly_chart(make_patch_map_figure(similarity_map, row=row, col=col), key="patch_chart")
+    st.markdown(
+        f"Channels $[0, {d_model // 2})$ depend only on the patch's **column**: their map is "
+        "constant "
+        f"down every column. Channels $[{d_model // 2}, {d_model})$ depend only on the **row**: "
+        "constant along every row. The full similarity is the mean of the two maps. "
+        "MAE's code names the halves the other way round: it builds `grid = np.meshgrid(grid_w, "
+        "grid_h)`, and `np.meshgrid` returns the *x* (width, column) coordinate first, so "
+        "`grid[0]` holds column indices; it then encodes `grid[0]` into a variable called `emb_h` "
+        "and `grid[1]` (the rows) into `emb_w`. Source 002 points this out. The values are right, "
+        "only the names are swapped, and nothing depends on the names (a transposed grid is "
+        "learned just as well); this page names the halves by what they hold."
+    )
 
-st.subheader("The two halves")
-column_half, row_half = vit_tiles.half_similarity_maps(embedding, grid_h, grid_w, row, col)
-st.plotly_chart(
-    make_halves_figure(column_half, row_half, row=row, col=col, d_model=d_model),
-    key="halves_chart",
-)
-st.markdown(
-    f"Channels $[0, {d_model // 2})$ depend only on the patch's **column**: their map is constant "
-    f"down every column. Channels $[{d_model // 2}, {d_model})$ depend only on the **row**: "
-    "constant along every row. The full similarity is the mean of the two maps. "
-    "MAE's code names the halves the other way round: it builds `grid = np.meshgrid(grid_w, "
-    "grid_h)`, and `np.meshgrid` returns the *x* (width, column) coordinate first, so "
-    "`grid[0]` holds column indices; it then encodes `grid[0]` into a variable called `emb_h` "
-    "and `grid[1]` (the rows) into `emb_w`. Source 002 points this out. The values are right, "
-    "only the names are swapped, and nothing depends on the names (a transposed grid is "
-    "learned just as well); this page names the halves by what they hold."
-)
 
-st.subheader("The full encoding")
-overview = cached_overview(grid_h, grid_w, d_model, base, cls_token)
-st.plotly_chart(
-    make_vit_encoding_figure(overview, d_model=d_model, cls_token=cls_token),
-    key="encoding_chart",
+def encoding_section() -> None:
+    """The whole (tokens, d_model) table."""
+    st.subheader("The full encoding")
+    overview = cached_overview(grid_h, grid_w, d_model, base, cls_token)
+    st.plotly_chart(
+        make_vit_encoding_figure(overview, d_model=d_model, cls_token=cls_token),
+        key="encoding_chart",
+    )
+    if cls_token:
+        st.caption(f"Row 0 is the cls token: zeros, shape (1, {d_model}), as in MAE's code.")
+    st.caption(
+        f"Patch rows repeat a pattern every {grid_w} tokens in the column half (the column index "
+        "cycles) and change in steps of that length in the row half."
+    )
+
+
+SECTIONS = {"tiles": tiles_section, "halves": halves_section, "encoding": encoding_section}
+# One section at a time (in the URL as `view`): a change redraws only what is on screen.
+view = controls.choice(
+    "view", "show", help="tiles: every patch against every patch (the ViT paper's figure); "
+    "halves: the column and row halves; encoding: the whole table."
 )
-if cls_token:
-    st.caption(f"Row 0 is the cls token: zeros, shape (1, {d_model}), as in MAE's code.")
-st.caption(
-    f"Patch rows repeat a pattern every {grid_w} tokens in the column half (the column index "
-    "cycles) and change in steps of that length in the row half."
-)
+SECTIONS[view]()
 
 controls.finish()

@@ -43,6 +43,9 @@ from ui.pages import PAGES  # noqa: E402
 RESULTS = ROOT / "benchmarks" / "results"
 
 # Parameters that size the work (set to their maximum for the "max" run); the others select.
+# Where the first sizing control is not what a person changes (the word-position page's default
+# preset has a fixed width), the control to change instead: (key, kind).
+BENCH_CONTROLS = {"word-position": ("encoding", "radio"), "floor": ("frequency", "slider")}
 SIZE_PARAMS = {
     "d_model", "positions", "d_head", "num_heads", "grid_h", "grid_w", "train_length",
     "target_length", "zoom_size",
@@ -54,6 +57,7 @@ class Scenario:
     name: str
     script: str
     path: str
+    control: tuple[str, str] = ("frequency", "slider")  # (key, kind) changed per rerun
     query: dict[str, str] = field(default_factory=dict)
 
 
@@ -68,12 +72,19 @@ class Result:
     changes: int
 
 
+# Settings that make a page's work largest besides its sizing numbers.
+MAX_EXTRA = {
+    "word-position": {"embedding": "random", "sentence": " ".join(["the cat sat on the mat"] * 90)},
+}
+
+
 def max_query(page: str) -> dict[str, str]:
-    return {
+    query = {
         spec.name: str(spec.maximum)
         for spec in PAGE_PARAMS.get(page, ())
         if isinstance(spec, IntParam) and spec.name in SIZE_PARAMS
     }
+    return query | MAX_EXTRA.get(page, {})
 
 
 def scenarios(pages: list[str] | None) -> list[Scenario]:
@@ -81,10 +92,13 @@ def scenarios(pages: list[str] | None) -> list[Scenario]:
     for page in PAGES:
         if pages and page.url_path not in pages:
             continue
-        out.append(Scenario(f"{page.url_path} (default)", "app.py", f"/{page.url_path}"))
+        control = bench_control(page.url_path)
+        out.append(Scenario(f"{page.url_path} (default)", "app.py", f"/{page.url_path}",
+                            control))
         query = max_query(page.url_path)
         if query:
-            out.append(Scenario(f"{page.url_path} (max)", "app.py", f"/{page.url_path}", query))
+            out.append(Scenario(f"{page.url_path} (max)", "app.py", f"/{page.url_path}",
+                                control, query))
     return out
 
 
@@ -96,14 +110,22 @@ def server_rss_mb(server) -> float:
     return total / 2**20
 
 
-def change_control(page, step: int, *, down: bool) -> None:
-    """One change, as a person makes it, on the first control of the sidebar. Going back and
-    forth between two values would measure Streamlit's message cache (the browser keeps the
-    messages it has seen) and the app's caches, not the page: see `control_change`."""
-    counts = [page.locator(s).count() for s in (
-        browser_support.NUMBER_BUTTONS.format(button="stNumberInputStepUp"),
-        browser_support.SLIDER, browser_support.RADIO_OPTIONS)]
-    kind, selector, arg = browser_support.control_change(*counts, step, down=down)
+def bench_control(page: str) -> tuple[str, str]:
+    """The control a benchmark changes on `page`: the first sizing parameter (d_model, positions,
+    ...), or BENCH_CONTROLS' choice. Returns (key, kind)."""
+    if page in BENCH_CONTROLS:
+        return BENCH_CONTROLS[page]
+    for spec in PAGE_PARAMS.get(page, ()):
+        if isinstance(spec, IntParam) and spec.name in SIZE_PARAMS:
+            return spec.name, "number"
+    raise RuntimeError(f"no control to change on {page}")
+
+
+def change_control(page, control: tuple[str, str], step: int, *, down: bool) -> None:
+    """One change, as a person makes it. Going back and forth between two values would measure
+    Streamlit's message cache (the browser keeps the messages it has seen) and the app's caches,
+    not the page: see `browser_support.control_change`."""
+    kind, selector, arg = browser_support.control_change(*control, step, down=down)
     if kind == "click":
         page.locator(selector).nth(arg).click()
     else:
@@ -147,7 +169,7 @@ def measure(browser, scenario: Scenario, changes: int) -> Result:
             before = page.evaluate(browser_support.CHART_SIGNATURE_JS)
             received.clear()
             start = time.perf_counter()
-            change_control(page, step, down=bool(scenario.query))
+            change_control(page, scenario.control, step, down=bool(scenario.query))
             wait_repainted(page, before)
             latencies.append(time.perf_counter() - start)
             page.wait_for_timeout(100)  # trailing frames of this rerun
@@ -166,6 +188,18 @@ def measure(browser, scenario: Scenario, changes: int) -> Result:
         rss_mb=rss,
         changes=changes,
     )
+
+
+def update_readme(marker: str, text: str) -> None:
+    """Put `text` between README's <!-- marker --> and <!-- /marker --> lines (the README
+    includes the last results, with the machine they ran on)."""
+    readme = ROOT / "README.md"
+    content = readme.read_text(encoding="utf-8")
+    start, end = f"<!-- {marker} -->\n", f"<!-- /{marker} -->"
+    if start in content and end in content:
+        head, rest = content.split(start, 1)
+        _, tail = rest.split(end, 1)
+        readme.write_text(head + start + text + end + tail, encoding="utf-8")
 
 
 def markdown(results: list[Result], machine: str) -> str:
@@ -206,7 +240,12 @@ def main() -> None:
             executable_path=executable, args=browser_support.CHROMIUM_ARGS
         )
         for scenario in scenarios(args.pages):
-            result = measure(browser, scenario, args.changes)
+            try:
+                result = measure(browser, scenario, args.changes)
+            except Exception as error:  # one broken scenario must not lose the others' numbers
+                print(f"{scenario.name:34} FAILED: {type(error).__name__}: "
+                      f"{str(error).splitlines()[0][:200]}", flush=True)
+                continue
             results.append(result)
             print(f"{result.scenario:34} cold {result.cold_start_s:6.2f}s  "
                   f"median {result.latency_median_s:6.3f}s  p95 {result.latency_p95_s:6.3f}s  "
@@ -218,6 +257,8 @@ def main() -> None:
     (RESULTS / "browser.json").write_text(json.dumps(
         {"machine": machine, "results": [asdict(r) for r in results]}, indent=2))
     (RESULTS / "browser.md").write_text(table)
+    if not args.pages:  # a full run: the README shows it
+        update_readme("bench:browser", table)
 
 
 if __name__ == "__main__":

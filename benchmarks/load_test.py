@@ -1,8 +1,9 @@
 """Load and soak: 20 concurrent sessions click through every page for 2 minutes.
 
 Loopback only, bounded in sessions and time; stops by itself. Each session is a separate browser
-context (its own Streamlit session) that opens every page in turn and changes its first sidebar
-control a few times. Reported: errors (exception boxes, timeouts), interaction latency p50/p95,
+context (its own Streamlit session) that opens every page in turn and changes the control the
+benchmark changes a few times. Reported: errors (exception boxes, timeouts), interaction latency
+p50/p95,
 and the server's RSS after warm-up and at the end (budget: growth <= 10%; <= 700 MB with 20
 sessions). Results are merged into benchmarks/results/load.json and load.md.
 
@@ -24,6 +25,7 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.bench_browser import bench_control, update_readme  # noqa: E402
 from tests import browser_support  # noqa: E402
 from ui.pages import PAGES  # noqa: E402
 
@@ -37,11 +39,10 @@ def rss_mb(pid: int) -> float:
             + sum(c.memory_info().rss for c in process.children(recursive=True))) / 2**20
 
 
-async def change_first_control(page, step: int) -> None:
-    counts = [await page.locator(s).count() for s in (
-        browser_support.NUMBER_BUTTONS.format(button="stNumberInputStepUp"),
-        browser_support.SLIDER, browser_support.RADIO_OPTIONS)]
-    kind, selector, arg = browser_support.control_change(*counts, step, down=step % 2 == 0)
+async def change_control(page, url_path: str, step: int) -> None:
+    kind, selector, arg = browser_support.control_change(
+        *bench_control(url_path), step, down=step % 2 == 0
+    )
     if kind == "click":
         await page.locator(selector).nth(arg).click()
     else:
@@ -65,7 +66,7 @@ async def session(browser, url: str, index: int, deadline: float, stats: dict) -
                     for _ in range(3):
                         before = await page.evaluate(browser_support.CHART_SIGNATURE_JS)
                         start = time.perf_counter()
-                        await change_first_control(page, step)
+                        await change_control(page, info.url_path, step)
                         step += 1
                         await page.wait_for_function(
                             f"""(b) => document.querySelector('{browser_support.IDLE_SELECTOR}')
@@ -147,6 +148,7 @@ def main() -> None:
         f"peak {result['rss_peak_mb']:.0f} MB.\n"
     )
     (RESULTS / "load.md").write_text(table)
+    update_readme("bench:load", table)
     print(table)
     for error in result["errors"][:20]:
         print("  error:", error)

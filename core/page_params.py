@@ -40,6 +40,7 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         # Interleaved columns to plot, e.g. "0,1,64,65"; empty: the fastest, a middle and the
         # slowest (sin, cos) pair. Parsed by core.wavelength_views.parse_dims.
         TextParam("dims", "", max_length=200),
+        ChoiceParam("view", "curves", ("curves", "clocks")),  # the section shown
     ),
     "similarity": (
         # PE.PE^T costs positions^2 x d_model: 4096^2 x 1024 is about 2 s of float32 BLAS,
@@ -51,6 +52,8 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         IntParam("offset", 3, -4095, 4095),  # k of PE[p + k] = M_k PE[p]
         ChoiceParam("metric", "cosine", ("dot", "cosine")),
         IntParam("pair", 0, 0, 511),  # the frequency pair drawn as a rotating vector; < d/2
+        # The section shown: one at a time, so a rerun redraws one or two charts.
+        ChoiceParam("view", "matrix", ("matrix", "offset", "anchor", "distance", "rotation")),
     ),
     "vit-grid": (
         IntParam("grid_h", 14, 1, 64),  # 64 = core.grid2d.MAX_GRID_SIDE; 14 = 224 px / 16 px
@@ -60,6 +63,7 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         BoolParam("cls_token", True),  # ViT's (197, 768) = 1 cls + 14 x 14 patches
         # The selected patch "row,col"; empty: the centre. Parsed by core.vit_tiles.parse_patch.
         TextParam("patch", "", max_length=40),
+        ChoiceParam("view", "tiles", ("tiles", "halves", "encoding")),  # the section shown
     ),
     # --- word-position, learned-vs-sinusoidal -------------------------------------------------
     "word-position": (
@@ -78,6 +82,7 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         IntParam("positions", 512, 2, 2048),  # 512 learned rows; past them only the sinusoid
         ChoiceParam("metric", "cosine", ("cosine", "dot")),
         IntParam("anchor", 100, 0, 511),  # a row of the learned table
+        ChoiceParam("view", "tables", ("tables", "similarity", "offset", "space", "extent")),
     ),
     # --- rope, alibi, extrapolation -----------------------------------------------------------
     "rope": (

@@ -22,7 +22,7 @@ def markdown(at) -> str:
 
 
 @pytest.mark.parametrize(
-    "page, charts", [(WAVELENGTHS, 3), (SIMILARITY, 6), (VIT_GRID, 4)]
+    "page, charts", [(WAVELENGTHS, 2), (SIMILARITY, 1), (VIT_GRID, 2)]
 )
 def test_default_render(page, charts):
     at = open_page(page)
@@ -35,7 +35,7 @@ def test_default_render(page, charts):
 # --- wavelengths -------------------------------------------------------------------------------
 def test_wavelengths_default_dims_and_numbers():
     at = open_page(WAVELENGTHS, {"d_model": "512", "positions": "2048"})
-    curves, _, clocks = plotly_figures(at)
+    curves, _ = plotly_figures(at)  # one section at a time: curves and spectrum first
     names = [t["name"] for t in curves["data"]]
     assert [n.split(":")[0] for n in names] == [
         "dim 0", "dim 1", "dim 256", "dim 257", "dim 510", "dim 511"
@@ -45,6 +45,8 @@ def test_wavelengths_default_dims_and_numbers():
     assert "**60,611.5**" in text and "**62,831.9**" in text
     assert "**95** of the 256 pairs" in text  # 2 pi 10000^(2i/512) > 2048 for i >= 161
     assert "**1.036633**" in text  # the ratio 10000^(2/512)
+    at.radio(key="view").set_value("clocks").run()
+    (clocks,) = plotly_figures(at)
     assert len(clocks["frames"]) == 400
 
 
@@ -61,8 +63,8 @@ def test_wavelengths_dims_control_drives_the_curves():
 
 
 def test_wavelengths_clock_starts_at_the_articles_position_7():
-    at = open_page(WAVELENGTHS, {"d_model": "768", "positions": "100"})
-    clocks = plotly_figures(at)[2]
+    at = open_page(WAVELENGTHS, {"d_model": "768", "positions": "100", "view": "clocks"})
+    (clocks,) = plotly_figures(at)
     assert clocks["layout"]["sliders"][0]["active"] == 7
     assert clocks["data"][4]["text"][0] == "pos 7: 0.23π"
 
@@ -70,31 +72,41 @@ def test_wavelengths_clock_starts_at_the_articles_position_7():
 # --- similarity --------------------------------------------------------------------------------
 def test_similarity_default_is_the_tf_tutorial_view():
     at = open_page(SIMILARITY)
-    matrix, _, profile, *_ = plotly_figures(at)
-    full = profile["data"][0]
-    y = decode(full["y"])
+    (matrix,) = plotly_figures(at)  # one section at a time: the matrix first
+    assert decode(matrix["data"][0]["z"]).shape == (300, 300)
+    assert "2048² = 4,194,304 pairs" in markdown(at)
+    at.radio(key="view").set_value("anchor").run()
+    (profile,) = plotly_figures(at)
+    y = decode(profile["data"][0]["y"])
     assert y.shape == (2048,) and int(np.argmax(y)) == 1000
     assert y[1000] == pytest.approx(1.0, abs=1e-6)
-    assert decode(matrix["data"][0]["z"]).shape == (300, 300)
-    text = markdown(at)
-    assert "2048² = 4,194,304 pairs" in text
+
+
+def test_similarity_every_view_draws_its_charts():
+    charts = {"matrix": 1, "offset": 1, "anchor": 1, "distance": 1, "rotation": 2}
+    for view, count in charts.items():
+        at = open_page(SIMILARITY, {"positions": "300", "d_model": "64", "view": view})
+        assert not at.exception, view
+        assert len(plotly_figures(at)) == count, view
 
 
 def test_similarity_curve_and_residual_numbers():
-    at = open_page(SIMILARITY, {"positions": "300", "d_model": "64", "metric": "dot",
-                                "offset": "5", "anchor": "100"})
+    query = {"positions": "300", "d_model": "64", "metric": "dot", "offset": "5",
+             "anchor": "100", "view": "offset"}
+    at = open_page(SIMILARITY, query)
     assert not at.exception
-    scatter = plotly_figures(at)[1]
+    scatter = plotly_figures(at)[0]
     curve = next(t for t in scatter["data"] if "offset_dot_product" in t.get("name", ""))
     k = decode(curve["x"])
     np.testing.assert_allclose(decode(curve["y"]), core.offset_dot_product(k, 64), atol=1e-9)
     text = markdown(at)
-    residual = float(text.split("(295 of them) is **")[1].split("**")[0])
-    assert residual < 1e-6  # float32 rounding only
     # direction blindness, from the table: PE[100].PE[105] = PE[100].PE[95]
     expected = core.offset_dot_product(5, 64)
     assert f"position 105: **{expected:.6f}**" in text
     assert f"position 95: **{expected:.6f}**" in text
+    at.radio(key="view").set_value("rotation").run()
+    residual = float(markdown(at).split("(295 of them) is **")[1].split("**")[0])
+    assert residual < 1e-6  # float32 rounding only
 
 
 def test_similarity_controls_drive_the_page():
@@ -103,13 +115,14 @@ def test_similarity_controls_drive_the_page():
     at.radio(key="metric").set_value("dot").run()
     after = decode(plotly_figures(at)[0]["data"][0]["z"])
     np.testing.assert_allclose(after, before * 16, rtol=1e-4, atol=1e-4)  # |PE|^2 = d/2 = 16
+    at.radio(key="view").set_value("rotation").run()
     at.number_input(key="offset").set_value(7).run()
-    shift = plotly_figures(at)[4]
+    shift = plotly_figures(at)[0]
     assert shift["layout"]["title"]["text"] == "M_k for k = 7"  # d = 32: the whole matrix
     z = decode(shift["data"][0]["z"])
     assert z[0, 0] == pytest.approx(math.cos(7), abs=1e-6)
     at.number_input(key="pair").set_value(3).run()
-    rotation = plotly_figures(at)[5]
+    rotation = plotly_figures(at)[1]
     assert rotation["layout"]["title"]["text"] == "Pair 3 rotated by ω_3·k"
 
 
@@ -127,17 +140,21 @@ def test_similarity_clamps_anchor_and_offset_with_an_info():
 def test_vit_grid_default_is_vit_b16_with_cls():
     at = open_page(VIT_GRID)
     assert "**(197, 768)**" in markdown(at)
-    tiles, patch, _, encoding = plotly_figures(at)
+    tiles, patch = plotly_figures(at)  # one section at a time: the tiles first
     assert decode(tiles["data"][0]["z"]).shape == (14 * 15, 14 * 15)
     similarity = decode(patch["data"][0]["z"])
     assert similarity.shape == (14, 14) and similarity[7, 7] == pytest.approx(1.0)
+    at.radio(key="view").set_value("encoding").run()
+    (encoding,) = plotly_figures(at)
     assert decode(encoding["data"][0]["z"]).shape[0] == 197
 
 
 def test_vit_grid_patch_and_halves():
     at = open_page(VIT_GRID, {"grid_h": "5", "grid_w": "7", "d_model": "64", "patch": "1,5"})
-    _, patch, halves, _ = plotly_figures(at)
+    _, patch = plotly_figures(at)
     assert patch["layout"]["title"]["text"] == "Patch (1, 5) against every patch"
+    at.radio(key="view").set_value("halves").run()
+    (halves,) = plotly_figures(at)
     columns = decode(halves["data"][0]["z"])
     rows = decode(halves["data"][2]["z"])
     assert np.ptp(columns, axis=0).max() < 1e-9 and np.ptp(rows, axis=1).max() < 1e-9
@@ -157,9 +174,10 @@ def test_vit_grid_presets_set_the_controls():
 
 
 def test_vit_grid_controls_drive_the_page():
-    at = open_page(VIT_GRID, {"grid_h": "3", "grid_w": "4", "d_model": "16"})
+    at = open_page(VIT_GRID, {"grid_h": "3", "grid_w": "4", "d_model": "16", "view": "encoding"})
     at.toggle(key="cls_token").set_value(False).run()
-    assert decode(plotly_figures(at)[3]["data"][0]["z"]).shape == (12, 16)
+    assert decode(plotly_figures(at)[0]["data"][0]["z"]).shape == (12, 16)
+    at.radio(key="view").set_value("tiles").run()
     at.text_input(key="patch").set_value("2,3").run()
     assert plotly_figures(at)[1]["layout"]["title"]["text"] == "Patch (2, 3) against every patch"
 
@@ -193,7 +211,7 @@ def test_bad_url_value_gives_a_notice_naming_the_parameter(page, name, value):
     assert len(messages) == 1, messages
     assert messages[0].startswith(f"URL parameter {name}")
     assert "Using the default" in messages[0]
-    charts = {WAVELENGTHS: 3, SIMILARITY: 6, VIT_GRID: 4}[page]
+    charts = {WAVELENGTHS: 2, SIMILARITY: 1, VIT_GRID: 2}[page]
     assert len(plotly_figures(at)) == charts
 
 

@@ -214,7 +214,7 @@ def test_learned_page_default_and_its_numbers(weights):
     at = open_page(LEARNED)
     assert not at.exception and notices(at) == []
     figures = plotly_figures(at)
-    assert len(figures) == 8
+    assert len(figures) == 2  # one section at a time: the two tables first
     table = weights["embeddings.position_embeddings.weight"].astype(np.float64)
     lengths = np.linalg.norm(table, axis=1)
     unit = table / lengths[:, None]
@@ -231,23 +231,27 @@ def test_learned_page_default_and_its_numbers(weights):
     # The waves sentence: dimension 190 is 82% one wave of period 511 / 3 positions.
     body = table[1:, 190] - table[1:, 190].mean()
     power = np.abs(np.fft.fft(body)[1:256]) ** 2
+    at.radio(key="view").set_value("space").run()
     waves = next(m.value for m in at.markdown if "Nobody told the model" in m.value)
     assert f"dimension 190: {power.max() / power.sum():.0%} of its variance in one wave of " \
         f"period {511 / (np.argmax(power) + 1):.0f} positions" in waves
     # Past the table: the sinusoid's norms continue to position 767.
-    extent = figures[-1]
+    at.radio(key="view").set_value("extent").run()
+    (extent,) = plotly_figures(at)
     assert len(decode(extent["data"][0]["y"])) == 512
     assert len(decode(extent["data"][1]["y"])) == 768
 
 
 def test_learned_page_controls_and_extrapolation():
-    at = open_page(LEARNED, {"positions": "1000", "metric": "dot", "anchor": "50"})
+    query = {"positions": "1000", "metric": "dot", "anchor": "50", "view": "extent"}
+    at = open_page(LEARNED, query)
     assert not at.exception
     assert any("rows 0 to 511 only" in i.value for i in at.info)
-    extent = plotly_figures(at)[-1]
+    (extent,) = plotly_figures(at)
     assert len(decode(extent["data"][0]["y"])) == 512  # learned: stops
     assert len(decode(extent["data"][1]["y"])) == 1000  # sinusoid: goes on
-    offsets = plotly_figures(at)[4]
+    at.radio(key="view").set_value("offset").run()
+    (offsets,) = plotly_figures(at)
     assert "anchor 50" in " ".join(t["name"] for t in offsets["data"])
     at.radio(key="metric").set_value("cosine").run()
     assert "mean cosine(Pₚ, Pₚ₊₁)" in metrics(at)
@@ -262,7 +266,15 @@ def test_learned_page_bad_url_values(name, value):
     assert not at.exception
     messages = notices(at)
     assert len(messages) == 1 and messages[0].startswith(f"URL parameter {name}=")
-    assert len(plotly_figures(at)) == 8
+    assert len(plotly_figures(at)) == 2
+
+
+def test_learned_page_every_view_draws():
+    for view, count in {"tables": 2, "similarity": 2, "offset": 1, "space": 2,
+                        "extent": 1}.items():
+        at = open_page(LEARNED, {"view": view})
+        assert not at.exception, view
+        assert len(plotly_figures(at)) == count, view
 
 
 def test_csv_text_is_spreadsheet_safe():

@@ -84,23 +84,20 @@ def test_word_position_chinese_and_bad_url(browser_page):
 
 
 def test_learned_vs_sinusoidal_default(browser_page):
-    browser_page.open("/learned-vs-sinusoidal", charts=8)
+    browser_page.open("/learned-vs-sinusoidal", charts=2)
     page = browser_page.page
     assert browser_page.exceptions() == []
     assert page.get_by_role("heading", name="Learned vs sinusoidal").is_visible()
-    assert page.get_by_text("no learned row from position 512").count() >= 1
     browser_page.screenshot("learned-vs-sinusoidal")
-    for heading in ("Similarity against offset", "The path through space",
-                    "Past the end of the table"):
-        page.get_by_role("heading", name=heading).evaluate(
-            "e => e.scrollIntoView({block: 'start'})"
-        )
-        page.wait_for_timeout(500)
-        browser_page.screenshot("learned-vs-sinusoidal-" + heading.split()[-1].lower())
+    for view, charts in (("similarity", 2), ("offset", 1), ("space", 2), ("extent", 1)):
+        browser_page.open(f"/learned-vs-sinusoidal?view={view}", charts=charts)
+        assert browser_page.exceptions() == []
+        browser_page.screenshot(f"learned-vs-sinusoidal-{view}")
+    assert page.get_by_text("no learned row from position 512").count() >= 1
 
 
 def test_learned_vs_sinusoidal_deep_link_past_the_table(browser_page):
-    browser_page.open("/learned-vs-sinusoidal?positions=1500&metric=dot&anchor=40", charts=8)
+    browser_page.open("/learned-vs-sinusoidal?positions=1500&metric=dot&anchor=40", charts=2)
     page = browser_page.page
     assert browser_page.exceptions() == []
     assert page.get_by_role("spinbutton", name="positions").input_value() == "1500"

@@ -10,7 +10,7 @@ from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
 from core.alibi import AttentionReach, BiasOverview
-from core.figures.common import base_layout
+from core.figures.common import base_layout, heatmap_smoothing
 
 # Sequential: the bias is <= 0 everywhere; 0 (no penalty) light, the steepest penalty dark.
 BIAS_SCALE = "Viridis"
@@ -26,16 +26,26 @@ def head_colours(slopes: np.ndarray) -> list[str]:
     return sample_colorscale("Plasma", list(0.85 * (logs.max() - logs) / span))
 
 
-def _bias_hover(overview: BiasOverview) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str]:
-    """x, y, customdata and hover template of a bias heatmap (exact entries or block means)."""
+def _bias_hover(
+    overview: BiasOverview, *, ranges: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str]:
+    """x, y, customdata and hover template of a bias heatmap (exact entries or block means).
+
+    With `ranges`, each block-mean cell names the queries and keys it covers (an int16 array of
+    4 numbers per cell); without, the hover gives the block's centre, which keeps the small
+    multiples (one heatmap per head) light."""
     if overview.exact:
         hover = "query i = %{y}<br>key j = %{x}<br>bias = %{z:.4f}<extra></extra>"
         return overview.col_edges[:-1], overview.row_edges[:-1], None, hover
+    if not ranges:
+        hover = "query i ≈ %{y:.0f}<br>key j ≈ %{x:.0f}<br>mean bias = %{z:.4f}<extra></extra>"
+        return overview.col_centers, overview.row_centers, None, hover
     r0, r1 = overview.row_edges[:-1], overview.row_edges[1:] - 1
     c0, c1 = overview.col_edges[:-1], overview.col_edges[1:] - 1
     customdata = np.stack(
         np.broadcast_arrays(r0[:, None], r1[:, None], c0[None, :], c1[None, :]), axis=-1
-    ).astype(np.int32)  # (R, C, 4) the covered query and key ranges of each cell
+    )  # (R, C, 4) the covered query and key ranges of each cell
+    customdata = customdata.astype(np.int16 if customdata.max() < 2**15 else np.int32)
     hover = (
         "queries %{customdata[0]}-%{customdata[1]}<br>keys %{customdata[2]}-%{customdata[3]}"
         "<br>mean bias = %{z:.4f}<extra></extra>"
@@ -73,11 +83,12 @@ def make_alibi_bias_grid_figure(
     ]
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles,
                         horizontal_spacing=0.02, vertical_spacing=0.3 / rows)
-    x, y, customdata, hover = _bias_hover(overview)
+    x, y, customdata, hover = _bias_hover(overview, ranges=False)
     for h in range(heads):
         fig.add_trace(
             go.Heatmap(z=overview.values[h], x=x, y=y, customdata=customdata,
-                       hovertemplate=f"head {h + 1}<br>" + hover, coloraxis="coloraxis"),
+                       hovertemplate=f"head {h + 1}<br>" + hover, coloraxis="coloraxis",
+                       zsmooth=heatmap_smoothing(overview.values[h])),
             row=h // cols + 1, col=h % cols + 1,
         )
     lowest = float(np.nanmin(overview.values)) if np.isfinite(overview.values).any() else -1.0
@@ -102,6 +113,7 @@ def make_alibi_head_figure(overview: BiasOverview, head: int, slope: float) -> g
     fig = go.Figure(go.Heatmap(
         z=overview.values[head], x=x, y=y, customdata=customdata, hovertemplate=hover,
         colorscale=BIAS_SCALE, zmax=0, colorbar={"title": {"text": "bias"}},
+        zsmooth=heatmap_smoothing(overview.values[head]),
     ))
     fig.update_xaxes(title_text="key position j")
     fig.update_yaxes(title_text="query position i", autorange="reversed", scaleanchor="x")

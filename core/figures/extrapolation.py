@@ -26,7 +26,9 @@ def _mark_training(fig: go.Figure, train_length: int, end: float) -> None:
 def make_sinusoid_novelty_figure(novelty: SinusoidNovelty, train_length: int) -> go.Figure:
     """Distance from PE[p] to the nearest trained encoding, with the spacing of neighbours."""
     fig = go.Figure(go.Scatter(
-        x=novelty.positions, y=novelty.nearest_distance, mode="lines", name="nearest trained",
+        # float32: a curve needs no more, and it halves what the browser receives.
+        x=novelty.positions, y=np.asarray(novelty.nearest_distance, dtype=np.float32),
+        mode="lines", name="nearest trained",
         hovertemplate="p = %{x}<br>distance %{y:.3f}<extra></extra>",
     ))
     fig.add_hline(y=novelty.neighbour_spacing, line={"dash": "dot", "color": "black"},
@@ -40,7 +42,8 @@ def make_sinusoid_novelty_figure(novelty: SinusoidNovelty, train_length: int) ->
 def make_learned_reach_figure(learned: LearnedReach, train_length: int) -> go.Figure:
     """Norm of each learned row; past the last row there is nothing to draw."""
     fig = go.Figure(go.Scatter(
-        x=learned.positions, y=learned.norms, mode="lines", name="|P[p]|",
+        x=learned.positions, y=np.asarray(learned.norms, dtype=np.float32), mode="lines",
+        name="|P[p]|",
         hovertemplate="p = %{x}<br>|P[p]| = %{y:.3f}<extra></extra>",
     ))
     end = float(learned.positions[-1])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from core.figures.common import DIVERGING, base_layout
+from core.figures.common import DIVERGING, base_layout, heatmap_smoothing
 from core.overview import Overview
 
 
@@ -49,6 +49,7 @@ def make_pe_heatmap_figure(
             colorscale=DIVERGING,
             colorbar={"title": {"text": "PE"}},
             hovertemplate=hover,
+            zsmooth=heatmap_smoothing(values),
         )
     )
     fig.update_yaxes(title_text=y_title, autorange="reversed")

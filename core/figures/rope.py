@@ -18,6 +18,7 @@ METHOD_NAMES = {
 }
 TRAINED_COLOUR = "#7f7f7f"  # grey: what training saw
 BEYOND_COLOUR = "#c0392b"  # the app's accent red: never seen in training
+MAX_ROTATION_POINTS = 128  # points per circle in the rotation figure
 
 
 def make_rope_rotation_figure(
@@ -33,6 +34,10 @@ def make_rope_rotation_figure(
     fig = make_subplots(rows=1, cols=len(trajectories), subplot_titles=list(titles))
     circle = np.linspace(0, 2 * np.pi, 181)  # (181,) a smooth unit circle
     last = len(positions) - 1
+    # Every position up to MAX_ROTATION_POINTS, else evenly spread ones (first and last kept): each
+    # point is a styled SVG node in the browser, and a few hundred already show the circle.
+    shown = np.unique(np.linspace(0, last, min(len(positions), MAX_ROTATION_POINTS)).round()
+                      .astype(int))  # (S,)
     for col, points in enumerate(trajectories, start=1):
         fig.add_trace(
             go.Scatter(x=np.cos(circle), y=np.sin(circle), mode="lines",
@@ -41,11 +46,11 @@ def make_rope_rotation_figure(
         )
         fig.add_trace(
             go.Scatter(
-                x=points[:, 0], y=points[:, 1], mode="markers",
-                marker={"size": 5, "color": positions, "colorscale": "Viridis",
+                x=points[shown, 0], y=points[shown, 1], mode="markers",
+                marker={"size": 5, "color": positions[shown], "colorscale": "Viridis",
                         "cmin": 0, "cmax": max(positions[-1], 1), "showscale": col == 1,
                         "colorbar": {"title": {"text": "position p"}, "x": 1.02}},
-                customdata=positions,
+                customdata=positions[shown],
                 hovertemplate="p = %{customdata}<br>(%{x:.4f}, %{y:.4f})<extra></extra>",
                 name="rotated pair", showlegend=False,
             ),

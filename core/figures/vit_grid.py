@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.figures.common import base_layout
+from core.figures.common import base_layout, heatmap_smoothing
 from core.figures.heatmap import make_pe_heatmap_figure
 from core.overview import Overview
 from core.vit_tiles import SimilarityTiles
@@ -35,6 +35,7 @@ def make_tiles_figure(tiles: SimilarityTiles) -> go.Figure:
             colorbar={"title": {"text": "cosine"}, "thickness": 12},
             hoverongaps=False,
             hovertemplate="cosine = %{z:.3f}<extra></extra>",
+            zsmooth=heatmap_smoothing(mosaic),
         )
     )
     fig.update_xaxes(
