@@ -18,7 +18,7 @@ from ui.controls import PageControls
 
 SAMPLE_PAIRS = 2000  # points per scatter: enough to show the curve, light for the browser
 SHIFT_WINDOW = 32  # dimensions of M_k drawn: 16 rotation blocks are readable, 512 are not
-MATRIX_SIDE = 300  # cells per side of PE.PE^T sent to the browser: ~1 per pixel of its column
+MATRIX_SIDE = 200  # cells per side of PE.PE^T sent to the browser (~3 px each in its column)
 ANCHOR_ZOOM = 50  # positions either side of the anchor in the zoom
 METRIC_NAME = {"dot": "dot product", "cosine": "cosine similarity"}
 

@@ -73,7 +73,7 @@ def test_wavelengths_clock_starts_at_the_articles_position_7():
 def test_similarity_default_is_the_tf_tutorial_view():
     at = open_page(SIMILARITY)
     (matrix,) = plotly_figures(at)  # one section at a time: the matrix first
-    assert decode(matrix["data"][0]["z"]).shape == (300, 300)
+    assert decode(matrix["data"][0]["z"]).shape == (200, 200)
     assert "2048² = 4,194,304 pairs" in markdown(at)
     at.radio(key="view").set_value("anchor").run()
     (profile,) = plotly_figures(at)

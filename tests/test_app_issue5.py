@@ -135,7 +135,21 @@ def test_alibi_table_shows_the_reference_slopes():
     raw = np.exp(-0.5 * np.arange(100))
     expected = raw / raw.sum()
     shown = ~np.isnan(weights)
-    np.testing.assert_allclose(weights[shown], expected[shown], rtol=1e-12)
+    np.testing.assert_allclose(weights[shown], expected[shown], rtol=1e-6)  # sent as float32
+
+
+def test_alibi_at_its_largest_stays_within_the_payload_budget():
+    at = open_page(ALIBI, {"num_heads": "64", "positions": "2048"})
+    assert not at.exception
+    sent = sum(len(chart.proto.spec) for chart in at.get("plotly_chart"))
+    assert sent <= 1_500_000  # issue 6: <= 1.5 MB per rerun at any setting
+    reach = figure_titled(at, "Attention from the bias alone")
+    weights = decode(reach["data"][-1]["y"])  # the shallowest head: 2048 distances, 512 shown
+    distances = decode(reach["data"][-1]["x"])
+    assert weights.size == 512 and distances[0] == 0 and distances[-1] == 2047
+    slope = 2.0 ** (-8 * 64 / 64)
+    raw = np.exp(-slope * np.arange(2048))
+    np.testing.assert_allclose(weights, (raw / raw.sum())[distances], rtol=1e-6)
 
 
 def test_alibi_toggling_causal_fills_the_upper_triangle():

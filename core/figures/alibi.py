@@ -26,31 +26,22 @@ def head_colours(slopes: np.ndarray) -> list[str]:
     return sample_colorscale("Plasma", list(0.85 * (logs.max() - logs) / span))
 
 
-def _bias_hover(
-    overview: BiasOverview, *, ranges: bool = True
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str]:
-    """x, y, customdata and hover template of a bias heatmap (exact entries or block means).
+MAX_CURVE_POINTS = 512  # points per line of the attention-reach figure
 
-    With `ranges`, each block-mean cell names the queries and keys it covers (an int16 array of
-    4 numbers per cell); without, the hover gives the block's centre, which keeps the small
-    multiples (one heatmap per head) light."""
+
+def _bias_hover(overview: BiasOverview) -> tuple[np.ndarray, np.ndarray, str]:
+    """x, y and hover template of a bias heatmap: exact entries, or block means named by the
+    block's centre and size (per-cell ranges as customdata were 680 KB at 64 heads)."""
     if overview.exact:
         hover = "query i = %{y}<br>key j = %{x}<br>bias = %{z:.4f}<extra></extra>"
-        return overview.col_edges[:-1], overview.row_edges[:-1], None, hover
-    if not ranges:
-        hover = "query i ≈ %{y:.0f}<br>key j ≈ %{x:.0f}<br>mean bias = %{z:.4f}<extra></extra>"
-        return overview.col_centers, overview.row_centers, None, hover
-    r0, r1 = overview.row_edges[:-1], overview.row_edges[1:] - 1
-    c0, c1 = overview.col_edges[:-1], overview.col_edges[1:] - 1
-    customdata = np.stack(
-        np.broadcast_arrays(r0[:, None], r1[:, None], c0[None, :], c1[None, :]), axis=-1
-    )  # (R, C, 4) the covered query and key ranges of each cell
-    customdata = customdata.astype(np.int16 if customdata.max() < 2**15 else np.int32)
+        return overview.col_edges[:-1], overview.row_edges[:-1], hover
+    rows = float(np.diff(overview.row_edges).mean())
+    cols = float(np.diff(overview.col_edges).mean())
     hover = (
-        "queries %{customdata[0]}-%{customdata[1]}<br>keys %{customdata[2]}-%{customdata[3]}"
-        "<br>mean bias = %{z:.4f}<extra></extra>"
+        f"queries around %{{y:.0f}} (block of ~{rows:.0f})<br>"
+        f"keys around %{{x:.0f}} (block of ~{cols:.0f})<br>mean bias = %{{z:.4f}}<extra></extra>"
     )
-    return overview.col_centers, overview.row_centers, customdata, hover
+    return overview.col_centers, overview.row_centers, hover
 
 
 def make_alibi_slopes_figure(slopes: np.ndarray) -> go.Figure:
@@ -83,10 +74,10 @@ def make_alibi_bias_grid_figure(
     ]
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles,
                         horizontal_spacing=0.02, vertical_spacing=0.3 / rows)
-    x, y, customdata, hover = _bias_hover(overview, ranges=False)
+    x, y, hover = _bias_hover(overview)
     for h in range(heads):
         fig.add_trace(
-            go.Heatmap(z=overview.values[h], x=x, y=y, customdata=customdata,
+            go.Heatmap(z=overview.values[h], x=x, y=y,
                        hovertemplate=f"head {h + 1}<br>" + hover, coloraxis="coloraxis",
                        zsmooth=heatmap_smoothing(overview.values[h])),
             row=h // cols + 1, col=h % cols + 1,
@@ -109,9 +100,9 @@ def make_alibi_bias_grid_figure(
 
 def make_alibi_head_figure(overview: BiasOverview, head: int, slope: float) -> go.Figure:
     """One head's bias matrix, large (`head` is 0-based; the title numbers from 1)."""
-    x, y, customdata, hover = _bias_hover(overview)
+    x, y, hover = _bias_hover(overview)
     fig = go.Figure(go.Heatmap(
-        z=overview.values[head], x=x, y=y, customdata=customdata, hovertemplate=hover,
+        z=overview.values[head], x=x, y=y, hovertemplate=hover,
         colorscale=BIAS_SCALE, zmax=0, colorbar={"title": {"text": "bias"}},
         zsmooth=heatmap_smoothing(overview.values[head]),
     ))
@@ -133,9 +124,16 @@ def make_alibi_reach_figure(reach: AttentionReach) -> go.Figure:
     fig = go.Figure()
     floor = 1e-6  # weights below this are invisible on the log axis: cut there
     colours = head_colours(reach.slopes)
+    # At most MAX_CURVE_POINTS distances per line (every k-th, the last kept), float32: 64 heads
+    # x 2048 distances in float64 were 2.9 MB per rerun, and the curves are smooth.
+    keep = np.unique(np.linspace(0, reach.distances.size - 1,
+                                 min(reach.distances.size, MAX_CURVE_POINTS)).round().astype(int))
+    distances = reach.distances[keep].astype(np.int32)
     for h, (slope, weights) in enumerate(zip(reach.slopes, reach.weights, strict=True)):
+        shown = weights[keep]
         fig.add_trace(go.Scatter(
-            x=reach.distances, y=np.where(weights >= floor, weights, np.nan), mode="lines",
+            x=distances, y=np.where(shown >= floor, shown, np.nan).astype(np.float32),
+            mode="lines",
             name=f"h{h + 1} (m={slope:.3g})", line={"color": colours[h]},
             hovertemplate="distance %{x}<br>weight %{y:.3g}<extra>" + f"head {h + 1}</extra>",
         ))
