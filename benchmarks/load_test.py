@@ -54,17 +54,20 @@ async def change_control(page, url_path: str, step: int) -> None:
         await page.keyboard.press(arg)
 
 
-async def session(browser, url: str, index: int, deadline: float, stats: dict) -> None:
+async def session(browser, url: str, index: int, deadline: float, stats: dict,
+                  *, once: bool = False) -> None:
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     page = await context.new_page()
     step = 0
     try:
         while time.monotonic() < deadline:
+            if once and step:
+                break
             for info in PAGES[index % len(PAGES):] + PAGES[: index % len(PAGES)]:
                 if time.monotonic() >= deadline:
                     break
                 try:
-                    await page.goto(f"{url}/{info.url_path}")
+                    await page.goto(f"{url}/{info.url_path}", timeout=WAIT_MS)
                     await page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=WAIT_MS)
                     await page.wait_for_selector(".js-plotly-plot .main-svg", timeout=WAIT_MS)
                     for _ in range(3):
@@ -108,6 +111,10 @@ async def run(sessions: int, seconds: float) -> dict:
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(
                 executable_path=executable, args=browser_support.CHROMIUM_ARGS)
+            # Warm-up: one session visits every page once (imports, the model, first caches),
+            # so that what follows measures sessions, not a cold server.
+            await session(browser, url, 0, time.monotonic() + 600, {"latencies": [], "errors": []},
+                          once=True)
             deadline = time.monotonic() + seconds
             await asyncio.gather(
                 sample_memory(server.pid, deadline, samples),
