@@ -295,19 +295,18 @@ def extent_section() -> None:
     )
 
 
-SECTIONS = {
-    "tables": tables_section,
-    "similarity": similarity_section,
-    "offset": offset_section,
-    "space": space_section,
-    "extent": extent_section,
-}
 # One section at a time (in the URL as `view`): a change redraws only what is on screen.
-view = controls.choice(
-    "view", "show", help="tables: the two tables; similarity: between every pair of positions; "
+controls.sections(
+    {
+        "tables": tables_section,
+        "similarity": similarity_section,
+        "offset": offset_section,
+        "space": space_section,
+        "extent": extent_section,
+    },
+    help="tables: the two tables; similarity: between every pair of positions; "
     "offset: against the offset for several anchors; space: the path through space and the "
-    "rippling dimensions; extent: where each table stops."
+    "rippling dimensions; extent: where each table stops.",
 )
-SECTIONS[view]()
 
 controls.finish()

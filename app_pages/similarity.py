@@ -278,19 +278,18 @@ def rotation_section() -> None:
     )
 
 
-SECTIONS = {
-    "matrix": matrix_section,
-    "offset": offset_section,
-    "anchor": anchor_section,
-    "distance": distance_section,
-    "rotation": rotation_section,
-}
 # One section at a time (in the URL as `view`): each is one or two charts, so a change of
 # d_model redraws only what is on screen (see the Performance section of the README).
-view = controls.choice(
-    "view", "show", help="matrix: PE·PEᵀ; offset: dot product against the offset; anchor: the "
-    "TensorFlow tutorial's view; distance: Euclidean distance; rotation: a shift as a rotation."
+controls.sections(
+    {
+        "matrix": matrix_section,
+        "offset": offset_section,
+        "anchor": anchor_section,
+        "distance": distance_section,
+        "rotation": rotation_section,
+    },
+    help="matrix: PE·PEᵀ; offset: dot product against the offset; anchor: the "
+    "TensorFlow tutorial's view; distance: Euclidean distance; rotation: a shift as a rotation.",
 )
-SECTIONS[view]()
 
 controls.finish()

@@ -141,12 +141,11 @@ def encoding_section() -> None:
     )
 
 
-SECTIONS = {"tiles": tiles_section, "halves": halves_section, "encoding": encoding_section}
 # One section at a time (in the URL as `view`): a change redraws only what is on screen.
-view = controls.choice(
-    "view", "show", help="tiles: every patch against every patch (the ViT paper's figure); "
-    "halves: the column and row halves; encoding: the whole table."
+controls.sections(
+    {"tiles": tiles_section, "halves": halves_section, "encoding": encoding_section},
+    help="tiles: every patch against every patch (the ViT paper's figure); "
+    "halves: the column and row halves; encoding: the whole table.",
 )
-SECTIONS[view]()
 
 controls.finish()

@@ -127,13 +127,12 @@ def clocks_section() -> None:
     st.plotly_chart(make_clock_figure(clocks, start=min(7, positions - 1)), key="clock_chart")
 
 
-SECTIONS = {"curves": curves_section, "clocks": clocks_section}
 # One section at a time (in the URL as `view`): the clocks' animation frames are the heaviest
 # figure of the page, drawn only when asked for.
-view = controls.choice(
-    "view", "show", help="curves: each dimension against position and the wavelength spectrum; "
-    "clocks: the (sin, cos) pairs as clock hands, animated."
+controls.sections(
+    {"curves": curves_section, "clocks": clocks_section},
+    help="curves: each dimension against position and the wavelength spectrum; "
+    "clocks: the (sin, cos) pairs as clock hands, animated.",
 )
-SECTIONS[view]()
 
 controls.finish()

@@ -12,7 +12,7 @@ the raw URL once per page visit, checks every value against its `core.params` sp
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
@@ -133,6 +133,13 @@ class PageControls:
             bind="query-params",
         )
         return self._checked(name, value)
+
+    def sections(self, sections: dict[str, Callable[[], None]], *, help: str) -> None:
+        """One section of the page at a time: a `view` choice (in the URL like every control)
+        and the chosen section's function. A rerun then redraws only what is on screen."""
+        param = self.params["view"]
+        assert isinstance(param, ChoiceParam) and tuple(sections) == param.choices
+        sections[self.choice("view", "show", help=help)]()
 
     def finish(self) -> None:
         """Call after the last control: reset unusable widget values, then show the notices
