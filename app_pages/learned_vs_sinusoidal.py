@@ -1,6 +1,5 @@
 """Learned vs sinusoidal: MiniLM's trained 512 x 384 position table beside the formula's."""
 
-from collections.abc import Mapping
 
 import streamlit as st
 
@@ -80,7 +79,7 @@ def cached_entry(positions: int, metric: str, anchor: int, name: str, key: str):
     raise KeyError(key)
 
 
-class Analysis(Mapping):
+class Analysis:
     """`analysis["learned"]["table"]`, `analysis["periodic"]`: each entry computed (and cached)
     the first time a section reads it."""
 
@@ -93,15 +92,7 @@ class Analysis(Mapping):
             return Analysis(*self.args, name=key)
         return cached_entry(*self.args, self.name, key)
 
-    def __iter__(self):
-        return iter(())
 
-    def __len__(self) -> int:
-        return 0
-
-
-def cached_analysis(positions: int, metric: str, anchor: int) -> Analysis:
-    return Analysis(positions, metric, anchor)
 
 
 st.title("Learned vs sinusoidal")
@@ -143,7 +134,7 @@ if positions > model.max_positions:
         f"the sinusoid is shown for all {positions}.",
         icon=":material/info:",
     )
-analysis = cached_analysis(positions, metric, anchor)
+analysis = Analysis(positions, metric, anchor)
 learned, sinusoid = analysis["learned"], analysis["sinusoidal"]
 
 # --- the numbers ---------------------------------------------------------------------------------
