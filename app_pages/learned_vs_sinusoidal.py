@@ -1,6 +1,5 @@
 """Learned vs sinusoidal: MiniLM's trained 512 x 384 position table beside the formula's."""
 
-
 import streamlit as st
 
 import core
