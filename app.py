@@ -1,16 +1,50 @@
-"""Positional Encoding Explorer: routing only. Run with `streamlit run app.py`."""
+"""Positional Encoding Explorer: routing, and the controls every page shares (language,
+presentation mode, the link to the view). Run with `streamlit run app.py`."""
 
 import streamlit as st
 
+from core.i18n import LANGUAGE_NAMES, LANGUAGES
+from core.page_params import app_params
+from ui import share
+from ui.controls import PageControls
+from ui.i18n import browser_language, current_language, presenting, t
 from ui.pages import HOME, PAGES
 
-APP_TITLE = "Positional Encoding Explorer"
+# Presentation mode: bigger type everywhere, no header bar (figures restyle in ui.charts).
+PRESENTATION_CSS = """<style>
+html { font-size: 19px; }
+header[data-testid="stHeader"] { display: none; }
+</style>"""
 
+share.begin_run()
+controls = PageControls("app", app_params(browser_language()))
+with st.sidebar:
+    controls.choice("lang", t("app.language"), help=t("app.language_help"),
+                    captions=[LANGUAGE_NAMES[lang] for lang in LANGUAGES])
+    controls.toggle("present", t("app.present"), help=t("app.present_help"))
+
+lang = current_language()
 navigation = st.navigation(
-    [st.Page(HOME.script, title=HOME.title, icon=HOME.icon, default=True)]
-    + [st.Page(p.script, title=p.title, icon=p.icon, url_path=p.url_path) for p in PAGES]
+    [st.Page(HOME.script, title=HOME.title_in(lang), icon=HOME.icon, default=True)]
+    + [
+        st.Page(p.script, title=p.title_in(lang), icon=p.icon, url_path=p.url_path)
+        for p in PAGES
+    ],
+    position="hidden" if presenting() else "sidebar",
 )
 # The browser tab (and a shared link's preview) names the page: "ALiBi · Positional Encoding …".
-page_title = APP_TITLE if navigation.url_path == "" else f"{navigation.title} · {APP_TITLE}"
-st.set_page_config(page_title=page_title, page_icon="🌀", layout="wide")
-navigation.run()
+app_title = t("app.title")
+page_title = app_title if navigation.url_path == "" else f"{navigation.title} · {app_title}"
+st.set_page_config(
+    page_title=page_title,
+    page_icon="🌀",
+    layout="wide",
+    initial_sidebar_state="collapsed" if presenting() else "auto",
+)
+if presenting():
+    st.html(PRESENTATION_CSS)
+controls.finish()
+try:
+    navigation.run()
+finally:  # also after a page's st.stop(): the link is there whatever the page showed
+    share.show_link()

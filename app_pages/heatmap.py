@@ -4,8 +4,12 @@ import streamlit as st
 
 import core
 from core.figures.heatmap import make_pe_heatmap_figure
+from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
+from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
+from ui.i18n import current_language, t
+from ui.text import explain
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -20,32 +24,32 @@ def cached_window(pos_start, pos_count, dim_start, dim_count, d_model, base, lay
     )
 
 
-st.title("Sinusoid heatmap")
+lang = current_language()
+st.title(t("heatmap.title"))
 controls = PageControls("heatmap", PAGE_PARAMS["heatmap"])
 with st.sidebar:
-    d_model = controls.number("d_model", "d_model (even)", help="Width of the encoding: 2 to 4096.")
-    positions = controls.number("positions", "positions", help="Rows of the table: 1 to 8192.")
-    base = controls.number("base", "base", fmt="%g", help="The paper uses 10000. Must be > 1.")
-    layout = controls.choice(
-        "layout",
-        "layout",
-        help="interleaved: the paper's sin, cos, sin, cos ...; "
-        "concatenated: tensor2tensor / MAE's all sines, then all cosines.",
+    d_model = controls.number("d_model", t("heatmap.d_model"), help=t("heatmap.d_model_help"))
+    positions = controls.number(
+        "positions", t("heatmap.positions"), help=t("heatmap.positions_help")
     )
-st.markdown(
-    f"**{positions} positions x {d_model} dimensions**, base {base:g}, **{layout}** layout: "
-    + (
-        "column $2i$ holds $\\sin(pos\\,\\omega_i)$, "
-        "column $2i+1$ holds $\\cos(pos\\,\\omega_i)$."
-        if layout == "interleaved"
-        else "columns $[0, d/2)$ hold the sines and $[d/2, d)$ the cosines of the same "
-        "frequencies: the same numbers, permuted columns."
-    )
+    base = controls.number("base", t("heatmap.base"), fmt="%g", help=t("heatmap.base_help"))
+    layout = controls.choice("layout", t("heatmap.layout"), help=t("heatmap.layout_help"))
+layout_text = {
+    "interleaved": t("heatmap.summary_interleaved"),
+    "concatenated": t("heatmap.summary_concatenated"),
+}
+explain(
+    t("heatmap.summary", positions=positions, d_model=d_model, base=base, layout=layout)
+    + layout_text[layout]
 )
+# Files name the table: pe-heatmap_d128_pos64_interleaved (base only when not the paper's).
+table_name = [f"d{d_model}", f"pos{positions}", layout,
+              None if base == DEFAULT_BASE else f"base{base:g}"]
 overview = cached_overview(positions, d_model, base, layout)
-st.plotly_chart(
-    make_pe_heatmap_figure(overview, title=f"Sinusoidal PE ({layout})"),
+show_chart(
+    make_pe_heatmap_figure(overview, title=t("heatmap.chart_title", layout=layout), lang=lang),
     key="heatmap_chart",
+    name=file_stem("heatmap", *table_name),
 )
 
 
@@ -53,14 +57,16 @@ st.plotly_chart(
 # or the window does not redraw the big heatmap.
 @st.fragment
 def worked_example(d_model: int, base: float, layout: str) -> None:
-    st.subheader("The formula, worked")
+    st.subheader(t("heatmap.worked"))
     sub_left, sub_right = st.columns(2)
     with sub_left:
-        pos = controls.number("pos", "position", help="Any position from 0 to 1,000,000.")
+        pos = controls.number("pos", t("heatmap.position"), help=t("heatmap.position_help"))
     with sub_right:
-        dim = controls.number("dim", "dimension", help=f"0 to d_model - 1 = {d_model - 1}.")
+        dim = controls.number(
+            "dim", t("heatmap.dimension"), help=t("heatmap.dimension_help", last=d_model - 1)
+        )
     if dim >= d_model:
-        st.info(f"dimension {dim} does not exist for d_model = {d_model}: showing {d_model - 1}.")
+        st.info(t("heatmap.no_such_dimension", dim=dim, d_model=d_model, last=d_model - 1))
         dim = d_model - 1
     entry = core.worked_entry(pos, dim, d_model, base=base, layout=layout)
     i = entry.pair
@@ -70,36 +76,44 @@ def worked_example(d_model: int, base: float, layout: str) -> None:
         rf" = \{entry.function}\!\left(\frac{{{entry.position}}}{{{entry.denominator:.6g}}}"
         rf"\right)\\ &= \{entry.function}({entry.angle:.6g}) = {entry.value:.6f}\end{{aligned}}"
     )
-    where = (
-        ("column $2i$" if entry.function == "sin" else "column $2i+1$")
-        if layout == "interleaved"
-        else ("the sine half" if entry.function == "sin" else "the cosine half")
-    )
+    where = {
+        ("sin", "interleaved"): t("heatmap.where_sin_interleaved"),
+        ("cos", "interleaved"): t("heatmap.where_cos_interleaved"),
+        ("sin", "concatenated"): t("heatmap.where_sin_concatenated"),
+        ("cos", "concatenated"): t("heatmap.where_cos_concatenated"),
+    }[entry.function, layout]
     st.markdown(
-        f"Dimension {dim} is the **{entry.function}** of frequency pair $i = {i}$ ({where}): "
-        f"$\\omega_{{{i}}} = {entry.frequency:.6g}$ radians per position, "
-        f"wavelength $2\\pi / \\omega_{{{i}}} = {entry.wavelength:,.4f}$ positions."
+        t("heatmap.worked_text", dim=dim, function=entry.function, i=i, where=where,
+          frequency=entry.frequency, wavelength=entry.wavelength)
     )
 
 
 @st.fragment
 def zoom_window(positions: int, d_model: int, base: float, layout: str) -> None:
-    st.subheader("Zoom: exact values")
+    st.subheader(t("heatmap.zoom"))
     z1, z2, z3 = st.columns(3)
     with z1:
-        zoom_pos = controls.number("zoom_pos", "first position")
+        zoom_pos = controls.number("zoom_pos", t("heatmap.zoom_pos"))
     with z2:
-        zoom_dim = controls.number("zoom_dim", "first dimension")
+        zoom_dim = controls.number("zoom_dim", t("heatmap.zoom_dim"))
     with z3:
-        zoom_size = controls.number("zoom_size", "window size", help="4 to 256 rows and columns.")
+        zoom_size = controls.number(
+            "zoom_size", t("heatmap.zoom_size"), help=t("heatmap.zoom_size_help")
+        )
     rows = min(zoom_size, positions)
     start = min(zoom_pos, positions - rows)
     window = cached_window(start, rows, zoom_dim, zoom_size, d_model, base, layout)
-    st.caption(
-        f"Positions {window.row_edges[0]} to {window.row_edges[-1] - 1}, "
-        f"dimensions {window.col_edges[0]} to {window.col_edges[-1] - 1}: every cell is one entry."
+    explain(
+        t("heatmap.zoom_caption", first_pos=window.row_edges[0], last_pos=window.row_edges[-1] - 1,
+          first_dim=window.col_edges[0], last_dim=window.col_edges[-1] - 1),
+        caption=True,
     )
-    st.plotly_chart(make_pe_heatmap_figure(window, title="Zoom window (exact)"), key="zoom_chart")
+    show_chart(
+        make_pe_heatmap_figure(window, title=t("heatmap.zoom_title"), lang=lang),
+        key="zoom_chart",
+        name=file_stem("heatmap-zoom", *table_name, f"p{start}", f"dim{window.col_edges[0]}",
+                       f"size{zoom_size}"),
+    )
 
 
 left, right = st.columns(2, gap="large")

@@ -7,6 +7,7 @@ them to know what each page accepts. A parameter's name is a contract: shared li
 from __future__ import annotations
 
 from core import limits
+from core.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from core.params import (
     BASE,
     D_MODEL,
@@ -107,6 +108,16 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         IntParam("d_model", 128, 2, limits.MAX_EXTRAPOLATION_D_MODEL, multiple_of=2),
     ),
 }
+
+
+def app_params(default_language: str = DEFAULT_LANGUAGE) -> tuple[Param, ...]:
+    """The app-wide controls, on every page: the interface language (its default is the
+    browser's, so a link without ``lang`` opens in the visitor's language) and presentation
+    mode."""
+    return (
+        ChoiceParam("lang", default_language, LANGUAGES),
+        BoolParam("present", False),  # present=1: slides (ui.i18n.presenting)
+    )
 
 
 def params_of(page: str) -> dict[str, Param]:

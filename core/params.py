@@ -2,16 +2,18 @@
 
 Pure Python, shared by the pages (widget bounds, defaults) and the URL handling (`ui.url`): one
 spec per parameter, so a widget can never allow what the URL check refuses, nor the reverse.
-Every message names the parameter, shows the value given and says what is allowed.
+Every message names the parameter, shows the value given and says what is allowed, in English
+(`str(error)`) or in any language of `core.i18n` (`error.in_language(lang)`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from core import limits
+from core.i18n import Lang, message
 
 RawValue = str | Sequence[str]
 
@@ -22,12 +24,36 @@ def shorten(value: object, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _single(name: str, raw: RawValue) -> str:
+class ParamError(ValueError):
+    """A value a parameter cannot take. `str()` is the English message; `in_language(lang)` the
+    same message from the catalogue of `lang` (`params.<reason>`)."""
+
+    def __init__(self, reason: str, param: Param, **values: object) -> None:
+        self.reason = reason
+        self.param = param
+        self.values = values
+        super().__init__(self.in_language("en"))
+
+    def in_language(self, lang: Lang) -> str:
+        return message(
+            f"params.{self.reason}",
+            lang,
+            name=self.param.name,
+            allowed=self.param.allowed_in(lang),
+            **self.values,
+        )
+
+
+def _single(param: Param, raw: RawValue) -> str:
     if isinstance(raw, str):
         return raw
     if len(raw) != 1:
-        raise ValueError(f"{name} is given {len(raw)} times: give it once")
+        raise ParamError("repeated", param, count=len(raw))
     return raw[0]
+
+
+def _not_allowed(param: Param, value: object) -> ParamError:
+    return ParamError("not_allowed", param, value=shorten(value))
 
 
 @dataclass(frozen=True)
@@ -40,32 +66,36 @@ class IntParam:
 
     @property
     def allowed(self) -> str:
-        kind = {1: "a whole number", 2: "an even whole number"}.get(
-            self.multiple_of, f"a whole number divisible by {self.multiple_of}"
+        return self.allowed_in("en")
+
+    def allowed_in(self, lang: Lang) -> str:
+        kind = {1: "int", 2: "even"}.get(self.multiple_of, "multiple")
+        return message(
+            f"params.allowed_{kind}",
+            lang,
+            minimum=self.minimum,
+            maximum=self.maximum,
+            multiple=self.multiple_of,
         )
-        return f"{kind} from {self.minimum} to {self.maximum}"
 
     def validate(self, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValueError(self._message(value))
+            raise _not_allowed(self, value)
         if isinstance(value, float):
             if not (math.isfinite(value) and value.is_integer()):
-                raise ValueError(self._message(value))
+                raise _not_allowed(self, value)
             value = int(value)
         if not self.minimum <= value <= self.maximum or value % self.multiple_of:
-            raise ValueError(self._message(value))
+            raise _not_allowed(self, value)
         return value
 
     def parse(self, raw: RawValue) -> int:
-        text = _single(self.name, raw).strip()
+        text = _single(self, raw).strip()
         try:
             number = float(text) if any(c in text for c in ".eEnN") else int(text)
         except ValueError:
-            raise ValueError(self._message(text)) from None
+            raise _not_allowed(self, text) from None
         return self.validate(number)
-
-    def _message(self, value: object) -> str:
-        return f"{self.name}={shorten(value)!s} is not allowed: {self.name} must be {self.allowed}"
 
 
 @dataclass(frozen=True)
@@ -78,28 +108,28 @@ class FloatParam:
 
     @property
     def allowed(self) -> str:
-        low = ">" if self.exclusive_minimum else ">="
-        return f"a number {low} {self.minimum:g} and <= {self.maximum:g}"
+        return self.allowed_in("en")
+
+    def allowed_in(self, lang: Lang) -> str:
+        kind = "float_above" if self.exclusive_minimum else "float_from"
+        return message(f"params.allowed_{kind}", lang, minimum=self.minimum, maximum=self.maximum)
 
     def validate(self, value: object) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValueError(self._message(value))
+            raise _not_allowed(self, value)
         value = float(value)
         below = value <= self.minimum if self.exclusive_minimum else value < self.minimum
         if not math.isfinite(value) or below or value > self.maximum:
-            raise ValueError(self._message(value))
+            raise _not_allowed(self, value)
         return value
 
     def parse(self, raw: RawValue) -> float:
-        text = _single(self.name, raw).strip()
+        text = _single(self, raw).strip()
         try:
             number = float(text)
         except ValueError:
-            raise ValueError(self._message(text)) from None
+            raise _not_allowed(self, text) from None
         return self.validate(number)
-
-    def _message(self, value: object) -> str:
-        return f"{self.name}={shorten(value)!s} is not allowed: {self.name} must be {self.allowed}"
 
 
 @dataclass(frozen=True)
@@ -110,37 +140,44 @@ class ChoiceParam:
 
     @property
     def allowed(self) -> str:
-        return "one of " + ", ".join(self.choices)
+        return self.allowed_in("en")
+
+    def allowed_in(self, lang: Lang) -> str:
+        return message("params.allowed_choice", lang, choices=", ".join(self.choices))
 
     def validate(self, value: object) -> str:
         if value not in self.choices:
-            raise ValueError(
-                f"{self.name}={shorten(value)!s} is not allowed: {self.name} must be {self.allowed}"
-            )
+            raise _not_allowed(self, value)
         return value  # type: ignore[return-value]
 
     def parse(self, raw: RawValue) -> str:
-        return self.validate(_single(self.name, raw))
+        return self.validate(_single(self, raw))
 
 
 @dataclass(frozen=True)
 class BoolParam:
     name: str
     default: bool
-    allowed: str = field(default="true or false", init=False)
+
+    @property
+    def allowed(self) -> str:
+        return self.allowed_in("en")
+
+    def allowed_in(self, lang: Lang) -> str:
+        return message("params.allowed_bool", lang)
 
     def validate(self, value: object) -> bool:
         if not isinstance(value, bool):
-            raise ValueError(f"{self.name}={shorten(value)!s} is not allowed: use true or false")
+            raise ParamError("not_bool", self, value=shorten(value))
         return value
 
     def parse(self, raw: RawValue) -> bool:
-        text = _single(self.name, raw).strip().lower()
+        text = _single(self, raw).strip().lower()
         if text in ("true", "1", "yes", "on"):
             return True
         if text in ("false", "0", "no", "off"):
             return False
-        raise ValueError(f"{self.name}={shorten(text)!s} is not allowed: use true or false")
+        raise ParamError("not_bool", self, value=shorten(text))
 
 
 @dataclass(frozen=True)
@@ -151,22 +188,36 @@ class TextParam:
 
     @property
     def allowed(self) -> str:
-        return f"text of at most {self.max_length} characters"
+        return self.allowed_in("en")
+
+    def allowed_in(self, lang: Lang) -> str:
+        return message("params.allowed_text", lang, max_length=self.max_length)
 
     def validate(self, value: object) -> str:
         if not isinstance(value, str):
-            raise ValueError(f"{self.name} must be text")
+            raise ParamError("not_text", self)
         if len(value) > self.max_length:
-            raise ValueError(
-                f"{self.name} has {len(value)} characters: at most {self.max_length} are used"
-            )
+            raise ParamError("too_long", self, length=len(value), max_length=self.max_length)
         return value
 
     def parse(self, raw: RawValue) -> str:
-        return self.validate(_single(self.name, raw))
+        return self.validate(_single(self, raw))
 
 
 Param = IntParam | FloatParam | ChoiceParam | BoolParam | TextParam
+
+
+def url_value(param: Param, value: object) -> str | None:
+    """`value` as a URL query value that `param.parse` reads back; None for the default (a
+    shared link carries only what differs, as Streamlit's bound widgets do)."""
+    if value == param.default:
+        return None
+    if isinstance(param, BoolParam):
+        return "true" if value else "false"
+    if isinstance(param, FloatParam):
+        text = repr(float(value))  # shortest exact form: 12345.678, 500000.0
+        return text[:-2] if text.endswith(".0") else text
+    return str(value)
 
 
 # --- Parameters shared by several pages (one spec each, one set of limits) ---------------------

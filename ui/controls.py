@@ -8,6 +8,10 @@ the raw URL once per page visit, checks every value against its `core.params` sp
 - shows a notice that names the parameter, the value and what is allowed, and
 - when a widget ended up holding an unusable value, resets it to the default (one rerun, since a
   widget's value can only be set before the widget is created) so the page and the URL agree.
+
+A usable value that Streamlit itself would drop (it reads only ``true``/``false`` for a toggle,
+while ``present=1`` is the documented form) is handed to the widget through session state.
+Notices are in the visitor's language (`ui.i18n`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ from typing import Any
 
 import streamlit as st
 
-from core.params import BoolParam, ChoiceParam, FloatParam, IntParam, Param, TextParam
+from core.params import BoolParam, ChoiceParam, FloatParam, IntParam, Param, ParamError, TextParam
+from ui import share
+from ui.i18n import current_language, t
 from ui.text import escape_markdown
 
 
@@ -36,6 +42,12 @@ class PageControls:
             state[checked] = True
             found = {p.name: self._check_url(p) for p in params if p.name in st.query_params}
             unusable = [name for name, notice in found.items() if notice]
+            for param in params:
+                if isinstance(param, BoolParam) and param.name in found and not found[param.name]:
+                    raw = st.query_params[param.name]
+                    if raw not in ("true", "false"):  # 1, yes, on: Streamlit would drop them
+                        del st.query_params[param.name]
+                        state[param.name] = param.parse(raw)  # the widget does not exist yet
             if unusable:
                 # Drop them from the URL and run again before any widget reads them: Streamlit
                 # seeds bound widgets from the URL the run started with, and some values it
@@ -45,23 +57,30 @@ class PageControls:
                 state[f"_notices:{page}"] = [found[name] for name in unusable]
                 st.rerun()
 
+    @staticmethod
+    def _notice(param: Param, error: ParamError) -> str:
+        error_text = error.in_language(current_language())
+        return t("controls.url_notice", error=error_text, default=param.default)
+
     def _check_url(self, param: Param) -> str | None:
         try:
             param.parse(st.query_params.get_all(param.name))
-        except ValueError as error:
-            return f"URL parameter {error}. Using the default, {param.default}."
+        except ParamError as error:
+            return self._notice(param, error)
         return None
 
     def _checked(self, name: str, value: Any) -> Any:
         param = self.params[name]
         try:
-            return param.validate(value)
-        except ValueError as error:
+            value = param.validate(value)
+        except ParamError as error:
             self._to_reset.add(name)
-            message = f"URL parameter {error}. Using the default, {param.default}."
+            message = self._notice(param, error)
             if message not in self.notices:
                 self.notices.append(message)
-            return param.default
+            value = param.default
+        share.record(param, value)
+        return value
 
     # --- widgets, each bound to the URL parameter named like its key --------------------------
     def number(self, name: str, label: str, *, help: str | None = None, fmt: str | None = None):
@@ -99,7 +118,10 @@ class PageControls:
         )
         return self._checked(name, value)
 
-    def choice(self, name: str, label: str, *, help: str | None = None) -> str:
+    def choice(
+        self, name: str, label: str, *, help: str | None = None,
+        captions: Sequence[str] | None = None,
+    ) -> str:
         # No format_func: a bound radio writes the *formatted* label into the URL, so the option
         # shown must be the value itself for links to stay the documented contract.
         param = self.params[name]
@@ -111,6 +133,7 @@ class PageControls:
             horizontal=True,
             key=name,
             help=help,
+            captions=captions,
             bind="query-params",
         )
         return self._checked(name, value)

@@ -1,7 +1,8 @@
 """The app's pages, in navigation order: `app.py` registers them, the home page lists them.
 
 A page is registered only once its script exists, so the list can name pages still being built.
-`url_path` values are a contract (shared links point at them).
+`url_path` values are a contract (shared links point at them). Titles and one-line summaries are
+in the message catalogues (`pages.<url_path>.title`, `.summary`; the home page's under `home`).
 """
 
 from __future__ import annotations
@@ -9,89 +10,45 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.i18n import DEFAULT_LANGUAGE, Lang, message
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)
 class PageInfo:
     script: str  # path relative to the repository root
-    title: str
     icon: str
     url_path: str  # "" is the root URL
-    summary: str  # one line for the home page
+
+    @property
+    def slug(self) -> str:
+        return self.url_path or "home"
+
+    def title_in(self, lang: Lang) -> str:
+        return message(f"pages.{self.slug}.title", lang)
+
+    def summary_in(self, lang: Lang) -> str:
+        """One line for the home page."""
+        return message(f"pages.{self.slug}.summary", lang)
+
+    @property
+    def title(self) -> str:
+        return self.title_in(DEFAULT_LANGUAGE)
 
 
-HOME = PageInfo(
-    "app_pages/home.py", "Home", ":material/home:", "", "What positional encoding is for."
-)
+HOME = PageInfo("app_pages/home.py", ":material/home:", "")
 
 _ALL_PAGES: tuple[PageInfo, ...] = (
-    PageInfo(
-        "app_pages/heatmap.py",
-        "Sinusoid heatmap",
-        ":material/grid_on:",
-        "heatmap",
-        "The whole PE table (interleaved or concatenated layout) with the formula worked for any "
-        "(position, dimension), up to 8192 positions x 4096 dimensions.",
-    ),
-    PageInfo(
-        "app_pages/wavelengths.py",
-        "Wavelengths",
-        ":material/waves:",
-        "wavelengths",
-        "Each dimension's sinusoid, the geometric progression of wavelengths from 2π, and the "
-        "(sin, cos) pairs as clocks turning at their own speeds.",
-    ),
-    PageInfo(
-        "app_pages/similarity.py",
-        "Distance and dot product",
-        ":material/compare_arrows:",
-        "similarity",
-        "PE·PE depends only on the offset and cannot tell before from after; a shift by k is a "
-        "rotation matrix.",
-    ),
-    PageInfo(
-        "app_pages/vit_grid.py",
-        "2-D grids for ViT",
-        ":material/apps:",
-        "vit-grid",
-        "MAE's 2-D sin-cos embedding of image patches, and the ViT paper's similarity tiles.",
-    ),
-    PageInfo(
-        "app_pages/word_position.py",
-        "Word + position",
-        ":material/text_fields:",
-        "word-position",
-        "Real token embeddings plus position encodings for a sentence, projected with PCA.",
-    ),
-    PageInfo(
-        "app_pages/learned_vs_sinusoidal.py",
-        "Learned vs sinusoidal",
-        ":material/school:",
-        "learned-vs-sinusoidal",
-        "MiniLM's learned 512-position table beside the sinusoid of the same shape.",
-    ),
-    PageInfo(
-        "app_pages/rope.py",
-        "RoPE",
-        ":material/rotate_right:",
-        "rope",
-        "Rotary embeddings: the same sin/cos pairs as a rotation of queries and keys.",
-    ),
-    PageInfo(
-        "app_pages/alibi.py",
-        "ALiBi",
-        ":material/trending_down:",
-        "alibi",
-        "Attention with linear biases: one slope per head, no position vectors at all.",
-    ),
-    PageInfo(
-        "app_pages/extrapolation.py",
-        "Extrapolation",
-        ":material/open_in_full:",
-        "extrapolation",
-        "What each scheme does past its training length.",
-    ),
+    PageInfo("app_pages/heatmap.py", ":material/grid_on:", "heatmap"),
+    PageInfo("app_pages/wavelengths.py", ":material/waves:", "wavelengths"),
+    PageInfo("app_pages/similarity.py", ":material/compare_arrows:", "similarity"),
+    PageInfo("app_pages/vit_grid.py", ":material/apps:", "vit-grid"),
+    PageInfo("app_pages/word_position.py", ":material/text_fields:", "word-position"),
+    PageInfo("app_pages/learned_vs_sinusoidal.py", ":material/school:", "learned-vs-sinusoidal"),
+    PageInfo("app_pages/rope.py", ":material/rotate_right:", "rope"),
+    PageInfo("app_pages/alibi.py", ":material/trending_down:", "alibi"),
+    PageInfo("app_pages/extrapolation.py", ":material/open_in_full:", "extrapolation"),
 )
 
 PAGES: tuple[PageInfo, ...] = tuple(p for p in _ALL_PAGES if (ROOT / p.script).exists())

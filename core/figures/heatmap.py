@@ -6,6 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.figures.common import DIVERGING, base_layout, heatmap_smoothing
+from core.i18n import Lang, message
 from core.overview import Overview
 
 
@@ -13,8 +14,9 @@ def make_pe_heatmap_figure(
     overview: Overview,
     *,
     title: str,
-    x_title: str = "dimension (column of PE)",
-    y_title: str = "position (pos)",
+    x_title: str | None = None,
+    y_title: str | None = None,
+    lang: Lang = "en",
 ) -> go.Figure:
     """Positions down, dimensions across, fixed diverging scale [-1, 1] centred on zero.
 
@@ -25,7 +27,7 @@ def make_pe_heatmap_figure(
     if overview.exact:
         x = overview.col_edges[:-1]
         y = overview.row_edges[:-1]
-        hover = "position %{y}<br>dimension %{x}<br>PE = %{z:.6f}<extra></extra>"
+        hover = message("heatmap.fig.hover_exact", lang)
     else:
         # Bin centres, and the bin sizes in the hover text: per-cell range arrays would triple
         # what the browser receives.
@@ -33,11 +35,7 @@ def make_pe_heatmap_figure(
         y = overview.row_centers
         rows_per_bin = np.diff(overview.row_edges).mean()
         cols_per_bin = np.diff(overview.col_edges).mean()
-        hover = (
-            f"positions around %{{y:.0f}} (block of ~{rows_per_bin:.0f})<br>"
-            f"dimensions around %{{x:.0f}} (block of ~{cols_per_bin:.0f})<br>"
-            "block mean = %{z:.4f}<extra></extra>"
-        )
+        hover = message("heatmap.fig.hover_block", lang, rows=rows_per_bin, cols=cols_per_bin)
     fig = go.Figure(
         go.Heatmap(
             z=values,
@@ -52,16 +50,15 @@ def make_pe_heatmap_figure(
             zsmooth=heatmap_smoothing(values),
         )
     )
-    fig.update_yaxes(title_text=y_title, autorange="reversed")
-    fig.update_xaxes(title_text=x_title)
+    fig.update_yaxes(title_text=y_title or message("heatmap.fig.y_title", lang),
+                     autorange="reversed")
+    fig.update_xaxes(title_text=x_title or message("heatmap.fig.x_title", lang))
     if not overview.exact:
         rows, cols = values.shape
         fig.add_annotation(
-            text=(
-                f"Overview: each cell is the mean of a block of about "
-                f"{np.diff(overview.row_edges).mean():.0f} positions x "
-                f"{np.diff(overview.col_edges).mean():.0f} dimensions "
-                f"({rows} x {cols} cells). Use the zoom window for exact values."
+            text=message(
+                "heatmap.fig.overview_note", lang, rows=np.diff(overview.row_edges).mean(),
+                cols=np.diff(overview.col_edges).mean(), cells_rows=rows, cells_cols=cols,
             ),
             xref="paper",
             yref="paper",

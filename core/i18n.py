@@ -1,0 +1,69 @@
+"""The interface's words in English and Simplified Chinese: one message catalogue per language.
+
+Every label, control, explanation, notice and figure title is a key in ``core/locales/en.toml``
+and ``core/locales/zh.toml`` (the two have exactly the same keys and the same placeholders; a test
+checks). Pages and figures ask for a message by key:
+
+    message("heatmap.title", "zh")                       # -> "正弦热图"
+    message("heatmap.summary", "en", positions=64, d_model=128)
+
+Placeholders are Python's ``str.format`` fields (``{positions}``, ``{base:g}``), so a literal
+brace (LaTeX's ``\\omega_{{i}}``) is doubled in the catalogue. Formulas shown with ``st.latex``
+stay out of the catalogues: they read the same in both languages.
+
+Pure Python (``tomllib``); the catalogues are read once per process.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+Lang = Literal["en", "zh"]
+LANGUAGES: tuple[Lang, ...] = ("en", "zh")
+DEFAULT_LANGUAGE: Lang = "en"
+# How each language names itself in the language switch.
+LANGUAGE_NAMES: dict[Lang, str] = {"en": "English", "zh": "中文"}
+
+LOCALES = Path(__file__).resolve().parent / "locales"
+
+
+def _flatten(table: dict, prefix: str = "") -> dict[str, str]:
+    """TOML tables -> dotted keys: {"heatmap": {"title": "..."}} -> {"heatmap.title": "..."}."""
+    flat: dict[str, str] = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(_flatten(value, f"{name}."))
+        elif isinstance(value, str):
+            flat[name] = value
+        else:
+            raise ValueError(f"catalogue entry {name} is {type(value).__name__}: only text")
+    return flat
+
+
+@functools.cache
+def catalogue(lang: Lang) -> dict[str, str]:
+    """All messages of one language, by dotted key."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"lang={lang!r} is not allowed: lang must be one of en, zh")
+    path = LOCALES / f"{lang}.toml"
+    return _flatten(tomllib.loads(path.read_text(encoding="utf-8")))
+
+
+def message(key: str, lang: Lang = DEFAULT_LANGUAGE, /, **values: object) -> str:
+    """The message `key` in `lang`, its placeholders filled from `values`.
+
+    An unknown key raises KeyError (a test checks every key used in the code exists)."""
+    return catalogue(lang)[key].format(**values)
+
+
+def language_from_locale(locale: str | None) -> Lang:
+    """The interface language for a browser locale (``navigator.language``, e.g. "zh-CN"):
+    Chinese for any ``zh`` locale (Simplified and Traditional alike: the closest we have),
+    English otherwise."""
+    if locale and locale.strip().lower().replace("_", "-").split("-")[0] == "zh":
+        return "zh"
+    return DEFAULT_LANGUAGE

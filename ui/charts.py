@@ -1,0 +1,90 @@
+"""Showing a figure: presentation styling, the modebar's download settings, and an Export menu
+(PNG and SVG drawn on the server, the data as CSV and .npy) under every chart.
+
+Files are made only when their button is clicked (Streamlit's deferred `data` callables), so a
+rerun costs nothing for them. File names say what and with which parameters
+(`pe-heatmap_d128_pos64_interleaved.png`, see `file_stem`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from core.figures.common import EXPORT_HEIGHT, EXPORT_WIDTH, export_style, presentation_style
+from core.figures.export import figure_csv, figure_image, figure_npy, image_export_problem
+from ui.i18n import presenting, t
+
+PNG_SCALES = (2, 4)  # 3840 x 2160 (a 4K slide) and 7680 x 4320, both 16:9
+DEFAULT_PNG_SCALE = 2
+
+
+def file_stem(chart: str, *parts: object) -> str:
+    """`pe-<chart>_<part>_<part>...`, safe on every file system: file_stem("heatmap", "d128",
+    "pos64", "interleaved") -> "pe-heatmap_d128_pos64_interleaved"."""
+    words = [f"pe-{chart}", *(str(part) for part in parts if part not in (None, ""))]
+    return "_".join(re.sub(r"[^A-Za-z0-9.+-]+", "-", word).strip("-") for word in words)
+
+
+def dark_theme() -> bool:
+    try:
+        return st.context.theme.type == "dark"
+    except Exception:  # no browser: the light theme
+        return False
+
+
+def show_chart(fig: go.Figure, *, key: str, name: str, export: bool = True) -> None:
+    """`st.plotly_chart` with the app's settings: `key` names the chart (CSS class st-key-<key>),
+    `name` is the file stem of its downloads (`file_stem`)."""
+    if presenting():
+        fig = presentation_style(fig, dark=dark_theme())
+        theme = None  # the clean template itself, not Streamlit's
+    else:
+        theme = "streamlit"
+    config = {
+        "displaylogo": False,
+        # The modebar's camera button: a 16:9 PNG named like the Export menu's.
+        "toImageButtonOptions": {
+            "format": "png", "filename": name, "width": EXPORT_WIDTH, "height": EXPORT_HEIGHT,
+            "scale": DEFAULT_PNG_SCALE,
+        },
+    }
+    st.plotly_chart(fig, key=key, theme=theme, config=config)
+    if export:
+        export_menu(fig, key=key, name=name)
+
+
+def export_menu(fig: go.Figure, *, key: str, name: str) -> None:
+    """The Export popover: PNG at 2x and 4x of 1920 x 1080 (16:9), SVG, CSV and .npy."""
+    printable = fig if presenting() else export_style(fig)
+    problem = image_export_problem()
+    with st.popover(t("export.menu"), icon=":material/download:", help=t("export.menu_help")):
+        if problem:
+            reasons = {"no_kaleido": t("export.reason_no_kaleido"),
+                       "no_browser": t("export.reason_no_browser")}
+            st.caption(t("export.unavailable", reason=reasons[problem]))
+        for scale in PNG_SCALES:
+            st.download_button(
+                t("export.png", width=EXPORT_WIDTH * scale, height=EXPORT_HEIGHT * scale),
+                data=lambda scale=scale: figure_image(printable, "png", scale=scale),
+                file_name=f"{name}.png", mime="image/png", key=f"{key}_png{scale}",
+                on_click="ignore", disabled=problem is not None, icon=":material/image:",
+                width="stretch",
+            )
+        st.download_button(
+            t("export.svg"), data=lambda: figure_image(printable, "svg"),
+            file_name=f"{name}.svg", mime="image/svg+xml", key=f"{key}_svg", on_click="ignore",
+            disabled=problem is not None, icon=":material/draw:", width="stretch",
+        )
+        st.download_button(
+            t("export.csv"), data=lambda: figure_csv(fig), file_name=f"{name}.csv",
+            mime="text/csv", key=f"{key}_csv", on_click="ignore", icon=":material/table:",
+            width="stretch",
+        )
+        st.download_button(
+            t("export.npy"), data=lambda: figure_npy(fig), file_name=f"{name}.npy",
+            mime="application/octet-stream", key=f"{key}_npy", on_click="ignore",
+            icon=":material/data_array:", width="stretch",
+        )

@@ -1,0 +1,35 @@
+"""The visitor's language and presentation mode, read by every page.
+
+Both are app-wide controls (`app.py`, in the sidebar and in the URL as ``lang`` and
+``present``); their widgets run before the page, so a page reads their current values here.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.i18n import LANGUAGES, Lang, language_from_locale, message
+
+
+def browser_language() -> Lang:
+    """The language of the visitor's browser (``st.context.locale``), when the URL says none."""
+    try:
+        locale = st.context.locale
+    except Exception:  # no browser (a bare script run): the default language
+        locale = None
+    return language_from_locale(locale)
+
+
+def current_language() -> Lang:
+    value = st.session_state.get("lang")
+    return value if value in LANGUAGES else browser_language()
+
+
+def t(key: str, /, **values: object) -> str:
+    """The message `key` of the catalogue (core/locales) in the visitor's language."""
+    return message(key, current_language(), **values)
+
+
+def presenting() -> bool:
+    """Presentation mode (``present=1``): explanations hidden, figures restyled for slides."""
+    return st.session_state.get("present") is True
