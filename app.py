@@ -16,13 +16,6 @@ html { font-size: 19px; }
 header[data-testid="stHeader"] { display: none; }
 </style>"""
 
-share.begin_run()
-controls = PageControls("app", app_params(browser_language()))
-with st.sidebar:
-    controls.choice("lang", t("app.language"), help=t("app.language_help"),
-                    captions=[LANGUAGE_NAMES[lang] for lang in LANGUAGES])
-    controls.toggle("present", t("app.present"), help=t("app.present_help"))
-
 lang = current_language()
 navigation = st.navigation(
     [st.Page(HOME.script, title=HOME.title_in(lang), icon=HOME.icon, default=True)]
@@ -43,6 +36,14 @@ st.set_page_config(
 )
 if presenting():
     st.html(PRESENTATION_CSS)
+
+# After st.navigation: a rerun before it (a URL value to correct) would lose the page's path.
+share.begin_run()
+controls = PageControls("app", app_params(browser_language()))
+with st.sidebar:
+    controls.choice("lang", t("app.language"), help=t("app.language_help"),
+                    captions=[LANGUAGE_NAMES[code] for code in LANGUAGES])
+    controls.toggle("present", t("app.present"), help=t("app.present_help"))
 controls.finish()
 try:
     navigation.run()

@@ -42,13 +42,15 @@ class PageControls:
             state[checked] = True
             found = {p.name: self._check_url(p) for p in params if p.name in st.query_params}
             unusable = [name for name, notice in found.items() if notice]
-            for param in params:
-                if isinstance(param, BoolParam) and param.name in found and not found[param.name]:
-                    raw = st.query_params[param.name]
-                    if raw not in ("true", "false"):  # 1, yes, on: Streamlit would drop them
-                        del st.query_params[param.name]
-                        state[param.name] = param.parse(raw)  # the widget does not exist yet
-            if unusable:
+            spelled = [  # present=1, yes, on: usable, but Streamlit reads only true/false
+                p for p in params
+                if isinstance(p, BoolParam) and p.name in found and not found[p.name]
+                and st.query_params[p.name] not in ("true", "false")
+            ]
+            for param in spelled:
+                value = param.parse(st.query_params[param.name])
+                st.query_params[param.name] = "true" if value else "false"
+            if unusable or spelled:
                 # Drop them from the URL and run again before any widget reads them: Streamlit
                 # seeds bound widgets from the URL the run started with, and some values it
                 # cannot parse at all (an int widget given "inf" raises OverflowError).

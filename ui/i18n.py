@@ -21,7 +21,11 @@ def browser_language() -> Lang:
 
 
 def current_language() -> Lang:
+    """The language switch's value; before the switch exists (the first run), the URL's."""
     value = st.session_state.get("lang")
+    if value in LANGUAGES:
+        return value
+    value = st.query_params.get("lang")
     return value if value in LANGUAGES else browser_language()
 
 
@@ -31,5 +35,8 @@ def t(key: str, /, **values: object) -> str:
 
 
 def presenting() -> bool:
-    """Presentation mode (``present=1``): explanations hidden, figures restyled for slides."""
-    return st.session_state.get("present") is True
+    """Presentation mode (``present=1``): explanations hidden, figures restyled for slides.
+    The toggle's value; before the toggle exists (the first run), the URL's."""
+    if "present" in st.session_state:
+        return st.session_state["present"] is True
+    return st.query_params.get("present", "").strip().lower() in ("true", "1", "yes", "on")
