@@ -28,15 +28,15 @@ class ParamError(ValueError):
     """A value a parameter cannot take. `str()` is the English message; `in_language(lang)` the
     same message from the catalogue of `lang` (`params.<reason>`)."""
 
-    def __init__(self, reason: str, param: Param, **values: object) -> None:
-        self.reason = reason
+    def __init__(self, key: str, param: Param, **values: object) -> None:
+        self.key = key  # in the catalogues: params.not_allowed, ...
         self.param = param
         self.values = values
         super().__init__(self.in_language("en"))
 
     def in_language(self, lang: Lang) -> str:
         return message(
-            f"params.{self.reason}",
+            self.key,
             lang,
             name=self.param.name,
             allowed=self.param.allowed_in(lang),
@@ -48,12 +48,12 @@ def _single(param: Param, raw: RawValue) -> str:
     if isinstance(raw, str):
         return raw
     if len(raw) != 1:
-        raise ParamError("repeated", param, count=len(raw))
+        raise ParamError("params.repeated", param, count=len(raw))
     return raw[0]
 
 
 def _not_allowed(param: Param, value: object) -> ParamError:
-    return ParamError("not_allowed", param, value=shorten(value))
+    return ParamError("params.not_allowed", param, value=shorten(value))
 
 
 @dataclass(frozen=True)
@@ -69,9 +69,11 @@ class IntParam:
         return self.allowed_in("en")
 
     def allowed_in(self, lang: Lang) -> str:
-        kind = {1: "int", 2: "even"}.get(self.multiple_of, "multiple")
+        key = {1: "params.allowed_int", 2: "params.allowed_even"}.get(
+            self.multiple_of, "params.allowed_multiple"
+        )
         return message(
-            f"params.allowed_{kind}",
+            key,
             lang,
             minimum=self.minimum,
             maximum=self.maximum,
@@ -111,8 +113,10 @@ class FloatParam:
         return self.allowed_in("en")
 
     def allowed_in(self, lang: Lang) -> str:
-        kind = "float_above" if self.exclusive_minimum else "float_from"
-        return message(f"params.allowed_{kind}", lang, minimum=self.minimum, maximum=self.maximum)
+        key = (
+            "params.allowed_float_above" if self.exclusive_minimum else "params.allowed_float_from"
+        )
+        return message(key, lang, minimum=self.minimum, maximum=self.maximum)
 
     def validate(self, value: object) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -168,7 +172,7 @@ class BoolParam:
 
     def validate(self, value: object) -> bool:
         if not isinstance(value, bool):
-            raise ParamError("not_bool", self, value=shorten(value))
+            raise ParamError("params.not_bool", self, value=shorten(value))
         return value
 
     def parse(self, raw: RawValue) -> bool:
@@ -177,7 +181,7 @@ class BoolParam:
             return True
         if text in ("false", "0", "no", "off"):
             return False
-        raise ParamError("not_bool", self, value=shorten(text))
+        raise ParamError("params.not_bool", self, value=shorten(text))
 
 
 @dataclass(frozen=True)
@@ -195,9 +199,9 @@ class TextParam:
 
     def validate(self, value: object) -> str:
         if not isinstance(value, str):
-            raise ParamError("not_text", self)
+            raise ParamError("params.not_text", self)
         if len(value) > self.max_length:
-            raise ParamError("too_long", self, length=len(value), max_length=self.max_length)
+            raise ParamError("params.too_long", self, length=len(value), max_length=self.max_length)
         return value
 
     def parse(self, raw: RawValue) -> str:

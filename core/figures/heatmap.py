@@ -27,7 +27,7 @@ def make_pe_heatmap_figure(
     if overview.exact:
         x = overview.col_edges[:-1]
         y = overview.row_edges[:-1]
-        hover = message("heatmap.fig.hover_exact", lang)
+        hover = message("fig.heatmap.hover_exact", lang)
     else:
         # Bin centres, and the bin sizes in the hover text: per-cell range arrays would triple
         # what the browser receives.
@@ -35,7 +35,7 @@ def make_pe_heatmap_figure(
         y = overview.row_centers
         rows_per_bin = np.diff(overview.row_edges).mean()
         cols_per_bin = np.diff(overview.col_edges).mean()
-        hover = message("heatmap.fig.hover_block", lang, rows=rows_per_bin, cols=cols_per_bin)
+        hover = message("fig.heatmap.hover_block", lang, rows=rows_per_bin, cols=cols_per_bin)
     fig = go.Figure(
         go.Heatmap(
             z=values,
@@ -50,14 +50,14 @@ def make_pe_heatmap_figure(
             zsmooth=heatmap_smoothing(values),
         )
     )
-    fig.update_yaxes(title_text=y_title or message("heatmap.fig.y_title", lang),
+    fig.update_yaxes(title_text=y_title or message("fig.heatmap.y_title", lang),
                      autorange="reversed")
-    fig.update_xaxes(title_text=x_title or message("heatmap.fig.x_title", lang))
+    fig.update_xaxes(title_text=x_title or message("fig.heatmap.x_title", lang))
     if not overview.exact:
         rows, cols = values.shape
         fig.add_annotation(
             text=message(
-                "heatmap.fig.overview_note", lang, rows=np.diff(overview.row_edges).mean(),
+                "fig.heatmap.overview_note", lang, rows=np.diff(overview.row_edges).mean(),
                 cols=np.diff(overview.col_edges).mean(), cells_rows=rows, cells_cols=cols,
             ),
             xref="paper",
