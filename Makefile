@@ -6,6 +6,7 @@ BIN := $(VENV)/bin
 .PHONY: run test lint bench bench-browser bench-load install install-dev clean
 
 run: install
+	./scripts/ensure-chromium.sh --optional
 	$(BIN)/streamlit run app.py
 
 test: install-dev

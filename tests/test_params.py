@@ -72,3 +72,52 @@ def test_every_page_default_is_valid():
         assert len(names) == len(set(names)), page
         for spec in specs:
             assert spec.validate(spec.default) == spec.default, (page, spec.name)
+
+
+# --- the link to a view (ui.share): url_value writes what parse reads back ----------------------
+def _all_specs():
+    from core.page_params import app_params
+
+    return [spec for specs in (*PAGE_PARAMS.values(), app_params()) for spec in specs]
+
+
+@pytest.mark.parametrize("spec", _all_specs(), ids=lambda s: s.name)
+def test_url_value_round_trips_through_parse(spec):
+    from hypothesis import settings
+
+    from core.params import ChoiceParam, FloatParam, IntParam, url_value
+
+    if isinstance(spec, IntParam):
+        values = st.integers(spec.minimum, spec.maximum).map(
+            lambda v: max(spec.minimum, v - v % spec.multiple_of))
+    elif isinstance(spec, FloatParam):
+        values = st.floats(spec.minimum, spec.maximum, exclude_min=spec.exclusive_minimum)
+    elif isinstance(spec, ChoiceParam):
+        values = st.sampled_from(spec.choices)
+    elif isinstance(spec, BoolParam):
+        values = st.booleans()
+    else:
+        values = st.text(max_size=spec.max_length)
+
+    @settings(max_examples=30)
+    @given(values)
+    def run(value):
+        text = url_value(spec, value)
+        if value == spec.default:
+            assert text is None  # a link carries only what differs from the default
+        else:
+            assert spec.parse(text) == value
+
+    run()
+
+
+def test_present_accepts_the_documented_spellings():
+    from core.page_params import app_params
+
+    present = {p.name: p for p in app_params()}["present"]
+    for raw in ("1", "true", "yes", "on", "TRUE"):
+        assert present.parse(raw) is True
+    for raw in ("0", "false", "no", "off"):
+        assert present.parse(raw) is False
+    with pytest.raises(ValueError, match="present=maybe is not allowed"):
+        present.parse("maybe")

@@ -108,6 +108,12 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
 
 
 def export_style(fig: go.Figure) -> go.Figure:
-    """A copy of `fig` as an image file draws it: plotly's white template (the browser's
-    Streamlit theme is not there), the figure's own colours."""
-    return go.Figure(fig).update_layout(template="plotly_white")
+    """A copy of `fig` as an image file for a slide draws it: plotly's white template (the
+    browser's Streamlit theme is not there), type sized for 1920 x 1080, the figure's own
+    colours."""
+    return go.Figure(fig).update_layout(
+        template="plotly_white",
+        font={"size": PRESENTATION_FONT_SIZE},
+        title={"x": 0.01, "xanchor": "left", "font": {"size": round(PRESENTATION_FONT_SIZE * 1.3)}},
+        margin={"l": 110, "r": 40, "t": 110, "b": 100},
+    )

@@ -14,6 +14,7 @@ pickled objects: `np.load` reads it without allow_pickle).
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import os
@@ -73,6 +74,18 @@ def figure_image(
     return fig.to_image(format=fmt, width=width, height=height, scale=scale)
 
 
+def _array(values) -> np.ndarray | None:
+    """A trace's data as numpy: lists, numpy arrays, or plotly's base64 typed arrays
+    ({dtype, bdata, shape}, as a figure read back from its JSON holds them)."""
+    if values is None:
+        return None
+    if isinstance(values, dict) and "bdata" in values:
+        array = np.frombuffer(base64.b64decode(values["bdata"]), dtype=np.dtype(values["dtype"]))
+        shape = values.get("shape")
+        return array.reshape([int(n) for n in str(shape).split(",")]) if shape else array
+    return np.asarray(values)
+
+
 def _heatmap_only(fig: go.Figure) -> go.Heatmap | None:
     traces = list(fig.data)
     if len(traces) == 1 and isinstance(traces[0], go.Heatmap):
@@ -83,12 +96,12 @@ def _heatmap_only(fig: go.Figure) -> go.Heatmap | None:
 def _column(values, count: int) -> list:
     if values is None:
         return [None] * count
-    return list(np.asarray(values).ravel().tolist()) if not isinstance(values, str) else [values]
+    return _array(values).ravel().tolist() if not isinstance(values, str) else [values]
 
 
 def _axis_values(values, count: int) -> np.ndarray:
     """A heatmap's x or y: given, or 0 .. count-1 as plotly draws it."""
-    return np.arange(count) if values is None else np.asarray(values)
+    return np.arange(count) if values is None else _array(values)
 
 
 def figure_rows(fig: go.Figure) -> tuple[list[str], list[tuple]]:
@@ -98,7 +111,7 @@ def figure_rows(fig: go.Figure) -> tuple[list[str], list[tuple]]:
     for index, trace in enumerate(fig.data):
         name = trace.name if getattr(trace, "name", None) else f"trace {index}"
         if isinstance(trace, go.Heatmap):
-            z = np.asarray(trace.z, dtype=float)
+            z = _array(trace.z).astype(float)
             x = _axis_values(trace.x, z.shape[1])
             y = _axis_values(trace.y, z.shape[0])
             rows += [(name, x[j].item(), y[i].item(), z[i, j].item())
@@ -108,8 +121,8 @@ def figure_rows(fig: go.Figure) -> tuple[list[str], list[tuple]]:
         y = getattr(trace, "y", None)
         if x is None and y is None:  # polar, pie ...: r and theta
             x, y = getattr(trace, "theta", None), getattr(trace, "r", None)
-        count = max(len(np.atleast_1d(v)) for v in (x, y) if v is not None) if (
-            x is not None or y is not None) else 0
+        present = [_array(v) for v in (x, y) if v is not None]
+        count = max((np.atleast_1d(v).size for v in present), default=0)
         z = getattr(trace, "z", None)  # scatter3d
         xs, ys, zs = _column(x, count), _column(y, count), _column(z, count)
         rows += [(name, xs[k], ys[k], zs[k] if k < len(zs) else None) for k in range(count)]
@@ -125,7 +138,7 @@ def figure_csv(fig: go.Figure) -> bytes:
     writer = csv.writer(out)
     heatmap = _heatmap_only(fig)
     if heatmap is not None:
-        z = np.asarray(heatmap.z, dtype=float)
+        z = _array(heatmap.z).astype(float)
         x = _axis_values(heatmap.x, z.shape[1])
         y = _axis_values(heatmap.y, z.shape[0])
         writer.writerow(["y \\ x", *x.tolist()])
@@ -142,7 +155,7 @@ def figure_npy(fig: go.Figure) -> bytes:
     """The numbers behind the figure as a .npy file (`np.load` reads it, no pickle)."""
     heatmap = _heatmap_only(fig)
     if heatmap is not None:
-        array = np.asarray(heatmap.z)
+        array = _array(heatmap.z)
     else:
         columns, rows = figure_rows(fig)
         fields = []

@@ -1,0 +1,187 @@
+"""Sharing and presenting, in headless Chromium: the Chinese interface, presentation mode in both
+themes, every page's state round-tripping through its URL (and the "link to this view"), and a
+PNG downloaded from the Export menu. Screenshots in test-artifacts/."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from core.i18n import message
+from core.page_params import PAGE_PARAMS
+from core.params import ChoiceParam, IntParam
+from tests import browser_support
+from tests.conftest import ARTIFACTS, BrowserPage
+from ui.pages import HOME, PAGES
+
+pytestmark = pytest.mark.browser
+
+CJK = "[\u4e00-\u9fff]"
+ROUND_TRIP_CHANGES = 2  # controls changed per page before the link is reopened
+
+
+def new_page(browser, app_url, **context_options) -> BrowserPage:
+    context = browser.new_context(viewport={"width": 1400, "height": 1600}, **context_options)
+    page = context.new_page()
+    seen = BrowserPage(page=page, base_url=app_url)
+    page.on("dialog", lambda dialog: (seen.dialogs.append(dialog.message), dialog.dismiss()))
+    return seen
+
+
+@pytest.mark.parametrize("page", [HOME, *PAGES], ids=lambda p: p.slug)
+def test_every_page_in_chinese(browser_page, page):
+    browser_page.open(f"/{page.url_path}?lang=zh", charts=0 if page is HOME else 1)
+    seen = browser_page.page
+    expected = message("app.title", "zh")
+    if page is not HOME:
+        expected = f"{page.title_in('zh')} · {expected}"
+    assert seen.title() == expected
+    heading = seen.locator("h1").first.inner_text()
+    assert seen.evaluate(f"t => /{CJK}/.test(t)", heading), heading
+    # The navigation lists every page by its Chinese title.
+    nav = seen.locator('[data-testid="stSidebarNav"]').inner_text()
+    assert all(p.title_in("zh") in nav for p in PAGES)
+    assert browser_page.exceptions() == []
+    browser_page.screenshot(f"zh-{page.slug}")
+
+
+def test_the_browser_locale_chooses_the_language(browser, app_url):
+    seen = new_page(browser, app_url, locale="zh-CN")
+    try:
+        seen.open("/heatmap", charts=1)
+        assert seen.page.title().startswith(message("pages.heatmap.title", "zh"))
+        assert "lang=" not in seen.page.url  # the default: nothing to put in the link
+        # The switch to English goes into the URL.
+        seen.page.locator(".st-key-lang label").filter(has_text="en").first.click()
+        seen.wait_idle()
+        seen.page.wait_for_function("() => location.search.includes('lang=en')")
+        seen.page.wait_for_function("() => document.title.startsWith('Sinusoid heatmap')")
+    finally:
+        seen.page.context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_presentation_mode_hides_the_explanations(browser, app_url, scheme):
+    explanation = "positions x 64 dimensions"  # the heatmap's explanatory summary
+    normal = new_page(browser, app_url, color_scheme=scheme)
+    presenting = new_page(browser, app_url, color_scheme=scheme)
+    try:
+        normal.open("/heatmap?d_model=64&positions=64", charts=2)
+        assert normal.page.locator('[data-testid="stMarkdown"]').filter(
+            has_text=explanation).count() >= 1
+        assert normal.page.locator('[data-testid="stSidebarNav"]').is_visible()
+        presenting.open("/heatmap?d_model=64&positions=64&present=1", charts=2)
+        page = presenting.page
+        assert page.locator('[data-testid="stMarkdown"]').filter(has_text=explanation).count() == 0
+        assert page.locator('[data-testid="stSidebarNav"]').count() == 0  # no navigation
+        assert not page.locator('[data-testid="stHeader"]').is_visible()
+        assert "present=true" in page.url  # present=1 is kept, in Streamlit's spelling
+        # Larger type in the figure: the axis title is drawn at the presentation size.
+        size = page.locator(".js-plotly-plot .xtitle").first.evaluate(
+            "e => parseFloat(getComputedStyle(e).fontSize)")
+        assert size >= 20
+        assert presenting.exceptions() == []
+        presenting.screenshot(f"present-heatmap-{scheme}")
+        normal.screenshot(f"heatmap-{scheme}")
+    finally:
+        normal.page.context.close()
+        presenting.page.context.close()
+
+
+def _controls_to_change(page: str) -> list[tuple[str, str]]:
+    """(key, kind) of the controls a person would change first: numbers, then choices."""
+    wanted = []
+    for spec in PAGE_PARAMS[page]:
+        if isinstance(spec, IntParam) and spec.name not in ("seed",):
+            wanted.append((spec.name, "number"))
+        elif isinstance(spec, ChoiceParam):
+            wanted.append((spec.name, "radio"))
+    return wanted
+
+
+def _change(seen: BrowserPage, key: str, kind: str) -> bool:
+    """One change of control `key` as a person makes it; False if it is not on screen."""
+    page = seen.page
+    box = page.locator(f".st-key-{key}")
+    if box.count() == 0 or not box.first.is_visible():
+        return False
+    _, selector, _ = browser_support.control_change(key, kind, 0, down=False)
+    target = page.locator(selector).first
+    if target.count() == 0 or not target.is_enabled():
+        return False
+    before = page.url
+    target.click()
+    seen.wait_idle()
+    try:
+        page.wait_for_function("u => location.href !== u", arg=before, timeout=10_000)
+    except Exception:
+        return False
+    seen.wait_idle()
+    return True
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.url_path)
+def test_every_pages_state_round_trips_through_its_url(browser, app_url, page):
+    """Non-default values set through the controls; the address bar's URL and the "link to this
+    view" are the same link, and that link opened in a fresh browser gives the same figures."""
+    first = new_page(browser, app_url)
+    second = new_page(browser, app_url)
+    try:
+        first.open(f"/{page.url_path}", charts=1, timeout=120_000)
+        changed = []
+        for key, kind in _controls_to_change(page.url_path):
+            if len(changed) == ROUND_TRIP_CHANGES:
+                break
+            if _change(first, key, kind):
+                changed.append(key)
+        assert len(changed) == ROUND_TRIP_CHANGES, changed
+        url = first.page.url
+        assert all(f"{key}=" in url for key in changed), (changed, url)
+        link = first.page.locator('[data-testid="stCode"] code').last.text_content().strip()
+        assert link == url, (link, url)
+        first.page.wait_for_timeout(500)
+        expected = first.page.evaluate(browser_support.CHART_SIGNATURE_JS)
+
+        second.page.goto(link)
+        second.wait_idle(timeout=120_000)
+        second.page.wait_for_function(
+            "n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n",
+            arg=expected.count("|") + 1, timeout=60_000)
+        second.page.wait_for_timeout(500)
+        assert second.page.evaluate(browser_support.CHART_SIGNATURE_JS) == expected
+        for key in changed:  # the controls show the same values
+            number = f".st-key-{key} input[type=number]"
+            if first.page.locator(number).count():
+                assert (first.page.locator(number).first.input_value()
+                        == second.page.locator(number).first.input_value())
+            else:
+                checked = f".st-key-{key} input:checked"
+                assert (first.page.locator(checked).first.get_attribute("value")
+                        == second.page.locator(checked).first.get_attribute("value"))
+        assert second.exceptions() == [] and first.exceptions() == []
+        second.screenshot(f"round-trip-{page.url_path}")
+    finally:
+        first.page.context.close()
+        second.page.context.close()
+
+
+def test_export_menu_downloads_a_png(browser_page):
+    browser_page.open("/heatmap?d_model=64&positions=32", charts=2)
+    page = browser_page.page
+    page.locator(".js-plotly-plot").first.wait_for()
+    export = page.get_by_role("button", name="Export").first
+    export.click()
+    button = page.get_by_role("button", name="PNG 3840 x 2160").first
+    button.wait_for()
+    browser_page.screenshot("export-menu")
+    with page.expect_download(timeout=60_000) as download_info:
+        button.click()
+    download = download_info.value
+    assert download.suggested_filename == "pe-heatmap_d64_pos32_interleaved.png"
+    path = ARTIFACTS / download.suggested_filename
+    download.save_as(path)
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", data[16:24]) == (3840, 2160)
+    assert browser_page.exceptions() == []

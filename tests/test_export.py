@@ -1,0 +1,200 @@
+"""Figure export: PNG and SVG drawn by kaleido on the server, CSV and .npy of the data, the
+presentation style, and what the Export menu says when the server cannot draw images."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import struct
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+import core
+from core.figures.common import (
+    EXPORT_HEIGHT,
+    EXPORT_WIDTH,
+    OKABE_ITO,
+    PRESENTATION_FONT_SIZE,
+    export_style,
+    presentation_style,
+)
+from core.figures.export import (
+    figure_csv,
+    figure_image,
+    figure_npy,
+    figure_rows,
+    find_browser,
+    image_export_problem,
+)
+from core.figures.heatmap import make_pe_heatmap_figure
+from core.i18n import message
+from tests.apptest import open_page
+from ui.charts import file_stem
+from ui.pages import PAGES
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from the PNG's IHDR chunk (the first one, right after the magic)."""
+    assert data[:8] == PNG_MAGIC
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.fixture(scope="module")
+def kaleido_server():
+    """One Chromium for every export of this module (each export otherwise starts its own)."""
+    if find_browser() is None:
+        pytest.fail("no Chromium for kaleido: run `make test` (it installs Debian's chromium)")
+    import kaleido
+
+    kaleido.start_sync_server(silence_warnings=True)
+    yield
+    kaleido.stop_sync_server(silence_warnings=True)
+
+
+def small_figure() -> go.Figure:
+    return go.Figure(
+        [go.Scatter(x=[0, 1, 2], y=[0.5, -1.0, 2.0], name="sin", line={"color": "#1f77b4"}),
+         go.Scatter(x=[0, 1], y=[3.0, 4.0], name="位置", marker={"color": "#d62728", "size": 6})]
+    ).update_layout(title="正弦位置编码 sinusoid")
+
+
+# --- data ----------------------------------------------------------------------------------------
+def test_csv_of_a_heatmap_is_its_matrix():
+    overview = core.sinusoid_overview(5, 4)
+    fig = make_pe_heatmap_figure(overview, title="t")
+    rows = list(csv.reader(io.StringIO(figure_csv(fig).decode("utf-8"))))
+    assert rows[0][1:] == ["0", "1", "2", "3"]  # dimensions across
+    assert [r[0] for r in rows[1:]] == ["0", "1", "2", "3", "4"]  # positions down
+    table = np.array([[float(v) for v in r[1:]] for r in rows[1:]])
+    # The article's d=4 table (source 000), e.g. PE(1, 0) = sin(1) = 0.841470...
+    assert table[1, 0] == pytest.approx(np.sin(1.0), abs=1e-6)
+    assert table[2, 3] == pytest.approx(np.cos(2 / 100), abs=1e-6)
+    npy = np.load(io.BytesIO(figure_npy(fig)))
+    assert npy.shape == (5, 4)
+    np.testing.assert_allclose(npy, table, atol=1e-6)
+
+
+def test_csv_and_npy_of_curves_are_one_row_per_point():
+    fig = small_figure()
+    rows = list(csv.reader(io.StringIO(figure_csv(fig).decode("utf-8"))))
+    assert rows[0] == ["trace", "x", "y"]
+    assert rows[1:] == [["sin", "0", "0.5"], ["sin", "1", "-1.0"], ["sin", "2", "2.0"],
+                        ["位置", "0", "3.0"], ["位置", "1", "4.0"]]
+    array = np.load(io.BytesIO(figure_npy(fig)), allow_pickle=False)
+    assert array.dtype.names == ("trace", "x", "y")
+    assert array["trace"].tolist() == ["sin"] * 3 + ["位置"] * 2
+    np.testing.assert_array_equal(array["y"], [0.5, -1.0, 2.0, 3.0, 4.0])
+
+
+def test_rows_of_a_3d_scatter_keep_z():
+    fig = go.Figure(go.Scatter3d(x=[1, 2], y=[3, 4], z=[5, 6], name="p"))
+    columns, rows = figure_rows(fig)
+    assert columns == ["trace", "x", "y", "z"]
+    assert rows == [("p", 1, 3, 5), ("p", 2, 4, 6)]
+
+
+# --- images --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("scale", [2, 4])
+def test_png_is_a_16_9_image_of_the_chosen_scale(kaleido_server, scale):
+    png = figure_image(export_style(small_figure()), "png", scale=scale)
+    assert png_size(png) == (EXPORT_WIDTH * scale, EXPORT_HEIGHT * scale)
+    assert len(png) > 10_000
+
+
+def test_svg_is_a_vector_image_with_the_text(kaleido_server):
+    svg = figure_image(small_figure(), "svg").decode("utf-8")
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    assert float(root.get("width")) == EXPORT_WIDTH and float(root.get("height")) == EXPORT_HEIGHT
+    assert "正弦位置编码" in svg  # Chinese text kept as text
+
+
+def test_bad_export_arguments_are_refused():
+    with pytest.raises(ValueError, match="fmt="):
+        figure_image(small_figure(), "jpg")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="scale="):
+        figure_image(small_figure(), "png", scale=100)
+
+
+def main_figure(page) -> go.Figure:
+    """The page's first chart as the browser receives it (AppTest sees its JSON spec)."""
+    at = open_page(page.script)
+    assert not at.exception, [e.value for e in at.exception]
+    charts = at.get("plotly_chart")
+    assert charts, f"{page.url_path}: no chart"
+    return go.Figure(json.loads(charts[0].proto.spec))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.url_path)
+def test_every_pages_main_figure_exports_as_png_and_svg(kaleido_server, page):
+    fig = export_style(main_figure(page))
+    png = figure_image(fig, "png", scale=2)
+    assert png_size(png) == (2 * EXPORT_WIDTH, 2 * EXPORT_HEIGHT)
+    svg = figure_image(fig, "svg")
+    assert ET.fromstring(svg).tag.endswith("svg")
+    # The data too: CSV with a header and rows, .npy readable without pickle.
+    assert len(figure_csv(fig).splitlines()) > 2
+    assert np.load(io.BytesIO(figure_npy(fig)), allow_pickle=False).size > 1
+
+
+# --- presentation style ---------------------------------------------------------------------
+def test_presentation_style_uses_colour_blind_safe_colours_and_larger_type():
+    fig = small_figure()
+    styled = presentation_style(fig)
+    assert styled.data[0].line.color == OKABE_ITO["blue"]
+    assert styled.data[1].marker.color == OKABE_ITO["vermillion"]
+    assert styled.data[1].marker.size > 6
+    assert styled.layout.font.size == PRESENTATION_FONT_SIZE
+    assert styled.layout.template.layout.plot_bgcolor == "white"  # simple_white
+    assert fig.data[0].line.color == "#1f77b4"  # the original is untouched
+    dark = presentation_style(fig, dark=True)
+    assert dark.layout.template.layout.paper_bgcolor == "rgb(17,17,17)"  # plotly_dark
+
+
+def test_presentation_keeps_the_diverging_scale_centred_on_zero():
+    styled = presentation_style(make_pe_heatmap_figure(core.sinusoid_overview(8, 8), title="t"))
+    heatmap = styled.data[0]
+    assert (heatmap.zmin, heatmap.zmid, heatmap.zmax) == (-1.0, 0.0, 1.0)
+
+
+# --- file names and the menu ----------------------------------------------------------------
+def test_file_stems_say_what_and_with_which_parameters():
+    assert file_stem("heatmap", "d128", "pos64", "interleaved") == (
+        "pe-heatmap_d128_pos64_interleaved"
+    )
+    assert file_stem("word", "a/b c", None, "") == "pe-word_a-b-c"
+
+
+def test_heatmap_export_buttons_are_named_after_the_view():
+    at = open_page("app_pages/heatmap.py", {"d_model": "128", "positions": "64"})
+    buttons = {b.proto.id.rsplit("-", 1)[-1]: b.proto for b in at.get("download_button")}
+    assert {"heatmap_chart_png2", "heatmap_chart_png4", "heatmap_chart_svg",
+            "heatmap_chart_csv", "heatmap_chart_npy"} <= set(buttons)
+    assert buttons["heatmap_chart_png2"].label == "PNG 3840 x 2160"
+    assert not buttons["heatmap_chart_png2"].disabled
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert chart["config"]["toImageButtonOptions"]["filename"] == (
+        "pe-heatmap_d128_pos64_interleaved"
+    )
+    assert chart["config"]["toImageButtonOptions"]["width"] == EXPORT_WIDTH
+
+
+def test_without_a_browser_the_menu_says_why(monkeypatch):
+    monkeypatch.setenv("BROWSER_PATH", "/nonexistent/chromium")
+    assert image_export_problem() == "no_browser"
+    at = open_page("app_pages/heatmap.py", {"d_model": "16", "positions": "8"})
+    assert not at.exception
+    reason = message("export.reason_no_browser", "en")
+    assert any(reason in c.value for c in at.caption)
+    buttons = {b.proto.id.rsplit("-", 1)[-1]: b.proto for b in at.get("download_button")}
+    assert buttons["heatmap_chart_png2"].disabled and buttons["heatmap_chart_svg"].disabled
+    assert not buttons["heatmap_chart_csv"].disabled  # the data still downloads
+    with pytest.raises(RuntimeError, match="no_browser"):
+        figure_image(small_figure(), "png")
