@@ -49,3 +49,12 @@ def test_dockerfile_follows_streamlits_deployment_guide():
     assert "--server.address=0.0.0.0" in text
     assert "chromium" in text and "fonts-noto-cjk" in text
     assert "-r requirements.txt" in text
+
+
+def test_hosting_platforms_get_what_export_and_chinese_need():
+    """Streamlit Community Cloud installs Debian packages from packages.txt: a Chromium for
+    kaleido's PNG/SVG export and CJK fonts for Chinese text in exported images."""
+    packages = (ROOT / "packages.txt").read_text(encoding="utf-8").split()
+    assert {"chromium", "fonts-noto-cjk"} <= set(packages)
+    requirements = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    assert re.search(r"^kaleido>=1", requirements, re.M)
