@@ -13,11 +13,16 @@ APP = str(Path(__file__).resolve().parent.parent / "app.py")
 def open_page(script: str, query: dict[str, str] | None = None, timeout: float = 60) -> AppTest:
     """Run the app at `script` (e.g. "app_pages/heatmap.py") with URL query parameters `query`."""
     at = AppTest.from_file(APP, default_timeout=timeout)
-    # One run first (the home page): until st.navigation has registered the pages, switch_page
-    # matches a script by file name, which is not the url_path of e.g. vit_grid.py ("vit-grid").
-    at.run()
+    # The URL first, as a browser opening a shared link has it: the app-wide controls (lang,
+    # present) read it on the session's first run.
     for name, value in (query or {}).items():
         at.query_params[name] = value
+    if Path(script).name == "home.py":  # the default page: the first run is the page
+        return at.run()
+    # One run first (the home page): until st.navigation has registered the pages, switch_page
+    # matches a script by file name, which is not the url_path of e.g. vit_grid.py ("vit-grid").
+    # (Notices about lang or present show on that run: test them on the home page.)
+    at.run()
     at.switch_page(script)
     return at.run()
 

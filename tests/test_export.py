@@ -179,11 +179,9 @@ def test_heatmap_export_buttons_are_named_after_the_view():
             "heatmap_chart_csv", "heatmap_chart_npy"} <= set(buttons)
     assert buttons["heatmap_chart_png2"].label == "PNG 3840 x 2160"
     assert not buttons["heatmap_chart_png2"].disabled
-    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert chart["config"]["toImageButtonOptions"]["filename"] == (
-        "pe-heatmap_d128_pos64_interleaved"
-    )
-    assert chart["config"]["toImageButtonOptions"]["width"] == EXPORT_WIDTH
+    config = json.loads(at.get("plotly_chart")[0].proto.config)  # the modebar's camera button
+    assert config["toImageButtonOptions"]["filename"] == "pe-heatmap_d128_pos64_interleaved"
+    assert config["toImageButtonOptions"]["width"] == EXPORT_WIDTH
 
 
 def test_without_a_browser_the_menu_says_why(monkeypatch):

@@ -137,3 +137,23 @@ def test_every_cache_is_bounded():
                 f"{path.name}: {name} is cached without max_entries or ttl"
             )
     assert found >= 2
+
+
+def test_generated_app_wide_url_parameters():
+    """lang and present (on every page) take any URL value: a notice, never a traceback."""
+    from core.page_params import app_params
+
+    specs = app_params()
+
+    @settings(max_examples=8, database=None)
+    @given(st.data())
+    def run(data):
+        query = {spec.name: data.draw(any_value(spec), label=spec.name) for spec in specs}
+        at = open_page("app_pages/home.py", query)
+        assert not at.exception, [e.value for e in at.exception]
+        shown = notices(at)
+        for spec in specs:
+            if not is_usable(spec, query[spec.name]):
+                assert any(f"{spec.name}=" in n for n in shown), (spec.name, shown)
+
+    run()

@@ -83,7 +83,9 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
     styled.update_layout(
         template="plotly_dark" if dark else "simple_white",
         font={"size": PRESENTATION_FONT_SIZE},
-        title_font={"size": round(PRESENTATION_FONT_SIZE * 1.3)},
+        # The larger title pushes the plot down (automargin) instead of covering subplot titles.
+        title={"font": {"size": round(PRESENTATION_FONT_SIZE * 1.3)}, "automargin": True,
+               "yref": "container"},
         colorway=PRESENTATION_COLORWAY,
         paper_bgcolor="rgba(0,0,0,0)" if dark else "white",
         plot_bgcolor="rgba(0,0,0,0)" if dark else "white",
@@ -114,6 +116,7 @@ def export_style(fig: go.Figure) -> go.Figure:
     return go.Figure(fig).update_layout(
         template="plotly_white",
         font={"size": PRESENTATION_FONT_SIZE},
-        title={"x": 0.01, "xanchor": "left", "font": {"size": round(PRESENTATION_FONT_SIZE * 1.3)}},
+        title={"x": 0.01, "xanchor": "left", "font": {"size": round(PRESENTATION_FONT_SIZE * 1.3)},
+               "automargin": True, "yref": "container"},
         margin={"l": 110, "r": 40, "t": 110, "b": 100},
     )
