@@ -164,7 +164,7 @@ class PageControls:
         and the chosen section's function. A rerun then redraws only what is on screen."""
         param = self.params["view"]
         assert isinstance(param, ChoiceParam) and tuple(sections) == param.choices
-        sections[self.choice("view", "show", help=help)]()
+        sections[self.choice("view", t("controls.show"), help=help)]()
 
     def finish(self) -> None:
         """Call after the last control: reset unusable widget values, then show the notices

@@ -5,9 +5,14 @@ from __future__ import annotations
 import streamlit as st
 
 import core
+from core.i18n import message
+
+# Shown by the cache while the tables load (a second, once per process). The decorator's text is
+# fixed when the module is imported, before any visitor's language is known: both languages.
+LOADING = f"{message('app.loading_model', 'en')} · {message('app.loading_model', 'zh')}"
 
 
-@st.cache_resource(max_entries=1, show_spinner="Reading the MiniLM embedding tables ...")
+@st.cache_resource(max_entries=1, show_spinner=LOADING)
 def cached_minilm():
     """`core.load_minilm()`; raises `core.minilm.ModelUnavailableError` (saying how to install
     the package) when it is not installed. Errors are not cached: installing it needs no
