@@ -4,16 +4,20 @@ import streamlit as st
 
 from core import rope
 from core.figures.rope import (
-    METHOD_NAMES,
     make_context_extension_figure,
     make_rope_decay_figure,
     make_rope_logits_figure,
     make_rope_rotation_figure,
+    method_names,
 )
+from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
+from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
+from ui.i18n import current_language, t
+from ui.text import explain
 
-BASE_PRESETS = {"10000 (RoFormer, LLaMA 1-2)": 10000.0, "500000 (LLaMA 3)": 500000.0}
+BASE_PRESETS = (10000.0, 500000.0)  # RoFormer and LLaMA 1-2; LLaMA 3
 SECOND_ANCHOR_SHIFT = 1000  # the second query sits this many positions further on
 SEED = 0  # the fixed random query and key
 
@@ -53,56 +57,49 @@ def set_base(value: float) -> None:
     st.session_state["base"] = value
 
 
-st.title("RoPE: rotary position embeddings")
+lang = current_language()
+st.title(t("rope.title"))
 controls = PageControls("rope", PAGE_PARAMS["rope"])
 with st.sidebar:
-    d_head = controls.number("d_head", "d_head (even)", help="Width of one attention head: 2 to "
-                             "1024. LLaMA uses 128.")
-    base = controls.number("base", "base", fmt="%g", help="RoFormer and LLaMA 1-2 use 10000, "
-                           "LLaMA 3 uses 500000. Must be > 1.")
+    d_head = controls.number("d_head", t("rope.d_head"), help=t("rope.d_head_help"))
+    base = controls.number("base", t("rope.base"), fmt="%g", help=t("rope.base_help"))
+    preset_help = {10000.0: t("rope.preset_10000"), 500000.0: t("rope.preset_500000")}
     preset_columns = st.columns(len(BASE_PRESETS))
-    for column, (label, value) in zip(preset_columns, BASE_PRESETS.items(), strict=True):
-        column.button(label.split()[0], key=f"base_preset_{value:g}", help=label,
-                      on_click=set_base, args=(value,), width="stretch")
-    layout = controls.choice(
-        "layout", "layout",
-        help="interleaved: pairs (2i, 2i+1), RoFormer and GPT-J; half_split: pairs (i, i + d/2), "
-        "GPT-NeoX and Hugging Face's LLaMA (rotate_half). Same angles, other columns.",
-    )
-    positions = controls.number("positions", "positions",
-                                help="Positions shown in the rotation, offsets and distances.")
-    scaling = controls.choice(
-        "scaling", "scaling",
-        help="Context extension: position_interpolation divides positions by the factor; "
-        "ntk_aware multiplies the base by factor^(d/(d-2)).",
-    )
-    factor = controls.number("factor", "factor s", help="Context-extension factor, 1 to 64.")
+    for column, value in zip(preset_columns, BASE_PRESETS, strict=True):
+        column.button(t("rope.preset_button", base=value), key=f"base_preset_{value:g}",
+                      help=preset_help[value], on_click=set_base, args=(value,), width="stretch")
+    layout = controls.choice("layout", t("rope.layout"), help=t("rope.layout_help"))
+    positions = controls.number("positions", t("rope.positions"), help=t("rope.positions_help"))
+    scaling = controls.choice("scaling", t("rope.scaling"), help=t("rope.scaling_help"))
+    factor = controls.number("factor", t("rope.factor"), help=t("rope.factor_help"))
 scaling_arg = None if scaling == "none" else scaling
+# Files name the setting: pe-rope-rotation_dhead128_pos512_interleaved (base and scaling only
+# when used).
+base_part = None if base == DEFAULT_BASE else f"base{base:g}"
+scaling_part = f"{scaling}-x{factor}" if scaling_arg else None
 
-st.markdown(
-    "The sinusoid pages add $PE[p]$ to the input. RoFormer (Su et al. 2021) instead **rotates** "
-    "each pair of a query or key by its position times the pair's frequency, with the very same "
-    "frequencies $\\theta_i = \\mathrm{base}^{-2i/d}$ (the sinusoid's $\\omega_i$ with "
-    "$d_{model} = d_{head}$):"
-)
+explain(t("rope.intro"))
 st.latex(
     r"\begin{pmatrix} x'_a \\ x'_b \end{pmatrix} = "
     r"\begin{pmatrix} \cos p\theta_i & -\sin p\theta_i \\ \sin p\theta_i & \cos p\theta_i"
     r"\end{pmatrix} \begin{pmatrix} x_a \\ x_b \end{pmatrix}, \qquad "
     r"(R_m q)\cdot(R_n k) = q \cdot (R_{n-m} k)"
 )
-st.markdown(
-    f"**{layout}** layout: pair $i$ is columns "
-    + ("$(2i, 2i+1)$ (RoFormer, GPT-J)." if layout == "interleaved" else
-       "$(i, i + d/2)$, i.e. Hugging Face's `q * cos + rotate_half(q) * sin` "
-       "with `emb = cat(freqs, freqs)` (GPT-NeoX, LLaMA).")
-    + (f" Scaling: **{METHOD_NAMES[scaling]}** ×{factor}." if scaling_arg else "")
+columns_text = {
+    "interleaved": t("rope.columns_interleaved"),
+    "half_split": t("rope.columns_half_split"),
+}
+scaling_text = (
+    t("rope.scaling_text", method=method_names(lang)[scaling], factor=factor) if scaling_arg else ""
 )
+explain(t("rope.layout_text", layout=layout, columns=columns_text[layout], scaling=scaling_text))
 
-st.subheader("One pair, turning with the position")
+st.subheader(t("rope.rotation"))
 half = d_head // 2
 pairs = sorted({0, half // 2, half - 1})  # fast, middle, slowest
-names = {half // 2: "middle", half - 1: "slowest", 0: "fast"}  # later keys win for small d
+names = {  # later keys win for small d
+    half // 2: t("rope.pair_middle"), half - 1: t("rope.pair_slowest"), 0: t("rope.pair_fast"),
+}
 shown, trajectories = cached_trajectories(
     tuple(pairs), positions, d_head, base, layout, scaling_arg, factor
 )
@@ -110,37 +107,43 @@ theta = rope.rope_frequencies(d_head, base=base, scaling=scaling_arg, factor=fac
 turned = rope.rope_angles([positions - 1], d_head, base=base, scaling=scaling_arg,
                           factor=factor)[0]
 titles = [
-    f"pair {i} ({names[i]})<br>θ = {theta[i]:.3g}: {turned[i]:.3g} rad by p = {positions - 1}"
+    t("rope.pair_title", pair=i, name=names[i], theta=theta[i], turned=turned[i],
+      last=positions - 1)
     for i in pairs
 ]
-st.plotly_chart(make_rope_rotation_figure(shown, trajectories, titles), key="rotation_chart")
-drawn = "" if len(shown) == positions else f", {len(shown)} of {positions} positions drawn"
-st.caption(
-    f"The unit vector on the pair's first column, rotated to each position p (points coloured "
-    f"by p{drawn}; grey arrow p = 0, red arrow the last). Its coordinates are $(\\cos p\\theta_i, "
-    "\\sin p\\theta_i)$: **the same (sin, cos) pair $i$ as the sinusoid pages' $PE[p]$** with "
-    "$d_{model} = d_{head}$. The fast pair wraps around many times; the slowest barely moves."
+show_chart(
+    make_rope_rotation_figure(shown, trajectories, titles, lang=lang),
+    key="rotation_chart",
+    name=file_stem("rope-rotation", f"dhead{d_head}", f"pos{positions}", layout, base_part,
+                   scaling_part),
 )
+drawn = "" if len(shown) == positions else t(
+    "rope.rotation_drawn", shown=len(shown), positions=positions
+)
+explain(t("rope.rotation_caption", drawn=drawn), caption=True)
 
-st.subheader("Relative position without adding anything to the input")
+st.subheader(t("rope.relative"))
 first_anchor = positions - 1
 anchors = (float(first_anchor), float(first_anchor + SECOND_ANCHOR_SHIFT))
 offset_logits = cached_offset_logits(
     d_head, positions, anchors, base, layout, scaling_arg, factor
 )
 curves = {
-    f"query at m = {first_anchor}": offset_logits.logits[0],
-    f"query at m = {first_anchor + SECOND_ANCHOR_SHIFT}": offset_logits.logits[1],
+    t("rope.query_at", m=first_anchor): offset_logits.logits[0],
+    t("rope.query_at", m=first_anchor + SECOND_ANCHOR_SHIFT): offset_logits.logits[1],
 }
-st.plotly_chart(make_rope_logits_figure(offset_logits.offsets, curves), key="logits_chart")
-st.caption(
-    f"A fixed random query and key (numpy seed {SEED}), rotated to m and n = m − offset. The two "
-    f"curves, {SECOND_ANCHOR_SHIFT} positions apart, coincide (largest difference "
-    f"{offset_logits.spread:.1e}): the logit depends on m − n only, because the rotations by m "
-    "and n combine into one rotation by n − m."
+show_chart(
+    make_rope_logits_figure(offset_logits.offsets, curves, lang=lang),
+    key="logits_chart",
+    name=file_stem("rope-logits", f"dhead{d_head}", f"pos{positions}", layout, base_part,
+                   scaling_part, f"seed{SEED}"),
+)
+explain(
+    t("rope.logits_caption", seed=SEED, shift=SECOND_ANCHOR_SHIFT, spread=offset_logits.spread),
+    caption=True,
 )
 
-st.subheader("Long-term decay")
+st.subheader(t("rope.decay"))
 other = 500000.0 if base != 500000.0 else 10000.0
 distances, bounds = cached_decay(positions, d_head, (base, other))
 st.latex(
@@ -148,28 +151,30 @@ st.latex(
     r"\max_i |h_{i+1} - h_i| \sum_{j=1}^{d/2} |S_j|, \qquad h_i = q_{[i]} \bar k_{[i]}, \quad "
     r"S_j = \sum_{k=0}^{j-1} e^{\mathrm i (m-n)\theta_k}"
 )
-st.plotly_chart(
-    make_rope_decay_figure(distances, {f"base {b:g}": v for b, v in bounds.items()}),
+show_chart(
+    make_rope_decay_figure(
+        distances, {t("rope.decay_trace", base=b): v for b, v in bounds.items()}, lang=lang
+    ),
     key="decay_chart",
+    name=file_stem("rope-decay", f"dhead{d_head}", f"pos{positions}", f"base{base:g}",
+                   f"base{other:g}"),
 )
-st.caption(
-    "RoFormer §3.4.3: the relative upper bound $\\frac{1}{d/2}\\sum_j |S_j|$ of the logit "
-    "shrinks as the distance grows, so far-apart tokens interact less. A larger base slows every "
-    "pair down, so the decay sets in later."
-)
+explain(t("rope.decay_caption"), caption=True)
 
-st.subheader("Context extension")
+st.subheader(t("rope.extension"))
 extension = cached_extension(d_head, base, factor)
-st.plotly_chart(make_context_extension_figure(extension), key="extension_chart")
+show_chart(
+    make_context_extension_figure(extension, lang=lang),
+    key="extension_chart",
+    name=file_stem("rope-extension", f"dhead{d_head}", base_part, f"train{extension.train_length}",
+                   f"x{factor}"),
+)
 counts = {m: int(b.sum()) for m, b in extension.beyond.items()}
-st.caption(
-    f"Trained on positions 0 to {extension.train_length - 1} (LLaMA 1), used up to "
-    f"{extension.target_length - 1}. A pair whose trained angle stayed below 2π never completed a "
-    f"turn, so larger angles are new to the model: {counts['none']} pairs without scaling. "
-    f"Position interpolation (Chen et al. 2023) divides positions by {factor}: "
-    f"{counts['position_interpolation']} pairs beyond, at the price of crowding the fast pairs. "
-    f"NTK-aware scaling keeps the fast pairs and slows the slow ones: "
-    f"{counts['ntk_aware']} pairs still a little beyond."
+explain(
+    t("rope.extension_caption", last_trained=extension.train_length - 1,
+      last_target=extension.target_length - 1, none=counts["none"], factor=factor,
+      interpolated=counts["position_interpolation"], ntk=counts["ntk_aware"]),
+    caption=True,
 )
 
 controls.finish()

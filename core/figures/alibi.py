@@ -11,6 +11,7 @@ from plotly.subplots import make_subplots
 
 from core.alibi import AttentionReach, BiasOverview
 from core.figures.common import base_layout, heatmap_smoothing
+from core.i18n import Lang, message
 
 # Sequential: the bias is <= 0 everywhere; 0 (no penalty) light, the steepest penalty dark.
 BIAS_SCALE = "Viridis"
@@ -29,36 +30,35 @@ def head_colours(slopes: np.ndarray) -> list[str]:
 MAX_CURVE_POINTS = 512  # points per line of the attention-reach figure
 
 
-def _bias_hover(overview: BiasOverview) -> tuple[np.ndarray, np.ndarray, str]:
+def _bias_hover(overview: BiasOverview, lang: Lang = "en") -> tuple[np.ndarray, np.ndarray, str]:
     """x, y and hover template of a bias heatmap: exact entries, or block means named by the
     block's centre and size (per-cell ranges as customdata were 680 KB at 64 heads)."""
     if overview.exact:
-        hover = "query i = %{y}<br>key j = %{x}<br>bias = %{z:.4f}<extra></extra>"
+        hover = message("fig.alibi.hover_exact", lang)
         return overview.col_edges[:-1], overview.row_edges[:-1], hover
     rows = float(np.diff(overview.row_edges).mean())
     cols = float(np.diff(overview.col_edges).mean())
-    hover = (
-        f"queries around %{{y:.0f}} (block of ~{rows:.0f})<br>"
-        f"keys around %{{x:.0f}} (block of ~{cols:.0f})<br>mean bias = %{{z:.4f}}<extra></extra>"
-    )
+    hover = message("fig.alibi.hover_block", lang, rows=rows, cols=cols)
     return overview.col_centers, overview.row_centers, hover
 
 
-def make_alibi_slopes_figure(slopes: np.ndarray) -> go.Figure:
+def make_alibi_slopes_figure(slopes: np.ndarray, *, lang: Lang = "en") -> go.Figure:
     """Slope m_h of each head h = 1..H on a log-2 axis (a power of two: a straight line)."""
     heads = np.arange(1, slopes.size + 1)
     fig = go.Figure(go.Scatter(
         x=heads, y=slopes, mode="lines+markers", marker={"size": 8},
-        hovertemplate="head %{x}<br>m = %{y:.6g}<extra></extra>",
+        hovertemplate=message("fig.alibi.slopes_hover", lang),
     ))
-    fig.update_xaxes(title_text="head h", dtick=1 if slopes.size <= 16 else None)
-    fig.update_yaxes(type="log", title_text="slope m_h (log scale)", tickvals=SLOPE_TICKS,
-                     ticktext=["1"] + [f"1/{2**k}" for k in range(1, 9)])
-    return base_layout(fig, "Slopes: a geometric sequence", height=380)
+    fig.update_xaxes(title_text=message("fig.alibi.slopes_x_title", lang),
+                     dtick=1 if slopes.size <= 16 else None)
+    fig.update_yaxes(type="log", title_text=message("fig.alibi.slopes_y_title", lang),
+                     tickvals=SLOPE_TICKS, ticktext=["1"] + [f"1/{2**k}" for k in range(1, 9)])
+    return base_layout(fig, message("fig.alibi.slopes_title", lang), height=380)
 
 
 def make_alibi_bias_grid_figure(
-    overview: BiasOverview, slopes: np.ndarray, *, highlight: int | None = None
+    overview: BiasOverview, slopes: np.ndarray, *, highlight: int | None = None,
+    lang: Lang = "en",
 ) -> go.Figure:
     """Every head's bias as a small heatmap, one shared colour scale (so slopes compare).
 
@@ -68,23 +68,26 @@ def make_alibi_bias_grid_figure(
     cols = min(heads, 8)
     rows = math.ceil(heads / cols)
     titles = [
-        ("<b>" if h == highlight else "") + f"h{h + 1}: m={slopes[h]:.3g}"
+        ("<b>" if h == highlight else "")
+        + message("fig.alibi.grid_panel", lang, head=h + 1, slope=slopes[h])
         + ("</b>" if h == highlight else "")
         for h in range(heads)
     ]
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles,
                         horizontal_spacing=0.02, vertical_spacing=0.3 / rows)
-    x, y, hover = _bias_hover(overview)
+    x, y, hover = _bias_hover(overview, lang)
     for h in range(heads):
         fig.add_trace(
             go.Heatmap(z=overview.values[h], x=x, y=y,
-                       hovertemplate=f"head {h + 1}<br>" + hover, coloraxis="coloraxis",
+                       hovertemplate=message("fig.alibi.grid_hover_head", lang, head=h + 1)
+                       + hover, coloraxis="coloraxis",
                        zsmooth=heatmap_smoothing(overview.values[h])),
             row=h // cols + 1, col=h % cols + 1,
         )
     lowest = float(np.nanmin(overview.values)) if np.isfinite(overview.values).any() else -1.0
+    colorbar = {"title": {"text": message("fig.alibi.bias_colorbar", lang)}}
     fig.update_layout(coloraxis={"colorscale": BIAS_SCALE, "cmin": min(lowest, -1e-9), "cmax": 0,
-                                 "colorbar": {"title": {"text": "bias"}}})
+                                 "colorbar": colorbar})
     fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False, ticks="",
                      constrain="domain")
     fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, ticks="",
@@ -94,32 +97,36 @@ def make_alibi_bias_grid_figure(
         fig.layout[f"yaxis{suffix}"].scaleanchor = f"x{suffix}"
     fig.update_annotations(font={"size": 10})
     height = 120 + 150 * rows
-    return base_layout(fig, "Bias of every head (query i down, key j across; shared scale)",
-                       height=height)
+    return base_layout(fig, message("fig.alibi.grid_title", lang), height=height)
 
 
-def make_alibi_head_figure(overview: BiasOverview, head: int, slope: float) -> go.Figure:
+def make_alibi_head_figure(
+    overview: BiasOverview, head: int, slope: float, *, lang: Lang = "en"
+) -> go.Figure:
     """One head's bias matrix, large (`head` is 0-based; the title numbers from 1)."""
-    x, y, hover = _bias_hover(overview)
+    x, y, hover = _bias_hover(overview, lang)
     fig = go.Figure(go.Heatmap(
         z=overview.values[head], x=x, y=y, hovertemplate=hover,
-        colorscale=BIAS_SCALE, zmax=0, colorbar={"title": {"text": "bias"}},
+        colorscale=BIAS_SCALE, zmax=0,
+        colorbar={"title": {"text": message("fig.alibi.bias_colorbar", lang)}},
         zsmooth=heatmap_smoothing(overview.values[head]),
     ))
-    fig.update_xaxes(title_text="key position j")
-    fig.update_yaxes(title_text="query position i", autorange="reversed", scaleanchor="x")
+    fig.update_xaxes(title_text=message("fig.alibi.head_x_title", lang))
+    fig.update_yaxes(title_text=message("fig.alibi.head_y_title", lang), autorange="reversed",
+                     scaleanchor="x")
     if not overview.exact:
         fig.add_annotation(
-            text=f"Overview: each cell is the mean of about "
-            f"{np.diff(overview.row_edges).mean():.0f} x {np.diff(overview.col_edges).mean():.0f}"
-            " entries (masked ones left out)",
+            text=message("fig.alibi.head_overview_note", lang,
+                         rows=np.diff(overview.row_edges).mean(),
+                         cols=np.diff(overview.col_edges).mean()),
             xref="paper", yref="paper", x=0, y=1.0, yanchor="bottom", showarrow=False,
             font={"size": 11},
         )
-    return base_layout(fig, f"Head {head + 1}: bias −{slope:.4g}·(i − j)", height=520)
+    return base_layout(fig, message("fig.alibi.head_title", lang, head=head + 1, slope=slope),
+                       height=520)
 
 
-def make_alibi_reach_figure(reach: AttentionReach) -> go.Figure:
+def make_alibi_reach_figure(reach: AttentionReach, *, lang: Lang = "en") -> go.Figure:
     """Softmax weight of the key d positions back, for equal raw scores, one line per head."""
     fig = go.Figure()
     floor = 1e-6  # weights below this are invisible on the log axis: cut there
@@ -134,10 +141,11 @@ def make_alibi_reach_figure(reach: AttentionReach) -> go.Figure:
         fig.add_trace(go.Scatter(
             x=distances, y=np.where(shown >= floor, shown, np.nan).astype(np.float32),
             mode="lines",
-            name=f"h{h + 1} (m={slope:.3g})", line={"color": colours[h]},
-            hovertemplate="distance %{x}<br>weight %{y:.3g}<extra>" + f"head {h + 1}</extra>",
+            name=message("fig.alibi.reach_trace", lang, head=h + 1, slope=slope),
+            line={"color": colours[h]},
+            hovertemplate=message("fig.alibi.reach_hover", lang, head=h + 1),
         ))
-    fig.update_xaxes(title_text="distance i − j to the key (0 = the query itself)")
-    fig.update_yaxes(type="log", range=[-6, 0], dtick=1, title_text="softmax weight (log scale)")
-    return base_layout(fig, "Attention from the bias alone: equal raw scores, softmax over keys",
-                       height=440)
+    fig.update_xaxes(title_text=message("fig.alibi.reach_x_title", lang))
+    fig.update_yaxes(type="log", range=[-6, 0], dtick=1,
+                     title_text=message("fig.alibi.reach_y_title", lang))
+    return base_layout(fig, message("fig.alibi.reach_title", lang), height=440)

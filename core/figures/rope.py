@@ -9,13 +9,20 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from core.figures.common import base_layout
+from core.i18n import Lang, message
 from core.rope import ContextExtension
 
-METHOD_NAMES = {
-    "none": "no scaling",
-    "position_interpolation": "position interpolation",
-    "ntk_aware": "NTK-aware",
-}
+
+def method_names(lang: Lang = "en") -> dict[str, str]:
+    """The context-extension methods as a reader sees them, by their URL value."""
+    return {
+        "none": message("fig.rope.method_none", lang),
+        "position_interpolation": message("fig.rope.method_position_interpolation", lang),
+        "ntk_aware": message("fig.rope.method_ntk_aware", lang),
+    }
+
+
+METHOD_NAMES = method_names("en")  # English, for callers that name no language
 TRAINED_COLOUR = "#7f7f7f"  # grey: what training saw
 BEYOND_COLOUR = "#c0392b"  # the app's accent red: never seen in training
 MAX_ROTATION_POINTS = 128  # points per circle in the rotation figure
@@ -25,6 +32,8 @@ def make_rope_rotation_figure(
     positions: np.ndarray,
     trajectories: Sequence[np.ndarray],
     titles: Sequence[str],
+    *,
+    lang: Lang = "en",
 ) -> go.Figure:
     """One unit circle per pair: the rotated pair at each position (points coloured by position),
     arrows to the first and the last position.
@@ -49,10 +58,11 @@ def make_rope_rotation_figure(
                 x=points[shown, 0], y=points[shown, 1], mode="markers",
                 marker={"size": 5, "color": positions[shown], "colorscale": "Viridis",
                         "cmin": 0, "cmax": max(positions[-1], 1), "showscale": col == 1,
-                        "colorbar": {"title": {"text": "position p"}, "x": 1.02}},
+                        "colorbar": {"title": {"text": message("fig.rope.rotation_colorbar", lang)},
+                                     "x": 1.02}},
                 customdata=positions[shown],
-                hovertemplate="p = %{customdata}<br>(%{x:.4f}, %{y:.4f})<extra></extra>",
-                name="rotated pair", showlegend=False,
+                hovertemplate=message("fig.rope.rotation_hover", lang),
+                name=message("fig.rope.rotation_trace", lang), showlegend=False,
             ),
             row=1, col=col,
         )
@@ -62,17 +72,20 @@ def make_rope_rotation_figure(
                 yref=f"y{col}", axref=f"x{col}", ayref=f"y{col}", showarrow=True,
                 arrowhead=2, arrowwidth=2, arrowcolor=colour, text="",
             )
-        fig.update_xaxes(range=[-1.25, 1.25], title_text="first coordinate (cos pθ)",
+        fig.update_xaxes(range=[-1.25, 1.25], title_text=message("fig.rope.rotation_x_title", lang),
                          row=1, col=col, constrain="domain")
         fig.update_yaxes(range=[-1.25, 1.25], scaleanchor=f"x{col}", row=1, col=col,
-                         title_text="second coordinate (sin pθ)" if col == 1 else None)
+                         title_text=message("fig.rope.rotation_y_title", lang) if col == 1
+                         else None)
     fig.update_annotations(font={"size": 12})
-    base_layout(fig, "One pair of a query, rotated to each position", height=460)
+    base_layout(fig, message("fig.rope.rotation_title", lang), height=460)
     fig.update_layout(margin={"t": 110})  # room for the two-line panel titles
     return fig
 
 
-def make_rope_logits_figure(offsets: np.ndarray, curves: Mapping[str, np.ndarray]) -> go.Figure:
+def make_rope_logits_figure(
+    offsets: np.ndarray, curves: Mapping[str, np.ndarray], *, lang: Lang = "en"
+) -> go.Figure:
     """q_m . k_n against m - n, one trace per anchor m (they coincide: only m - n matters)."""
     fig = go.Figure()
     # The first curve wide and pale, the second dashed on top: both visible where they coincide.
@@ -84,37 +97,40 @@ def make_rope_logits_figure(offsets: np.ndarray, curves: Mapping[str, np.ndarray
         style = styles[index % len(styles)]
         fig.add_trace(go.Scatter(
             x=offsets, y=values, name=label,
-            hovertemplate="m - n = %{x}<br>q·k = %{y:.4f}<extra>" + label + "</extra>",
+            hovertemplate=message("fig.rope.logits_hover", lang, label=label),
             **style,
         ))
-    fig.update_xaxes(title_text="relative position m − n (key n is m − n positions back)")
-    fig.update_yaxes(title_text="logit (R_m q) · (R_n k)")
+    fig.update_xaxes(title_text=message("fig.rope.logits_x_title", lang))
+    fig.update_yaxes(title_text=message("fig.rope.logits_y_title", lang))
     fig.update_layout(legend={"orientation": "h", "y": -0.2})
-    return base_layout(fig, "Attention logit against m − n, from two places in the sequence",
-                       height=420)
+    return base_layout(fig, message("fig.rope.logits_title", lang), height=420)
 
 
-def make_rope_decay_figure(distances: np.ndarray, bounds: Mapping[str, np.ndarray]) -> go.Figure:
+def make_rope_decay_figure(
+    distances: np.ndarray, bounds: Mapping[str, np.ndarray], *, lang: Lang = "en"
+) -> go.Figure:
     """RoFormer's relative upper bound against distance, one line per base."""
     fig = go.Figure()
     for label, values in bounds.items():
         fig.add_trace(go.Scatter(
             x=distances, y=values, mode="lines", name=label,
-            hovertemplate="distance %{x}<br>bound %{y:.3f}<extra>" + label + "</extra>",
+            hovertemplate=message("fig.rope.decay_hover", lang, label=label),
         ))
-    fig.update_xaxes(title_text="relative distance m − n")
-    fig.update_yaxes(title_text="(1/(d/2)) Σ_j |S_j|")
+    fig.update_xaxes(title_text=message("fig.rope.decay_x_title", lang))
+    fig.update_yaxes(title_text=message("fig.rope.decay_y_title", lang))
     fig.update_layout(legend={"orientation": "h", "y": -0.2})
-    return base_layout(fig, "Long-term decay: RoFormer's relative upper bound", height=420)
+    return base_layout(fig, message("fig.rope.decay_title", lang), height=420)
 
 
-def make_context_extension_figure(extension: ContextExtension) -> go.Figure:
+def make_context_extension_figure(extension: ContextExtension, *, lang: Lang = "en") -> go.Figure:
     """One panel per method: each pair's largest angle in training (grey) and at the target length;
     pairs that meet angles never seen in training are red. Log angle axis, 2π marked."""
     methods = list(extension.target)
+    names = method_names(lang)
     titles = [
-        f"<b>{METHOD_NAMES.get(m, m)}</b><br>{int(extension.beyond[m].sum())} of "
-        f"{extension.trained.size} pairs beyond" for m in methods
+        message("fig.rope.extension_panel", lang, method=names.get(m, m),
+                beyond=int(extension.beyond[m].sum()), pairs=extension.trained.size)
+        for m in methods
     ]
     fig = make_subplots(rows=1, cols=len(methods), subplot_titles=titles, shared_yaxes=True)
     pairs = extension.pairs
@@ -122,33 +138,35 @@ def make_context_extension_figure(extension: ContextExtension) -> go.Figure:
         angles = extension.target[method]  # (d/2,)
         beyond = extension.beyond[method]  # (d/2,)
         fig.add_trace(go.Scatter(
-            x=pairs, y=extension.trained, mode="lines", name=f"training: 0 .. "
-            f"{extension.train_length - 1}", line={"color": TRAINED_COLOUR, "width": 3},
+            x=pairs, y=extension.trained, mode="lines",
+            name=message("fig.rope.extension_trained", lang, last=extension.train_length - 1),
+            line={"color": TRAINED_COLOUR, "width": 3},
             showlegend=col == 1, legendgroup="trained",
-            hovertemplate="pair %{x}<br>trained max %{y:.4g} rad<extra></extra>",
+            hovertemplate=message("fig.rope.extension_trained_hover", lang),
         ), row=1, col=col)
         fig.add_trace(go.Scatter(
-            x=pairs, y=angles, mode="lines+markers", name=f"target: 0 .. "
-            f"{extension.target_length - 1}", line={"color": "#1f77b4"},
+            x=pairs, y=angles, mode="lines+markers",
+            name=message("fig.rope.extension_target", lang, last=extension.target_length - 1),
+            line={"color": "#1f77b4"},
             marker={"size": 5, "color": np.where(beyond, BEYOND_COLOUR, "#1f77b4")},
             showlegend=col == 1, legendgroup="target",
-            hovertemplate="pair %{x}<br>target max %{y:.4g} rad<extra></extra>",
+            hovertemplate=message("fig.rope.extension_target_hover", lang),
         ), row=1, col=col)
         fig.add_hline(y=2 * np.pi, line={"dash": "dot", "color": "black", "width": 1},
                       row=1, col=col)
-        fig.update_xaxes(title_text="pair i", row=1, col=col)
+        fig.update_xaxes(title_text=message("fig.rope.extension_x_title", lang), row=1, col=col)
     # Every panel (shared_yaxes matches ranges, not axis types); ticks at powers of ten only.
     fig.update_yaxes(type="log", dtick=1)
-    fig.update_yaxes(title_text="largest angle p·θ_i (radians)", row=1, col=1)
-    fig.add_annotation(text="2π: above it a pair has turned fully in training", xref="paper",
+    fig.update_yaxes(title_text=message("fig.rope.extension_y_title", lang), row=1, col=1)
+    fig.add_annotation(text=message("fig.rope.extension_two_pi", lang), xref="paper",
                        x=0, y=np.log10(2 * np.pi), yref="y", showarrow=False, yanchor="bottom",
                        xanchor="left", font={"size": 10})
     fig.update_layout(legend={"orientation": "h", "y": -0.25})
     fig.update_annotations(font={"size": 12})
     base_layout(
         fig,
-        f"Context extension ×{extension.factor:g}: {extension.train_length} → "
-        f"{extension.target_length} positions (red: angles never seen in training)",
+        message("fig.rope.extension_title", lang, factor=extension.factor,
+                train=extension.train_length, target=extension.target_length),
         height=480,
     )
     fig.update_layout(margin={"t": 110})  # room for the two-line panel titles
