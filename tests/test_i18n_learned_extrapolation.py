@@ -1,0 +1,373 @@
+"""The learned-vs-sinusoidal and extrapolation pages in Simplified Chinese and in presentation
+mode, and their figures in both languages: titles, axes, notices and explanations come from the
+catalogues (core/locales)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from core import extrapolation, minilm, rope
+from core import word_position as wp
+from core.figures.extrapolation import (
+    make_alibi_reach_line_figure,
+    make_learned_reach_figure,
+    make_rope_reach_figure,
+    make_sinusoid_novelty_figure,
+)
+from core.figures.learned import (
+    make_dimensions_figure,
+    make_extent_figure,
+    make_offset_figure,
+    make_similarity_figure,
+    make_table_heatmap_figure,
+    make_trajectory_figure,
+)
+from core.i18n import message
+from tests.apptest import APP, open_page, plotly_figures
+
+LEARNED, EXTRAPOLATION = "app_pages/learned_vs_sinusoidal.py", "app_pages/extrapolation.py"
+LEARNED_SMALL = {"positions": "64", "anchor": "10"}
+EXTRAPOLATION_SMALL = {"train_length": "100", "target_length": "400", "d_model": "8"}
+# Figures each section of the learned page draws.
+VIEWS = {"tables": 2, "similarity": 2, "offset": 1, "space": 2, "extent": 1}
+
+
+def _minilm_available() -> bool:
+    try:
+        minilm.load_minilm()
+    except Exception:
+        return False
+    return True
+
+
+MINILM = _minilm_available()
+needs_minilm = pytest.mark.skipif(not MINILM, reason="the MiniLM package is not installed")
+
+
+def visit(script: str, query: dict[str, str]) -> AppTest:
+    """A first visit with `query` in the URL. `open_page` sets the query after the home page's
+    run, when the app-wide `lang` and `present` controls already hold their values, so those
+    two are only read from the URL this way (as a browser opening a shared link does)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for name, value in query.items():
+        at.query_params[name] = value
+    at.run()
+    at.switch_page(script)
+    return at.run()
+
+
+def has_cjk(text: str) -> bool:
+    return any("\u4e00" <= c <= "\u9fff" for c in text)
+
+
+def texts(at) -> str:
+    """Every markdown and caption on the page, main area and sidebar."""
+    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
+
+
+def titles(at) -> list[str]:
+    return [figure["layout"]["title"]["text"] for figure in plotly_figures(at)]
+
+
+def figure_by_title(at, title: str) -> dict:
+    for figure in plotly_figures(at):
+        if figure["layout"]["title"]["text"] == title:
+            return figure
+    raise AssertionError(f"no figure titled {title!r}: {titles(at)}")
+
+
+def axis_title(figure: dict, axis: str) -> str:
+    return figure["layout"][axis]["title"]["text"]
+
+
+# --- learned-vs-sinusoidal -----------------------------------------------------------------------
+# A distinctive English sentence of each section's explanation, and of the page's intro.
+LEARNED_ENGLISH = {
+    "tables": "99.5% of the entries fit",
+    "similarity": "constant along every diagonal",
+    "offset": "every anchor gives the same curve",
+    "space": "Nobody told the model",
+    "extent": "no vector at all",
+}
+LEARNED_INTRO = "BERT-style models do not compute their position vectors"
+
+
+@needs_minilm
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_learned_page_in_chinese(view):
+    at = visit(LEARNED, {"lang": "zh", "view": view, **LEARNED_SMALL})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == message("learned-vs-sinusoidal.title", "zh")
+    assert at.number_input(key="positions").label == message("learned-vs-sinusoidal.positions",
+                                                             "zh")
+    assert at.radio(key="metric").options == ["cosine", "dot"]  # the URL's values
+    assert at.radio(key="view").help == message("learned-vs-sinusoidal.view_help", "zh")
+    subheaders = [s.value for s in at.subheader]
+    assert subheaders[0] == message("learned-vs-sinusoidal.numbers", "zh")
+    metric_labels = [m.label for m in at.metric]
+    assert message("learned-vs-sinusoidal.neighbour_mean", "zh",
+                   metric=message("learned-vs-sinusoidal.metric_cosine", "zh")) in metric_labels
+
+    shown = texts(at)
+    assert LEARNED_INTRO not in shown and LEARNED_ENGLISH[view] not in shown
+    assert "positions" not in " ".join(m.value for m in at.markdown if m.value.startswith("**"))
+    assert any(has_cjk(m.value) for m in at.markdown)
+    assert len(plotly_figures(at)) == VIEWS[view]
+
+    zh = {key: message(key, "zh") for key in (
+        "fig.learned.dimension", "fig.learned.position", "fig.learned.position_i",
+        "fig.learned.position_j", "fig.learned.offset_x", "fig.learned.extent_y",
+    )}
+    cosine = message("fig.learned.metric_cosine", "zh")
+    if view == "tables":
+        assert subheaders[1] == message("learned-vs-sinusoidal.tables", "zh")
+        for key in ("learned-vs-sinusoidal.table_learned",
+                    "learned-vs-sinusoidal.table_sinusoidal"):
+            figure = figure_by_title(at, message(key, "zh"))
+            assert axis_title(figure, "xaxis") == zh["fig.learned.dimension"]
+            assert axis_title(figure, "yaxis") == zh["fig.learned.position"]
+            colour_bar = figure["data"][0]["colorbar"]["title"]["text"]
+            assert colour_bar == message("fig.learned.value", "zh")
+            assert figure["data"][0]["hovertemplate"].startswith(zh["fig.learned.position"])
+    elif view == "similarity":
+        assert subheaders[1] == message("learned-vs-sinusoidal.similarity_cosine", "zh")
+        figure = figure_by_title(
+            at, message("learned-vs-sinusoidal.similarity_learned", "zh",
+                        metric=message("learned-vs-sinusoidal.metric_cosine", "zh"))
+        )
+        assert axis_title(figure, "xaxis") == zh["fig.learned.position_j"]
+        assert axis_title(figure, "yaxis") == zh["fig.learned.position_i"]
+        assert figure["data"][0]["colorbar"]["title"]["text"] == cosine
+    elif view == "offset":
+        figure = figure_by_title(at, message("fig.learned.offset_title", "zh", metric=cosine))
+        assert axis_title(figure, "xaxis") == zh["fig.learned.offset_x"]
+        assert axis_title(figure, "yaxis") == message("fig.learned.offset_y", "zh", metric=cosine)
+        panels = [a["text"] for a in figure["layout"]["annotations"]]
+        assert panels == [message("fig.learned.panel_learned", "zh"),
+                          message("fig.learned.panel_sinusoidal", "zh")]
+        anchor = int(figure["data"][0]["hovertemplate"].split("<br>")[0].split()[-1])
+        assert figure["data"][0]["name"] == message(
+            "fig.learned.offset_trace", "zh", name=panels[0], anchor=anchor
+        )
+    elif view == "space":
+        figure = figure_by_title(at, message("fig.learned.trajectory_title", "zh"))
+        assert axis_title(figure, "xaxis").startswith("PC1（")
+        assert has_cjk(axis_title(figure, "xaxis"))
+        dimensions = figure_by_title(
+            at, message("learned-vs-sinusoidal.dimensions_title", "zh", count=4)
+        )
+        assert axis_title(dimensions, "xaxis") == zh["fig.learned.position"]
+        assert axis_title(dimensions, "yaxis") == message("fig.learned.value", "zh")
+        assert dimensions["data"][0]["name"].startswith("第 ")
+    else:
+        figure = figure_by_title(at, message("fig.learned.extent_title", "zh"))
+        assert axis_title(figure, "xaxis") == zh["fig.learned.position"]
+        assert axis_title(figure, "yaxis") == zh["fig.learned.extent_y"]
+        assert [a["text"] for a in figure["layout"]["annotations"]] == [
+            message("fig.learned.extent_no_row", "zh", rows=512)
+        ]
+
+
+@needs_minilm
+def test_learned_page_notices_in_chinese():
+    at = visit(LEARNED, {"lang": "zh", "positions": "1000", "anchor": "50", "view": "extent"})
+    assert not at.exception
+    assert [i.value for i in at.info] == [
+        message("learned-vs-sinusoidal.past_learned_rows", "zh", positions=1000, last=511)
+    ]
+    at = visit(LEARNED, {"lang": "zh", "positions": "20", "anchor": "100"})
+    assert [i.value for i in at.info] == [
+        message("learned-vs-sinusoidal.anchor_clamped", "zh", anchor=100, rows=20, last=19)
+    ]
+    assert "anchor" in at.info[0].value  # a notice names its parameter
+    at = visit(LEARNED, {"lang": "zh", "positions": "8", "view": "space"})
+    assert message("learned-vs-sinusoidal.too_few_for_waves", "zh") in [c.value for c in at.caption]
+
+
+@needs_minilm
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_learned_page_presentation_mode(view):
+    normal = open_page(LEARNED, {"view": view, **LEARNED_SMALL})
+    assert LEARNED_INTRO in texts(normal) and LEARNED_ENGLISH[view] in texts(normal)
+    at = visit(LEARNED, {"present": "true", "view": view, **LEARNED_SMALL})
+    assert not at.exception, [e.value for e in at.exception]
+    shown = texts(at)
+    assert LEARNED_INTRO not in shown and LEARNED_ENGLISH[view] not in shown
+    assert "The sinusoid has the same norm" not in shown
+    assert len(plotly_figures(at)) == VIEWS[view]
+    assert at.title[0].value == "Learned vs sinusoidal"
+    assert len(at.subheader) == 2 and len(at.metric) == 6  # numbers and headings stay
+
+
+def test_learned_page_missing_model_in_chinese(monkeypatch):
+    def unavailable():
+        raise minilm.ModelUnavailableError(
+            f"The all-MiniLM-L6-v2 model is not installed. Install it with: {minilm.INSTALL_HINT}"
+        )
+
+    st.cache_resource.clear()
+    monkeypatch.setattr(minilm, "load_minilm", unavailable)
+    try:
+        at = visit(LEARNED, {"lang": "zh"})
+        assert not at.exception
+        error = at.error[0].value.replace("\\", "")
+        assert has_cjk(error) and "pip install gt" in error
+        assert at.info[0].value == message("learned-vs-sinusoidal.other_pages_work", "zh")
+    finally:
+        monkeypatch.undo()
+        st.cache_resource.clear()
+
+
+# --- extrapolation -------------------------------------------------------------------------------
+EXTRAPOLATION_ENGLISH = (
+    "What does each way of encoding position hand it",
+    "defined at every position, but past L",
+    "never completed a turn in training",
+    "the same straight line at any distance",
+)
+
+
+def test_extrapolation_page_in_chinese():
+    at = visit(EXTRAPOLATION, {"lang": "zh", **EXTRAPOLATION_SMALL})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == message("extrapolation.title", "zh")
+    assert at.number_input(key="train_length").label == message("extrapolation.train_length",
+                                                                "zh")
+    assert at.number_input(key="d_model").help == message("extrapolation.d_model_help", "zh")
+    shown = texts(at)
+    for sentence in EXTRAPOLATION_ENGLISH:
+        assert sentence not in shown
+    assert message("extrapolation.intro", "zh", train_length=100, target_length=400) in shown
+    assert len(plotly_figures(at)) == (4 if MINILM else 3)
+
+    position = message("fig.extrapolation.position_p", "zh")
+    sinusoid = figure_by_title(at, message("fig.extrapolation.sinusoid_title", "zh"))
+    assert axis_title(sinusoid, "xaxis") == position
+    assert axis_title(sinusoid, "yaxis") == message("fig.extrapolation.sinusoid_y", "zh")
+    assert sinusoid["data"][0]["name"] == message("fig.extrapolation.sinusoid_trace", "zh")
+    rope_figure = figure_by_title(at, message("fig.extrapolation.rope_title", "zh"))
+    assert axis_title(rope_figure, "xaxis") == message("fig.extrapolation.rope_x", "zh")
+    assert axis_title(rope_figure, "yaxis") == message("fig.extrapolation.rope_y", "zh")
+    assert [t["name"] for t in rope_figure["data"]][:2] == [
+        message("fig.extrapolation.rope_trained", "zh"),
+        message("fig.extrapolation.rope_unscaled", "zh"),
+    ]
+    alibi_figure = figure_by_title(at, message("fig.extrapolation.alibi_title", "zh"))
+    assert axis_title(alibi_figure, "xaxis") == message("fig.extrapolation.alibi_x", "zh")
+    assert axis_title(alibi_figure, "yaxis") == message("fig.extrapolation.alibi_y", "zh")
+    if MINILM:
+        learned = figure_by_title(at, message("fig.extrapolation.learned_title", "zh", rows=512))
+        assert axis_title(learned, "xaxis") == position
+        assert axis_title(learned, "yaxis") == message("fig.extrapolation.learned_y", "zh")
+        assert message("extrapolation.learned_text", "zh", rows=512) in shown
+
+
+def test_extrapolation_notice_in_chinese():
+    at = visit(EXTRAPOLATION, {"lang": "zh", "train_length": "500", "target_length": "400",
+                                   "d_model": "8"})
+    assert not at.exception
+    notice = message("extrapolation.not_extrapolating", "zh", train_length=500, target_length=400)
+    assert [i.value for i in at.info] == [notice]
+    assert "target_length" in notice and "train_length" in notice
+    assert message("extrapolation.rope_seen", "zh", d_model=8) in texts(at)
+
+
+def test_extrapolation_presentation_mode():
+    normal = open_page(EXTRAPOLATION, EXTRAPOLATION_SMALL)
+    assert all(sentence in texts(normal) for sentence in EXTRAPOLATION_ENGLISH)
+    at = visit(EXTRAPOLATION, {"present": "true", **EXTRAPOLATION_SMALL})
+    assert not at.exception, [e.value for e in at.exception]
+    shown = texts(at)
+    for sentence in EXTRAPOLATION_ENGLISH:
+        assert sentence not in shown
+    assert len(plotly_figures(at)) == len(plotly_figures(normal)) == (4 if MINILM else 3)
+    assert at.title[0].value == "Extrapolation: past the training length"
+
+
+# --- the figures on their own --------------------------------------------------------------------
+def test_learned_figures_in_chinese():
+    rng = np.random.default_rng(0)
+    table = rng.normal(size=(24, 8))
+    overview = wp.table_overview(table, 256, 192)
+    fig = make_table_heatmap_figure(overview, zmax=1.0, title="t", lang="zh")
+    assert fig.layout.xaxis.title.text == message("fig.learned.dimension", "zh")
+    assert fig.layout.yaxis.title.text == message("fig.learned.position", "zh")
+    assert fig.data[0].hovertemplate == message(
+        "fig.learned.hover_exact", "zh", x=message("fig.learned.dimension", "zh"),
+        y=message("fig.learned.position", "zh"), value=message("fig.learned.value", "zh"),
+    )
+    # An averaged overview: its note and hover are this page's, in Chinese.
+    big = wp.table_overview(rng.normal(size=(600, 8)), 256, 192)
+    fig = make_table_heatmap_figure(big, zmax=1.0, title="t", lang="zh")
+    assert fig.layout.annotations[0].text.startswith("概览")
+    assert "块均值" in fig.data[0].hovertemplate
+
+    sim = make_similarity_figure(wp.table_overview(np.eye(4), 256, 256), metric="dot", zmax=1,
+                                 title="s", lang="zh")
+    assert sim.layout.xaxis.title.text == message("fig.learned.position_j", "zh")
+    assert sim.layout.yaxis.title.text == message("fig.learned.position_i", "zh")
+    assert sim.data[0].colorbar.title.text == message("fig.learned.metric_dot", "zh")
+
+    curves = {"learned": wp.offset_curves(table, [0, 10], 5),
+              "sinusoidal": wp.offset_curves(table, [0, 10], 5)}
+    offsets = make_offset_figure(curves, metric="cosine", lang="zh")
+    assert offsets.layout.xaxis.title.text == message("fig.learned.offset_x", "zh")
+    assert has_cjk(offsets.layout.yaxis.title.text) and has_cjk(offsets.layout.title.text)
+    assert offsets.layout.annotations[0].text == message("fig.learned.panel_learned", "zh")
+
+    path = make_trajectory_figure(
+        {"learned": (table[:, :2], ("a", "b")), "sinusoidal": (table[:, :2], ("c", "d"))},
+        lang="zh",
+    )
+    assert path.layout.title.text == message("fig.learned.trajectory_title", "zh")
+    assert path.data[0].name == message("fig.learned.panel_learned", "zh")
+
+    dims = make_dimensions_figure(table, [1, 2], title="t", lang="zh")
+    assert dims.layout.xaxis.title.text == message("fig.learned.position", "zh")
+    assert dims.layout.yaxis.title.text == message("fig.learned.value", "zh")
+    assert dims.data[0].name == message("fig.learned.dimension_trace", "zh", dim=1)
+
+    extent = make_extent_figure(np.ones(512), np.ones(768), learned_rows=512, lang="zh")
+    assert extent.layout.xaxis.title.text == message("fig.learned.position", "zh")
+    assert extent.layout.yaxis.title.text == message("fig.learned.extent_y", "zh")
+    assert extent.layout.title.text == message("fig.learned.extent_title", "zh")
+    assert extent.layout.annotations[0].text == message("fig.learned.extent_no_row", "zh",
+                                                        rows=512)
+    # English stays the default.
+    english = make_extent_figure(np.ones(512), np.ones(768), learned_rows=512)
+    assert english.layout.yaxis.title.text == "norm |P_p| (log scale)"
+    assert english.layout.title.text == "Where each table stops"
+
+
+def test_extrapolation_figures_in_chinese():
+    novelty = extrapolation.sinusoid_novelty(10, 30, 8)
+    fig = make_sinusoid_novelty_figure(novelty, 10, lang="zh")
+    assert fig.layout.xaxis.title.text == message("fig.extrapolation.position_p", "zh")
+    assert fig.layout.yaxis.title.text == message("fig.extrapolation.sinusoid_y", "zh")
+    assert fig.layout.title.text == message("fig.extrapolation.sinusoid_title", "zh")
+
+    learned = extrapolation.learned_reach(np.ones((5, 2)), 9)
+    fig = make_learned_reach_figure(learned, 4, lang="zh")
+    assert fig.layout.yaxis.title.text == message("fig.extrapolation.learned_y", "zh")
+    assert fig.layout.title.text == message("fig.extrapolation.learned_title", "zh", rows=5)
+    assert message("fig.extrapolation.learned_no_row", "zh") in [
+        a.text for a in fig.layout.annotations
+    ]
+
+    ext = rope.rope_context_extension(16, 100, 400)
+    fig = make_rope_reach_figure(ext, lang="zh")
+    assert fig.layout.xaxis.title.text == message("fig.extrapolation.rope_x", "zh")
+    assert fig.layout.yaxis.title.text == message("fig.extrapolation.rope_y", "zh")
+    assert fig.data[2].name == message("fig.extrapolation.rope_interpolated", "zh",
+                                       factor=ext.factor)
+
+    fig = make_alibi_reach_line_figure(extrapolation.alibi_reach(10, 40), 10, lang="zh")
+    assert fig.layout.xaxis.title.text == message("fig.extrapolation.alibi_x", "zh")
+    assert fig.layout.yaxis.title.text == message("fig.extrapolation.alibi_y", "zh")
+    assert fig.data[0].hovertemplate.endswith("<extra>第 1 个头</extra>")
+    english = make_alibi_reach_line_figure(extrapolation.alibi_reach(10, 40), 10)
+    assert english.layout.title.text == "ALiBi: the same line, only longer"
+    assert english.data[0].hovertemplate == "distance %{x}<br>bias %{y:.2f}<extra>head 1</extra>"
