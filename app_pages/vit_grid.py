@@ -10,8 +10,13 @@ from core.figures.vit_grid import (
     make_tiles_figure,
     make_vit_encoding_figure,
 )
+from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
+from core.params import shorten
+from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
+from ui.i18n import current_language, t
+from ui.text import explain
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -43,36 +48,66 @@ def apply_preset(name: str) -> None:
     )
 
 
-st.title("2-D grids for ViT")
+def patch_notice(patch_text: str, error: ValueError, grid_h: int, grid_w: int,
+                 row: int, col: int) -> str:
+    """`parse_patch`'s complaint in the visitor's language: the parameter, its value, what is
+    allowed, and the default used instead."""
+    allowed = t("vit-grid.patch_allowed", last_row=grid_h - 1, last_col=grid_w - 1,
+                grid_h=grid_h, grid_w=grid_w)
+    reason = str(error)
+    if " is outside the grid: " in reason:  # "patch=3,9 is outside the grid: ..."
+        value = reason.removeprefix("patch=").split(" is outside the grid: ")[0]
+        problem = t("vit-grid.patch_outside", value=value, allowed=allowed)
+    else:  # "patch=<text> is not allowed: ..."
+        problem = t("vit-grid.patch_not_allowed", value=shorten(patch_text.strip()),
+                    allowed=allowed)
+    return t("controls.url_notice", error=problem,
+             default=t("vit-grid.patch_default", row=row, col=col))
+
+
+lang = current_language()
+st.title(t("vit-grid.title"))
 controls = PageControls("vit-grid", PAGE_PARAMS["vit-grid"])
+# The presets' names and notes are core's (English) keys; shown in the visitor's language.
+preset_labels = {
+    "4 x 4 teaching grid": t("vit-grid.preset_teaching"),
+    "6 x 10 rectangle": t("vit-grid.preset_rectangle"),
+}
+preset_notes = {
+    "ViT-B/16": t("vit-grid.note_b16"),
+    "ViT-L/16": t("vit-grid.note_l16"),
+    "4 x 4 teaching grid": t("vit-grid.note_teaching"),
+    "6 x 10 rectangle": t("vit-grid.note_rectangle"),
+}
 with st.sidebar:
-    st.caption("Presets")
+    st.caption(t("vit-grid.presets"))
     for number, (name, preset) in enumerate(vit_tiles.PRESETS.items()):
-        st.button(name, key=f"preset_{number}", help=preset.note, on_click=apply_preset,
+        st.button(preset_labels.get(name, name), key=f"preset_{number}",
+                  help=preset_notes.get(name, preset.note), on_click=apply_preset,
                   args=(name,), width="stretch")
-    grid_h = controls.number("grid_h", "grid rows (grid_h)", help="Patches down: 1 to 64.")
-    grid_w = controls.number("grid_w", "grid columns (grid_w)", help="Patches across: 1 to 64.")
-    d_model = controls.number("d_model", "d_model (divisible by 4)", help="4 to 1280.")
-    base = controls.number("base", "base", fmt="%g", help="MAE uses 10000. Must be > 1.")
-    cls_token = controls.toggle("cls_token", "cls token", help="Prepend ViT's all-zero cls row.")
-    patch_text = controls.text(
-        "patch", "selected patch (row,col)", help="e.g. 3,4 — empty: the centre patch."
+    grid_h = controls.number("grid_h", t("vit-grid.grid_h"), help=t("vit-grid.grid_h_help"))
+    grid_w = controls.number("grid_w", t("vit-grid.grid_w"), help=t("vit-grid.grid_w_help"))
+    d_model = controls.number("d_model", t("vit-grid.d_model"), help=t("vit-grid.d_model_help"))
+    base = controls.number("base", t("vit-grid.base"), fmt="%g", help=t("vit-grid.base_help"))
+    cls_token = controls.toggle(
+        "cls_token", t("vit-grid.cls_token"), help=t("vit-grid.cls_token_help")
     )
+    patch_text = controls.text("patch", t("vit-grid.patch"), help=t("vit-grid.patch_help"))
 try:
     row, col = vit_tiles.parse_patch(patch_text, grid_h, grid_w)
 except ValueError as error:
     row, col = grid_h // 2, grid_w // 2
-    notice = f"URL parameter {error}. Using the default, the centre patch {row},{col}."
+    notice = patch_notice(patch_text, error, grid_h, grid_w, row, col)
     if notice not in controls.notices:  # kept across the reset rerun of PageControls
         controls.notices.append(notice)
 
+# Files name the grid: pe-vit-grid-tiles_14x14_d768 (base only when not the paper's).
+grid_name = [f"{grid_h}x{grid_w}", f"d{d_model}",
+             None if base == DEFAULT_BASE else f"base{base:g}"]
 tokens = grid_h * grid_w + (1 if cls_token else 0)
-st.markdown(
-    f"**{grid_h} x {grid_w} patches, d_model {d_model}**: the table has shape "
-    f"**({tokens}, {d_model})**"
-    + (" (one cls row, all zeros, then the patches row by row)." if cls_token else ".")
-    + " Source 002 builds it from two 1-D encodings of half the width: the patch's column "
-    "index $x$ and its row index $y$, each in the concatenated $[\\sin | \\cos]$ layout."
+explain(
+    t("vit-grid.summary", grid_h=grid_h, grid_w=grid_w, d_model=d_model, tokens=tokens,
+      rows=t("vit-grid.summary_cls") if cls_token else t("vit-grid.summary_no_cls"))
 )
 st.latex(
     r"e_{(y,x)} = \big[\, PE^{d/2}(x) \;\big|\; PE^{d/2}(y) \,\big], \qquad "
@@ -84,68 +119,56 @@ st.latex(
     r"\cos(\omega_j (x - x')) + \tfrac{4}{d}\sum_j \cos(\omega_j (y - y'))\Big)"
 )
 
+
 def tiles_section() -> None:
     """The ViT paper's similarity tiles, and the selected patch against every patch."""
     embedding = cached_embedding(grid_h, grid_w, d_model, base, cls_token)
     left, right = st.columns([3, 2], gap="medium")  # the tiles need the room
     with left:
         tiles = cached_tiles(grid_h, grid_w, d_model, base)
-        st.plotly_chart(make_tiles_figure(tiles), key="tiles_chart")
-        st.caption(
-            "As in the ViT paper's Figure 7 (centre): tile $(r, c)$ is the cosine similarity of "
-            "patch "
-            "$(r, c)$ with every patch. Each tile peaks at its own patch and fades with distance "
-            "along rows and columns. The cls row is left out: it is all zeros."
-        )
+        show_chart(make_tiles_figure(tiles, lang=lang), key="tiles_chart",
+                   name=file_stem("vit-grid-tiles", *grid_name))
+        explain(t("vit-grid.tiles_caption"), caption=True)
     with right:
         similarity_map = vit_tiles.patch_similarity_map(embedding, grid_h, grid_w, row, col)
-        st.plotly_chart(make_patch_map_figure(similarity_map, row=row, col=col), key="patch_chart")
+        show_chart(
+            make_patch_map_figure(similarity_map, row=row, col=col, lang=lang),
+            key="patch_chart",
+            name=file_stem("vit-grid-patch", *grid_name, f"r{row}c{col}"),
+        )
 
 
 def halves_section() -> None:
     """The column half and the row half of the encoding, each a 1-D sinusoid."""
     embedding = cached_embedding(grid_h, grid_w, d_model, base, cls_token)
-    st.subheader("The two halves")
+    st.subheader(t("vit-grid.halves"))
     column_half, row_half = vit_tiles.half_similarity_maps(embedding, grid_h, grid_w, row, col)
-    st.plotly_chart(
-        make_halves_figure(column_half, row_half, row=row, col=col, d_model=d_model),
+    show_chart(
+        make_halves_figure(column_half, row_half, row=row, col=col, d_model=d_model, lang=lang),
         key="halves_chart",
+        name=file_stem("vit-grid-halves", *grid_name, f"r{row}c{col}"),
     )
-    st.markdown(
-        f"Channels $[0, {d_model // 2})$ depend only on the patch's **column**: their map is "
-        "constant "
-        f"down every column. Channels $[{d_model // 2}, {d_model})$ depend only on the **row**: "
-        "constant along every row. The full similarity is the mean of the two maps. "
-        "MAE's code names the halves the other way round: it builds `grid = np.meshgrid(grid_w, "
-        "grid_h)`, and `np.meshgrid` returns the *x* (width, column) coordinate first, so "
-        "`grid[0]` holds column indices; it then encodes `grid[0]` into a variable called `emb_h` "
-        "and `grid[1]` (the rows) into `emb_w`. Source 002 points this out. The values are right, "
-        "only the names are swapped, and nothing depends on the names (a transposed grid is "
-        "learned just as well); this page names the halves by what they hold."
-    )
+    explain(t("vit-grid.halves_text", half=d_model // 2, d_model=d_model))
 
 
 def encoding_section() -> None:
     """The whole (tokens, d_model) table."""
-    st.subheader("The full encoding")
+    st.subheader(t("vit-grid.encoding"))
     overview = cached_overview(grid_h, grid_w, d_model, base, cls_token)
-    st.plotly_chart(
-        make_vit_encoding_figure(overview, d_model=d_model, cls_token=cls_token),
+    show_chart(
+        make_vit_encoding_figure(overview, d_model=d_model, cls_token=cls_token, lang=lang),
         key="encoding_chart",
+        name=file_stem("vit-grid-encoding", *grid_name, "cls" if cls_token else None),
     )
     if cls_token:
-        st.caption(f"Row 0 is the cls token: zeros, shape (1, {d_model}), as in MAE's code.")
-    st.caption(
-        f"Patch rows repeat a pattern every {grid_w} tokens in the column half (the column index "
-        "cycles) and change in steps of that length in the row half."
-    )
+        explain(t("vit-grid.cls_caption", d_model=d_model), caption=True)
+    explain(t("vit-grid.encoding_caption", grid_w=grid_w), caption=True)
 
 
 # One section at a time (in the URL as `view`): a change redraws only what is on screen.
 controls.sections(
     {"tiles": tiles_section, "halves": halves_section, "encoding": encoding_section},
-    help="tiles: every patch against every patch (the ViT paper's figure); "
-    "halves: the column and row halves; encoding: the whole table.",
+    help=t("vit-grid.view_help"),
 )
 
 controls.finish()

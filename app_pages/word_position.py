@@ -4,13 +4,16 @@ import pandas as pd
 import streamlit as st
 
 from core import word_position as wp
-from core.figures.word_position import make_word_position_figure
-from core.minilm import ModelUnavailableError
+from core.figures.word_position import make_word_position_figure, projection_axis_titles
+from core.i18n import message
+from core.minilm import INSTALL_HINT, ModelUnavailableError
 from core.page_params import PAGE_PARAMS
 from core.params import shorten
+from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
+from ui.i18n import current_language, t
 from ui.model import cached_minilm
-from ui.text import escape_markdown
+from ui.text import escape_markdown, explain
 
 MAX_CHIPS = 64  # token chips drawn; the table below lists every token
 
@@ -39,50 +42,66 @@ def cached_projection(_word_position: wp.WordPosition, key: tuple, components: i
     return wp.project_word_position(_word_position, components, seed=seed)
 
 
-def stop(message: str) -> None:
-    st.info(message, icon=":material/info:")
+def stop(text: str) -> None:
+    st.info(text, icon=":material/info:")
     controls.finish()
     st.stop()
 
 
-st.title("Word + position")
+def model_problem(error: ModelUnavailableError) -> str:
+    """core.minilm's message in the visitor's language: not installed (how to install it), or
+    installed but unusable (core's own words, which name the missing file)."""
+    if str(error) == message("word-position.model_not_installed", "en", hint=INSTALL_HINT):
+        return t("word-position.model_not_installed", hint=INSTALL_HINT)
+    return t("word-position.model_unusable", error=str(error))
+
+
+def settle_notes(
+    embedding: str, encoding: str, d_model: int, scale: bool, choices: wp.Choices,
+    notes: list[str],
+) -> list[str]:
+    """What `wp.settle_choices` changed (the controls as set, then as settled), said in the
+    visitor's language, one note each as core says them in English; core's own notes should its
+    rules ever say something these do not."""
+    said = []
+    if encoding == "learned" and choices.encoding == "sinusoidal":
+        said.append(t("word-position.note_no_minilm"))
+    if embedding == "random" and choices.encoding == "learned" and d_model != choices.d_model:
+        said.append(t("word-position.note_learned_width", width=choices.d_model, d_model=d_model))
+    if choices.bert_input and (encoding != "learned" or scale):
+        said.append(t("word-position.note_bert_input"))
+    return said if len(said) == len(notes) else notes
+
+
+lang = current_language()
+st.title(t("word-position.title"))
 controls = PageControls("word-position", PAGE_PARAMS["word-position"])
 with st.sidebar:
     embedding = controls.choice(
-        "embedding",
-        "token embeddings",
-        help="article: the 2-D example of the source article; random: one Gaussian vector per "
-        "word; minilm: the real WordPiece embeddings of all-MiniLM-L6-v2 (384-D).",
+        "embedding", t("word-position.embedding"), help=t("word-position.embedding_help")
     )
-    sentence = controls.text("sentence", "sentence", help="Used by random and minilm.")
+    sentence = controls.text(
+        "sentence", t("word-position.sentence"), help=t("word-position.sentence_help")
+    )
     encoding = controls.choice(
-        "encoding",
-        "position vectors",
-        help="sinusoidal: the paper's formula; learned: a trained table (MiniLM's 512 x 384; for "
-        "the article preset, its made-up P values).",
+        "encoding", t("word-position.encoding"), help=t("word-position.encoding_help")
     )
-    layout = controls.choice("layout", "sinusoid layout", help="Column order of the sinusoid.")
-    d_model = controls.number("d_model", "d_model (random preset)", help="Even, 2 to 4096.")
-    scale = controls.toggle(
-        "scale", "multiply token embeddings by √d_model", help="As the paper's code does "
-        "(Vaswani et al. §3.4); BERT and the article add them as they are."
-    )
+    layout = controls.choice("layout", t("word-position.layout"),
+                             help=t("word-position.layout_help"))
+    d_model = controls.number("d_model", t("word-position.d_model"),
+                              help=t("word-position.d_model_help"))
+    scale = controls.toggle("scale", t("word-position.scale"), help=t("word-position.scale_help"))
     special_tokens = controls.toggle(
-        "special_tokens", "MiniLM: add [CLS] and [SEP]", help="As BERT sees a sentence."
+        "special_tokens", t("word-position.special_tokens"),
+        help=t("word-position.special_tokens_help"),
     )
     bert_input = controls.toggle(
-        "bert_input",
-        "MiniLM: BERT's real input",
-        help="LayerNorm(word + learned position + token type 0), the output of BERT's embedding "
-        "layer, instead of the plain sum.",
+        "bert_input", t("word-position.bert_input"), help=t("word-position.bert_input_help")
     )
-    projection = controls.choice("projection", "projection")
-    seed = controls.number("seed", "seed", help="Random word vectors and the PCA's random_state.")
+    projection = controls.choice("projection", t("word-position.projection_control"))
+    seed = controls.number("seed", t("word-position.seed"), help=t("word-position.seed_help"))
 
-st.markdown(
-    "A Transformer adds a **position vector** to each **token embedding** before the first "
-    "layer, so the same word at two positions becomes two different inputs:"
-)
+explain(t("word-position.intro"))
 st.latex(r"x_p = s \cdot W_{t_p} + P_p")
 
 # --- choices that depend on each other, said out loud --------------------------------------------
@@ -92,76 +111,68 @@ if embedding == "minilm" or (embedding == "random" and encoding == "learned"):
         cached_minilm()
     except ModelUnavailableError as error:
         minilm_available = False
-        st.error(escape_markdown(str(error)), icon=":material/error:")
+        st.error(escape_markdown(model_problem(error)), icon=":material/error:")
         if embedding == "minilm":
-            stop("The article and random presets work without it.")
+            stop(t("word-position.without_model"))
 choices, notes = wp.settle_choices(embedding, encoding, d_model, scale=scale,
                                    bert_input=bert_input, minilm_available=minilm_available)
+for note in settle_notes(embedding, encoding, d_model, scale, choices, notes):
+    st.info(note, icon=":material/info:")
 encoding, d_model, scale, bert_input = (choices.encoding, choices.d_model, choices.scale,
                                         choices.bert_input)
-for note in notes:
-    st.info(note, icon=":material/info:")
 if embedding == "article" and sentence.strip() != wp.ARTICLE_SENTENCE:
-    st.info(
-        "The article preset has numbers for its own sentence only, "
-        f"*{wp.ARTICLE_SENTENCE}*: choose random or minilm to use yours.",
-        icon=":material/info:",
-    )
+    st.info(t("word-position.article_sentence_only", sentence=wp.ARTICLE_SENTENCE),
+            icon=":material/info:")
 if embedding != "article" and not wp.word_tokens(sentence):
-    stop("Type a sentence in the sidebar: there is no word to embed.")
+    stop(t("word-position.no_sentence"))
 
 try:
     word_position = cached_word_position(
         embedding, sentence, encoding, layout, d_model, scale, seed, special_tokens, bert_input
     )
 except ValueError as error:  # e.g. a text of characters the tokenizer drops entirely
-    stop(escape_markdown(str(error)))
+    reason = str(error)
+    known = {
+        "text has no token: give a sentence": t("word-position.sentence_no_token"),
+        "text has no word: give a sentence": t("word-position.sentence_no_word"),
+    }
+    stop(escape_markdown(known.get(reason, reason)))
 n = len(word_position.tokens)
 
 # --- what convention is on -----------------------------------------------------------------------
 if word_position.bert_input:
-    convention = (
-        "**BERT's real input**: $\\mathrm{LayerNorm}(W_t + P_p + T_0)$ with MiniLM's learned "
-        "positions, token type 0 and $\\epsilon = 10^{-12}$ (no $\\sqrt{d}$ scaling)."
-    )
+    convention = t("word-position.convention_bert")
 elif scale:
-    convention = (
-        f"**Convention: scaled.** Token embeddings are multiplied by "
-        f"$s = \\sqrt{{d_{{model}}}} = \\sqrt{{{d_model}}} = {word_position.scale:.4f}$ before the "
-        "position is added, as the paper's code does."
-    )
+    convention = t("word-position.convention_scaled", d_model=d_model, scale=word_position.scale)
 else:
-    convention = (
-        "**Convention: unscaled** ($s = 1$). Token embeddings are added as they are, as BERT and "
-        "the article do."
-    )
+    convention = t("word-position.convention_unscaled")
 source = {
-    "article": "the article's 2-D word vectors",
-    "random": f"random {d_model}-D word vectors (seed {seed})",
-    "minilm": "all-MiniLM-L6-v2's 384-D WordPiece embeddings",
+    "article": t("word-position.source_article"),
+    "random": t("word-position.source_random", d_model=d_model, seed=seed),
+    "minilm": t("word-position.source_minilm"),
 }[embedding]
 positions_text = {
-    ("article", "learned"): "the article's illustrative P (a free table, like a learned one)",
-    ("article", "sinusoidal"): "the real d = 2 sinusoid",
-}.get((embedding, encoding), "MiniLM's learned positions" if encoding == "learned"
-      else f"the sinusoid ({layout})")
-st.markdown(f"Tokens: {source}. Positions: {positions_text}. {convention}")
+    ("article", "learned"): t("word-position.positions_article_learned"),
+    ("article", "sinusoidal"): t("word-position.positions_article_sinusoidal"),
+}.get((embedding, encoding), t("word-position.positions_learned") if encoding == "learned"
+      else t("word-position.positions_sinusoid", layout=layout))
+explain(t("word-position.settings", source=source, positions=positions_text,
+          convention=convention))
 
 # --- the tokens ----------------------------------------------------------------------------------
-st.subheader(f"{n} tokens")
+st.subheader(t("word-position.tokens", n=n))
 if embedding != "article":
-    st.caption("Sentence: " + escape_markdown(shorten(sentence, 300)))
+    st.caption(t("word-position.sentence_caption",
+                 sentence=escape_markdown(shorten(sentence, 300))))
 if word_position.truncated:
     st.warning(
-        f"The text has {word_position.total_tokens} tokens: only the first {n} are used "
-        f"(a learned table has {wp.MAX_TOKENS} positions, 0 to {wp.MAX_TOKENS - 1}).",
+        t("word-position.truncated", total=word_position.total_tokens, n=n,
+          max_tokens=wp.MAX_TOKENS, last=wp.MAX_TOKENS - 1),
         icon=":material/content_cut:",
     )
 if word_position.unknown_tokens:
     st.warning(
-        f"{word_position.unknown_tokens} of {n} tokens are [UNK]: MiniLM's English WordPiece "
-        "vocabulary has no entry for most Chinese, Japanese and Korean characters, emoji and rare "
-        "symbols, so they all share one vector, the [UNK] embedding.",
+        t("word-position.unknown_tokens", unknown=word_position.unknown_tokens, n=n),
         icon=":material/help:",
     )
 # One markdown line of badge directives; escape_markdown escapes the brackets too, so a token
@@ -173,25 +184,21 @@ chips = [
     )
 ]
 if n > MAX_CHIPS:
-    chips.append(f":gray-badge[… {n - MAX_CHIPS} more in the table below]")
+    chips.append(f":gray-badge[{t('word-position.chips_more', count=n - MAX_CHIPS)}]")
 st.markdown(" ".join(chips))
 if embedding == "minilm":
-    st.caption("WordPiece is uncased: “The” and “the” are the same token, `the`.")
+    explain(t("word-position.uncased"), caption=True)
 
 # --- the article's table, beside the real d = 2 sinusoid -----------------------------------------
 if embedding == "article":
-    st.subheader("The article's table, and the real sinusoid")
-    st.markdown(
-        "Left, the article's own numbers: its $P_p$ are made up for the example, a free table "
-        "like a learned one (position vectors: *learned*). Right, the same words with the real "
-        "sinusoid at $d = 2$, $P_p = [\\sin p, \\cos p]$ (position vectors: *sinusoidal*)."
-    )
+    st.subheader(t("word-position.article_tables"))
+    explain(t("word-position.article_tables_text"))
     left, right = st.columns(2, gap="large")
     short_names = {"position": "p", "token": "token", "token[0]": "W[0]", "token[1]": "W[1]",
                    "position[0]": "P[0]", "position[1]": "P[1]", "sum[0]": "X[0]", "sum[1]": "X[1]"}
     for column, table_encoding, heading in (
-        (left, "learned", "The article's P"),
-        (right, "sinusoidal", "The real sinusoid"),
+        (left, "learned", t("word-position.article_p")),
+        (right, "sinusoidal", t("word-position.real_sinusoid")),
     ):
         table = wp.vector_table(
             cached_word_position("article", "", table_encoding, "interleaved", 2, scale, 0,
@@ -199,7 +206,8 @@ if embedding == "article":
             dims=2,
         )
         with column:
-            st.markdown(f"**{heading}**: $X_p = {'s' if scale else ''}W + P_p$")
+            st.markdown(t("word-position.table_heading", heading=heading,
+                          s="s" if scale else ""))
             st.dataframe(
                 pd.DataFrame(table)[list(short_names)].rename(columns=short_names),
                 hide_index=True, key=f"article_table_{table_encoding}",
@@ -208,84 +216,87 @@ if embedding == "article":
     for i, j in pairs:
         point = ", ".join(f"{v:g}" for v in word_position.sums[i])
         st.warning(
-            f"**{word_position.tokens[i]}** (position {i}) and **{word_position.tokens[j]}** "
-            f"(position {j}) land on the same point [{point}]: after the sum, two different "
-            "words cannot be told apart.",
+            t("word-position.same_point", first=word_position.tokens[i], i=i,
+              second=word_position.tokens[j], j=j, point=point),
             icon=":material/warning:",
         )
-    st.markdown(
-        "At $d = 2$ there is a single frequency, $\\omega_0 = 1$: $P_p = (\\sin p, \\cos p)$ is a "
-        "point on the unit circle that turns one radian per position, so positions repeat every "
-        "$2\\pi \\approx 6.28$ positions, and position 6 is already back near position 0. "
-        "Real models use hundreds of dimensions, with wavelengths from $2\\pi$ to "
-        "$2\\pi \\cdot 10000$, so that no two positions collide."
-    )
+    explain(t("word-position.two_d_text"))
 
 # --- the projection ------------------------------------------------------------------------------
 components = 3 if projection == "3-D" else 2
 cache_key = (embedding, sentence, encoding, layout, d_model, scale, seed, special_tokens,
              bert_input)
 projected = cached_projection(word_position, cache_key, components, seed)
-st.subheader("Projection" + (" (PCA)" if projected.method == "PCA" else ""))
+st.subheader(t("word-position.projection_pca") if projected.method == "PCA"
+             else t("word-position.projection"))
 if projected.method == "raw":
-    st.caption(
-        f"d = {word_position.d_model}: the vectors are drawn as they are, no projection needed"
-        + (" (a 2-D table has no third axis)." if components == 3 else ".")
+    explain(
+        t("word-position.raw_caption_3d", d=word_position.d_model) if components == 3
+        else t("word-position.raw_caption", d=word_position.d_model),
+        caption=True,
     )
 else:
     ratios = projected.explained_variance_ratio
     shares = ", ".join(f"PC{i + 1} {r:.1%}" for i, r in enumerate(ratios))
-    st.caption(
-        f"One PCA of the {n} token embeddings, {n} position vectors and {n} "
-        f"{'inputs' if word_position.bert_input else 'sums'} together (random_state={seed}). "
-        f"Share of the variance on each axis: {shares}; the rest of the {word_position.d_model} "
-        "dimensions is not shown, so points close here may be far apart."
+    explain(
+        t("word-position.pca_caption", n=n, seed=seed, shares=shares, d=word_position.d_model,
+          kind=t("word-position.pca_inputs") if word_position.bert_input
+          else t("word-position.pca_sums")),
+        caption=True,
     )
-sum_label = "BERT input (LayerNorm)" if word_position.bert_input else "token + position"
-st.plotly_chart(
+sum_label = (t("word-position.sum_bert") if word_position.bert_input
+             else t("word-position.sum_plain"))
+# Files name the view: pe-word-position_minilm_learned_d384_cls-sep_2d.
+show_chart(
     make_word_position_figure(
         projected.coordinates,
         word_position.tokens,
         word_position.positions.tolist(),
-        axis_titles=projected.axis_titles,
-        title=f"Token embeddings, position vectors and {sum_label}",
+        axis_titles=projection_axis_titles(projected, lang),
+        title=t("word-position.chart_title", sum_label=sum_label),
         sum_label=sum_label,
+        lang=lang,
     ),
     key="projection_chart",
+    name=file_stem(
+        "word-position", embedding, encoding,
+        layout if encoding == "sinusoidal" and embedding != "article" else None,
+        f"d{d_model}", "scaled" if scale else None,
+        f"seed{seed}" if embedding == "random" else None,
+        "cls-sep" if embedding == "minilm" and special_tokens else None,
+        "bert-input" if bert_input else None, f"{components}d",
+    ),
 )
 repeated = list(wp.repeated_tokens(word_position).items())
 if repeated:
-    st.caption(
-        "Same token, different inputs (the red diamonds): "
-        + "; ".join(
-            f"“{escape_markdown(token)}” at positions {', '.join(map(str, where[:8]))}"
-            + (" …" if len(where) > 8 else "")
-            for token, where in repeated[:5]
-        )
-        + (f"; and {len(repeated) - 5} more repeated tokens." if len(repeated) > 5 else ".")
+    items = t("word-position.list_separator").join(
+        t("word-position.repeated_item", token=escape_markdown(token),
+          positions=", ".join(map(str, where[:8])))
+        + (" …" if len(where) > 8 else "")
+        for token, where in repeated[:5]
+    )
+    explain(
+        t("word-position.repeated", items=items,
+          rest=t("word-position.repeated_more", count=len(repeated) - 5) if len(repeated) > 5
+          else t("word-position.repeated_end")),
+        caption=True,
     )
 if word_position.bert_input:
-    st.caption(
-        "LayerNorm rescales every input to mean 0 and variance 1 (then γ, β): the inputs are "
-        "much longer than the word and position vectors they come from, so they lie far out."
-    )
+    explain(t("word-position.layer_norm_caption"), caption=True)
 
 # --- the numbers ---------------------------------------------------------------------------------
 norm = wp.norms(word_position)
-st.subheader("The vectors")
+st.subheader(t("word-position.vectors"))
 c1, c2, c3 = st.columns(3)
-c1.metric("mean |token|", f"{norm.token_mean:.4f}")
-c2.metric("mean |position|", f"{norm.position_mean:.4f}")
-c3.metric("|token| / |position|", f"{norm.mean_ratio:.3f}")
-st.markdown(
-    "The ratio decides how far a position moves a word: far above 1, the word dominates its sum "
-    "and the position is a small nudge; far below 1, the position drowns the word."
-    + (" Here the scaled words are larger by √d." if scale else "")
-)
+c1.metric(t("word-position.mean_token"), f"{norm.token_mean:.4f}")
+c2.metric(t("word-position.mean_position"), f"{norm.position_mean:.4f}")
+c3.metric(t("word-position.norm_ratio"), f"{norm.mean_ratio:.3f}")
+explain(t("word-position.ratio_text")
+        + (t("word-position.ratio_scaled") if scale else ""))
 table = wp.vector_table(word_position, dims=4)
 st.dataframe(pd.DataFrame(table), hide_index=True, key="vector_table")
 st.download_button(
-    "Download the table (CSV)",
+    t("word-position.download"),
     wp.table_csv(table),
     file_name="word_position.csv",
     mime="text/csv",

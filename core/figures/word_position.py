@@ -9,6 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.figures.common import base_layout
+from core.i18n import Lang, message
 
 # Above this many tokens the points carry no text labels (they would cover each other); hover
 # still names every point.
@@ -45,6 +46,16 @@ def _merge_coincident(points: np.ndarray, labels: list[str]) -> list[str]:
     return merged
 
 
+def projection_axis_titles(projection, lang: Lang = "en") -> tuple[str, ...]:
+    """Axis titles for a `core.word_position.Projection` in `lang`: "dimension 0" for raw
+    coordinates, "PC1 (42.0% of variance)" for principal components."""
+    if projection.method == "raw":
+        return tuple(message("fig.word_position.axis_dimension", lang, i=i)
+                     for i in range(projection.coordinates.shape[1]))
+    return tuple(message("fig.word_position.axis_pc", lang, number=i + 1, ratio=ratio)
+                 for i, ratio in enumerate(projection.explained_variance_ratio))
+
+
 def _segments(start: np.ndarray, end: np.ndarray) -> list[np.ndarray]:
     """Per axis: start, end, None for each row (one line trace draws every arrow)."""
     count, dims = start.shape
@@ -60,14 +71,21 @@ def make_word_position_figure(
     *,
     axis_titles: Sequence[str],
     title: str,
-    sum_label: str = "token + position",
+    sum_label: str | None = None,
+    lang: Lang = "en",
 ) -> go.Figure:
     """The projected points: token embeddings (blue), position vectors (grey), sums (red), and an
     arrow from each token to its sum (what adding the position did to it).
 
     `coordinates` is ``(3n, k)`` with k = 2 or 3: rows [0, n) tokens, [n, 2n) positions,
-    [2n, 3n) sums, as `core.word_position.project_word_position` returns them.
+    [2n, 3n) sums, as `core.word_position.project_word_position` returns them. `sum_label`
+    names the sums (default: "token + position" in `lang`).
     """
+    if sum_label is None:
+        sum_label = message("fig.word_position.sum_name", lang)
+    arrow_name = message("fig.word_position.arrow_name", lang)
+    token_name = message("fig.word_position.token_name", lang)
+    position_name = message("fig.word_position.position_name", lang)
     n = len(tokens)
     coordinates = np.asarray(coordinates, dtype=np.float64)
     if coordinates.ndim != 2 or coordinates.shape[0] != 3 * n or coordinates.shape[1] not in (2, 3):
@@ -93,35 +111,35 @@ def make_word_position_figure(
     arrows = {"x": line_x, "y": line_y} | ({"z": line_z[0]} if three_d else {})
     if three_d:
         fig.add_trace(go.Scatter3d(
-            **arrows, mode="lines", name="token → sum", hoverinfo="skip",
+            **arrows, mode="lines", name=arrow_name, hoverinfo="skip",
             line={"color": SUM_COLOUR, "width": 3},
         ))
     else:
         # Arrowheads: an "arrow" marker at each sum, pointing along the segment (angleref).
         sizes = np.tile([0, 11, 0], n)
         fig.add_trace(go.Scatter(
-            **arrows, mode="lines+markers", name="token → sum", hoverinfo="skip",
+            **arrows, mode="lines+markers", name=arrow_name, hoverinfo="skip",
             line={"color": SUM_COLOUR, "width": 1.5},
             marker={"symbol": "arrow", "size": sizes, "angleref": "previous",
                     "color": SUM_COLOUR},
         ))
     fig.add_trace(scatter(
-        **xyz(token_xy), mode=mode, name="token embedding",
+        **xyz(token_xy), mode=mode, name=token_name,
         text=_merge_coincident(token_xy, names) if labelled else None,
         textposition="bottom center",
         marker={"color": TOKEN_COLOUR, "size": 7 if three_d else 10, "symbol": "circle"},
         customdata=np.array(at, dtype=object),
-        hovertemplate="token %{customdata}<extra>token embedding</extra>",
+        hovertemplate=message("fig.word_position.token_hover", lang, name=token_name),
     ))
     fig.add_trace(scatter(
-        **xyz(position_xy), mode=mode, name="position vector",
+        **xyz(position_xy), mode=mode, name=position_name,
         text=_merge_coincident(position_xy, [f"P{p}" for p in positions]) if labelled else None,
         textposition="top center",
         # WebGL (3-D) draws markers as font glyphs; "x" has none in common fonts: a square.
         marker={"color": POSITION_COLOUR, "size": 5 if three_d else 8,
                 "symbol": "square" if three_d else "x"},
         customdata=np.asarray(positions),
-        hovertemplate="position %{customdata}<extra>position vector</extra>",
+        hovertemplate=message("fig.word_position.position_hover", lang, name=position_name),
     ))
     fig.add_trace(scatter(
         **xyz(sum_xy), mode=mode, name=sum_label,
