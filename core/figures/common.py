@@ -75,6 +75,16 @@ def _scaled(value, factor: float):
     return value
 
 
+def _legend_at_the_bottom(fig: go.Figure) -> None:
+    """A horizontal legend below the plot (placed at a fraction of the plot's height) moves to the
+    figure's bottom edge, under the x-axis title: with larger type the two would overlap."""
+    legend = fig.layout.legend
+    if legend.orientation == "h" or (legend.y is not None and legend.y < 0):
+        legend.update(orientation="h", yref="container", y=0.0, yanchor="bottom")
+        bottom = fig.layout.margin.b if fig.layout.margin.b is not None else 60
+        fig.update_layout(margin={"b": max(bottom, 150)})
+
+
 def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
     """A copy of `fig` for slides: a clean template (white, or dark on the dark theme), larger
     fonts, markers and lines, the Okabe-Ito palette. Heatmap scales are kept: the diverging
@@ -106,6 +116,7 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
     # Subplot titles and notes are annotations: they grow with the rest.
     for annotation in styled.layout.annotations:
         annotation.font.size = round(PRESENTATION_FONT_SIZE * 0.9)
+    _legend_at_the_bottom(styled)
     return styled
 
 
@@ -113,10 +124,12 @@ def export_style(fig: go.Figure) -> go.Figure:
     """A copy of `fig` as an image file for a slide draws it: plotly's white template (the
     browser's Streamlit theme is not there), type sized for 1920 x 1080, the figure's own
     colours."""
-    return go.Figure(fig).update_layout(
+    styled = go.Figure(fig).update_layout(
         template="plotly_white",
         font={"size": PRESENTATION_FONT_SIZE},
         title={"x": 0.01, "xanchor": "left", "font": {"size": round(PRESENTATION_FONT_SIZE * 1.3)},
                "automargin": True, "yref": "container"},
         margin={"l": 110, "r": 40, "t": 110, "b": 100},
     )
+    _legend_at_the_bottom(styled)
+    return styled
