@@ -1,5 +1,7 @@
 """Wavelengths: each dimension's sinusoid, the geometric progression, the clocks."""
 
+import re
+
 import streamlit as st
 
 from core.figures.wavelengths import (
@@ -7,9 +9,12 @@ from core.figures.wavelengths import (
     make_dimension_curves_figure,
     make_spectrum_figure,
 )
+from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
+from core.params import shorten
 from core.wavelength_views import (
     MAX_CLOCK_FRAMES,
+    MAX_DIMS,
     clock_frames,
     clock_pairs,
     default_dims,
@@ -17,8 +22,10 @@ from core.wavelength_views import (
     parse_dims,
     wavelength_spectrum,
 )
+from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
-from ui.text import escape_markdown
+from ui.i18n import current_language, t
+from ui.text import escape_markdown, explain
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -36,103 +43,117 @@ def cached_clocks(positions: int, d_model: int, dims: tuple[int, ...], base: flo
     return clock_frames(positions, d_model, clock_pairs(d_model, dims), base=base)
 
 
-st.title("Wavelengths")
+def dims_notice(text: str, d_model: int, default: tuple[int, ...]) -> str:
+    """The notice for a `dims` that `parse_dims` refused, in the visitor's language: the first
+    word that is not a dimension, or else too many dimensions (parse_dims' two reasons)."""
+    allowed = t("wavelengths.dims_allowed", max_dims=MAX_DIMS, last=d_model - 1,
+                half=d_model // 2, half_next=d_model // 2 + 1)
+    default_text = ", ".join(map(str, default))
+    words = [w for w in re.split(r"[,\s;]+", str(text).strip()) if w]
+    for word in words:
+        try:
+            parse_dims(word, d_model)
+        except ValueError:
+            return t("wavelengths.dims_not_allowed", value=shorten(word), allowed=allowed,
+                     default=default_text)
+    count = len(dict.fromkeys(int(word) for word in words))
+    return t("wavelengths.dims_too_many", count=count, allowed=allowed, default=default_text)
+
+
+lang = current_language()
+st.title(t("wavelengths.title"))
 controls = PageControls("wavelengths", PAGE_PARAMS["wavelengths"])
 with st.sidebar:
-    d_model = controls.number("d_model", "d_model (even)", help="Width of the encoding: 2 to 4096.")
-    positions = controls.number("positions", "positions", help="Sequence length: 1 to 8192.")
-    base = controls.number("base", "base", fmt="%g", help="The paper uses 10000. Must be > 1.")
-    dims_text = controls.text(
-        "dims",
-        "dimensions to plot",
-        help="Column numbers separated by commas, e.g. 0,1,64,65 (up to 12). Empty: a sin/cos "
-        "pair of the fastest, a middle and the slowest frequency.",
+    d_model = controls.number(
+        "d_model", t("wavelengths.d_model"), help=t("wavelengths.d_model_help")
     )
+    positions = controls.number(
+        "positions", t("wavelengths.positions"), help=t("wavelengths.positions_help")
+    )
+    base = controls.number(
+        "base", t("wavelengths.base"), fmt="%g", help=t("wavelengths.base_help")
+    )
+    dims_text = controls.text("dims", t("wavelengths.dims"), help=t("wavelengths.dims_help"))
 try:
     dims = parse_dims(dims_text, d_model)
-except ValueError as error:
+except ValueError:
     dims = default_dims(d_model)
-    notice = f"URL parameter {error}. Using the default, {', '.join(map(str, dims))}."
+    notice = dims_notice(dims_text, d_model, dims)
     if notice not in controls.notices:  # kept across the reset rerun of PageControls
         controls.notices.append(notice)
 
-st.markdown(
-    "Source 003 asks why *the wavelengths form a geometric progression from 2π to 10000·2π*. "
-    "Column $2i$ is $\\sin(pos\\,\\omega_i)$ and column $2i+1$ is $\\cos(pos\\,\\omega_i)$ with "
-    "one frequency per pair, and each pair's frequency is the previous one divided by the same "
-    "factor:"
-)
+explain(t("wavelengths.intro"))
 st.latex(
     r"\omega_i = \mathrm{base}^{-2i/d}, \qquad \lambda_i = \frac{2\pi}{\omega_i} "
     r"= 2\pi\,\mathrm{base}^{2i/d}, \qquad \frac{\lambda_{i+1}}{\lambda_i} = \mathrm{base}^{2/d}"
 )
+# Files name the table and the dimensions: pe-wavelength-curves_d128_pos2048_dims0-1-64-65-126-127
+# (base only when not the paper's).
+table_name = [f"d{d_model}", f"pos{positions}", None if base == DEFAULT_BASE else f"base{base:g}"]
+dims_name = "dims" + "-".join(map(str, dims))  # the clocks' pairs follow from them
+
+
 def curves_section() -> None:
     """The chosen dimensions against position, and the spectrum of wavelengths."""
     curves = cached_curves(positions, d_model, dims, base)
-    st.plotly_chart(make_dimension_curves_figure(curves), key="curves_chart")
+    show_chart(
+        make_dimension_curves_figure(curves, lang=lang),
+        key="curves_chart",
+        name=file_stem("wavelength-curves", *table_name, dims_name),
+    )
 
     spectrum = cached_spectrum(d_model, positions, base)
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.plotly_chart(make_spectrum_figure(spectrum), key="spectrum_chart")
+        show_chart(
+            make_spectrum_figure(spectrum, lang=lang),
+            key="spectrum_chart",
+            name=file_stem("wavelength-spectrum", *table_name),
+        )
     with right:
-        st.subheader("The progression, in numbers")
+        st.subheader(t("wavelengths.progression"))
         st.markdown(
-            f"- shortest: $\\lambda_0 = 2\\pi$ = **{spectrum.shortest:.4f}** positions\n"
-            f"- ratio: $\\lambda_{{i+1}} / \\lambda_i = {base:g}^{{2/{d_model}}}$ = "
-            f"**{spectrum.ratio:.6f}**\n"
-            f"- longest: $\\lambda_{{{d_model // 2 - 1}}} = 2\\pi \\cdot "
-            f"{base:g}^{{{d_model - 2}/{d_model}}}$ = **{spectrum.longest:,.1f}**"
+            t("wavelengths.numbers", shortest=spectrum.shortest, base=base, d_model=d_model,
+              ratio=spectrum.ratio, last_pair=d_model // 2 - 1, exponent=d_model - 2,
+              longest=spectrum.longest)
         )
-        st.markdown(
-            f"The last pair has $i = d/2 - 1$, so its exponent is $(d-2)/d$, not 1: its wavelength "
-            f"**{spectrum.longest:,.1f}** is a little short of the paper's rounded "
-            f"$\\mathrm{{base}} \\cdot 2\\pi$ = **{spectrum.paper_longest:,.1f}**."
+        explain(
+            t("wavelengths.last_pair", longest=spectrum.longest,
+              paper_longest=spectrum.paper_longest)
         )
-        st.markdown(
-            f"With **{positions}** positions, **{spectrum.incomplete_pairs}** of the "
-            f"{d_model // 2} pairs have a wavelength longer than the sequence: they never "
-            "complete a "
-            "cycle, so within it they change slowly and never repeat (they tell far-apart "
-            "positions "
-            "apart), while the fast pairs repeat many times and tell neighbours apart."
+        explain(
+            t("wavelengths.incomplete", positions=positions,
+              incomplete=spectrum.incomplete_pairs, pairs=d_model // 2)
         )
 
 
 def clocks_section() -> None:
     """Each (sin, cos) pair as a clock hand; a slider moves them all."""
-    st.subheader("Clocks")
-    st.markdown(
-        "Each $(\\sin, \\cos)$ pair is a point on the unit circle, a clock hand that turns "
-        "$\\omega_i$ radians per position. Press **play** or drag the slider: every clock moves at "
-        "once. The fastest hand turns 1 radian per position, so it comes round again and again: "
-        "source 004 writes $\\sin(7) = \\sin(2.23\\pi) = \\sin(0.23\\pi)$ (set the slider to 7 and "
-        "read the first clock). The slow hands barely move, and they are what tells apart "
-        "positions where a fast hand points the same way: position 44 is 7 full turns past "
-        "position 0 on the first clock ($44 \\approx 7 \\cdot 2\\pi$), not on the others."
-    )
+    st.subheader(t("wavelengths.clocks"))
+    explain(t("wavelengths.clocks_text"))
     clocks = cached_clocks(positions, d_model, dims, base)
     if clocks.truncated:
-        st.caption(
-            f"The animation covers positions 0 to {MAX_CLOCK_FRAMES - 1} one by one (of "
-            f"{positions}), "
-            "so the fast hands are followed step by step."
+        explain(
+            t("wavelengths.clocks_truncated", last=MAX_CLOCK_FRAMES - 1, positions=positions),
+            caption=True,
         )
-    st.caption(
-        "Clocks: pairs "
-        + escape_markdown(", ".join(str(i) for i in clocks.pairs))
-        + " (those of the plotted dimensions, and evenly spread pairs from the fastest to the "
-        "slowest)."
+    explain(
+        t("wavelengths.clocks_pairs",
+          pairs=escape_markdown(", ".join(str(i) for i in clocks.pairs))),
+        caption=True,
     )
-    st.plotly_chart(make_clock_figure(clocks, start=min(7, positions - 1)), key="clock_chart")
+    show_chart(
+        make_clock_figure(clocks, start=min(7, positions - 1), lang=lang),
+        key="clock_chart",
+        name=file_stem("wavelength-clocks", *table_name, dims_name),
+    )
 
 
 # One section at a time (in the URL as `view`): the clocks' animation frames are the heaviest
 # figure of the page, drawn only when asked for.
 controls.sections(
     {"curves": curves_section, "clocks": clocks_section},
-    help="curves: each dimension against position and the wavelength spectrum; "
-    "clocks: the (sin, cos) pairs as clock hands, animated.",
+    help=t("wavelengths.view_help"),
 )
 
 controls.finish()

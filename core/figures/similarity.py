@@ -8,10 +8,11 @@ from plotly.subplots import make_subplots
 
 from core.figures.common import DIVERGING, base_layout
 from core.figures.heatmap import make_pe_heatmap_figure
+from core.i18n import Lang, message
 from core.overview import Overview
 from core.similarity import PairwiseSimilarity, RotatedPair
 
-METRIC_LABEL = {"dot": "PE[p]·PE[q]", "cosine": "cos(PE[p], PE[q])"}
+METRIC_LABEL = {"dot": "PE[p]·PE[q]", "cosine": "cos(PE[p], PE[q])"}  # notation: any language
 SINUSOID_COLOR = "#1f77b4"
 RANDOM_COLOR = "#7f7f7f"
 CURVE_COLOR = "#c0392b"
@@ -22,35 +23,42 @@ def _f32(values: np.ndarray) -> np.ndarray:
     return np.asarray(values, dtype=np.float32)
 
 
+def _metric_name(metric: str, lang: Lang) -> str:
+    """The metric's short name in hover texts and colour bars ("dot", "cosine" in English)."""
+    return {
+        "dot": message("fig.similarity.metric_dot", lang),
+        "cosine": message("fig.similarity.metric_cosine", lang),
+    }[metric]
+
+
 def make_similarity_matrix_figure(
-    result: PairwiseSimilarity, *, metric: str, d_model: int
+    result: PairwiseSimilarity, *, metric: str, d_model: int, lang: Lang = "en"
 ) -> go.Figure:
     """The (n, n) similarity matrix as a heatmap (block means when n is large)."""
     overview = result.overview
     fig = make_pe_heatmap_figure(
         overview,
-        title=f"{METRIC_LABEL[metric]} for every pair",
-        x_title="position q",
-        y_title="position p",
+        title=message("fig.similarity.matrix_title", lang, label=METRIC_LABEL[metric]),
+        x_title=message("fig.similarity.matrix_x_title", lang),
+        y_title=message("fig.similarity.matrix_y_title", lang),
+        lang=lang,
     )
+    name = _metric_name(metric, lang)
     limit = d_model / 2 if metric == "dot" else 1.0  # |PE|^2 = d/2: the diagonal's value
     if overview.exact:
-        hover = f"p %{{y}}<br>q %{{x}}<br>{metric} = %{{z:.5f}}<extra></extra>"
+        hover = message("fig.similarity.matrix_hover_exact", lang, metric=name)
     else:
         block = overview.row_edges[-1] / overview.values.shape[0]
-        hover = (
-            f"p around %{{y:.0f}}<br>q around %{{x:.0f}} (blocks of ~{block:.0f})<br>"
-            f"block mean of {metric} = %{{z:.4f}}<extra></extra>"
-        )
+        hover = message("fig.similarity.matrix_hover_block", lang, block=block, metric=name)
     fig.update_traces(
-        zmin=-limit, zmax=limit, zmid=0.0, colorbar={"title": {"text": metric}},
+        zmin=-limit, zmax=limit, zmid=0.0, colorbar={"title": {"text": name}},
         hovertemplate=hover,
     )
     if not overview.exact:
         rows, cols = overview.values.shape
         side = overview.row_edges[-1]
-        fig.layout.annotations[0].text = (
-            f"Overview: {side} x {side} pairs shown as {rows} x {cols} block means"
+        fig.layout.annotations[0].text = message(
+            "fig.similarity.matrix_overview", lang, side=side, rows=rows, cols=cols
         )
     return fig
 
@@ -65,18 +73,19 @@ def make_offset_scatter_figure(
     offset: int,
     offset_value: float,
     metric: str,
+    lang: Lang = "en",
 ) -> go.Figure:
     """Left: sinusoid pairs (x = q - p, y = similarity) on the curve sum_i cos(w_i k), with
     +-k marked; right: the same pairs of a random table, with the min-max band over all pairs."""
     fig = make_subplots(
         rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
-        subplot_titles=("Sinusoidal PE: every pair on one curve",
-                        "Random table of the same shape: no curve"),
+        subplot_titles=(message("fig.similarity.offset_left_title", lang),
+                        message("fig.similarity.offset_right_title", lang)),
     )
     fig.add_trace(
         go.Scatter(x=_f32(sinusoid_points[0]), y=_f32(sinusoid_points[1]), mode="markers",
                    marker={"size": 4, "color": SINUSOID_COLOR, "opacity": 0.5},
-                   name="pairs (p, q), sinusoid",
+                   name=message("fig.similarity.offset_sinusoid_points", lang),
                    hovertemplate="q − p = %{x}<br>%{y:.4f}<extra></extra>"),
         row=1, col=1,
     )
@@ -92,7 +101,7 @@ def make_offset_scatter_figure(
                    marker={"size": 12, "color": "black", "symbol": "diamond"},
                    text=[f"−k = {-offset}", f"k = {offset}"],
                    textposition=["top left", "top right"],
-                   name="±k: the same value, before or after",
+                   name=message("fig.similarity.offset_marks", lang),
                    hovertemplate="k = %{x}<br>%{y:.5f}<extra></extra>"),
         row=1, col=1,
     )
@@ -101,35 +110,36 @@ def make_offset_scatter_figure(
         go.Scatter(x=_f32(np.concatenate([envelope_k, envelope_k[::-1]])),
                    y=_f32(np.concatenate([low, high[::-1]])), fill="toself", mode="lines",
                    line={"width": 0}, fillcolor="rgba(127,127,127,0.25)",
-                   name="random: min-max over all pairs at each offset", hoverinfo="skip"),
+                   name=message("fig.similarity.offset_envelope", lang), hoverinfo="skip"),
         row=1, col=2,
     )
     fig.add_trace(
         go.Scatter(x=_f32(random_points[0]), y=_f32(random_points[1]), mode="markers",
                    marker={"size": 4, "color": RANDOM_COLOR, "opacity": 0.5},
-                   name="pairs (p, q), random table",
+                   name=message("fig.similarity.offset_random_points", lang),
                    hovertemplate="q − p = %{x}<br>%{y:.4f}<extra></extra>"),
         row=1, col=2,
     )
-    fig.update_xaxes(title_text="offset k = q − p")
+    fig.update_xaxes(title_text=message("fig.similarity.offset_x_title", lang))
     fig.update_yaxes(title_text=METRIC_LABEL[metric], row=1, col=1)
     fig.update_layout(legend={"orientation": "h", "y": -0.22})
-    return base_layout(fig, "Distance vs dot product: one value per offset, the same for ±k",
-                       height=500)
+    return base_layout(fig, message("fig.similarity.offset_title", lang), height=500)
 
 
 def make_anchor_profile_figure(
-    profile: np.ndarray, *, anchor: int, metric: str, zoom: int = 50
+    profile: np.ndarray, *, anchor: int, metric: str, zoom: int = 50, lang: Lang = "en"
 ) -> go.Figure:
     """The TensorFlow tutorial's picture: similarity of every position to `anchor`, and a zoom."""
     n = profile.size
     low, high = max(0, anchor - zoom), min(n, anchor + zoom + 1)
     fig = make_subplots(
         rows=1, cols=2, column_widths=[0.62, 0.38], horizontal_spacing=0.08,
-        subplot_titles=(f"all {n} positions", f"zoom: positions {low} to {high - 1}"),
+        subplot_titles=(message("fig.similarity.anchor_all", lang, n=n),
+                        message("fig.similarity.anchor_zoom", lang, low=low, high=high - 1)),
     )
     positions = np.arange(n)
-    hover = f"position %{{x}}<br>{metric} to {anchor} = %{{y:.5f}}<extra></extra>"
+    name = _metric_name(metric, lang)
+    hover = message("fig.similarity.anchor_hover", lang, metric=name, anchor=anchor)
     for col, (a, b) in ((1, (0, n)), (2, (low, high))):
         fig.add_trace(
             go.Scatter(x=_f32(positions[a:b]), y=_f32(profile[a:b]),
@@ -139,9 +149,11 @@ def make_anchor_profile_figure(
             row=1, col=col,
         )
         fig.add_vline(x=anchor, line={"dash": "dot", "color": CURVE_COLOR}, row=1, col=col)
-    fig.update_xaxes(title_text="position")
-    fig.update_yaxes(title_text=f"{metric} with position {anchor}", row=1, col=1)
-    return base_layout(fig, f"Similarity of every position to position {anchor}", height=420)
+    fig.update_xaxes(title_text=message("fig.similarity.anchor_x_title", lang))
+    fig.update_yaxes(title_text=message("fig.similarity.anchor_y_title", lang, metric=name,
+                                        anchor=anchor), row=1, col=1)
+    return base_layout(fig, message("fig.similarity.anchor_title", lang, anchor=anchor),
+                       height=420)
 
 
 def make_distance_figure(
@@ -150,14 +162,15 @@ def make_distance_figure(
     sample_distances: np.ndarray,
     curve_offsets: np.ndarray,
     curve: np.ndarray,
+    lang: Lang = "en",
 ) -> go.Figure:
     """Euclidean distance |PE[p] - PE[q]| against |p - q|: sampled pairs on sqrt(d - 2 f(k))."""
     fig = go.Figure(
         [
             go.Scatter(x=_f32(sample_gaps), y=_f32(sample_distances), mode="markers",
                        marker={"size": 4, "color": SINUSOID_COLOR, "opacity": 0.5},
-                       name="pairs (p, q)",
-                       hovertemplate="|p − q| = %{x}<br>distance %{y:.4f}<extra></extra>"),
+                       name=message("fig.similarity.distance_points", lang),
+                       hovertemplate=message("fig.similarity.distance_hover", lang)),
             go.Scatter(x=curve_offsets, y=curve, mode="lines",
                        line={"color": CURVE_COLOR, "width": 1.5},
                        name="√(d − 2 Σ_i cos(ω_i k))",
@@ -167,10 +180,12 @@ def make_distance_figure(
     fig.update_xaxes(title_text="|p − q|")
     fig.update_yaxes(title_text="‖PE[p] − PE[q]‖", rangemode="tozero")
     fig.update_layout(legend={"orientation": "h", "y": -0.2})
-    return base_layout(fig, "Euclidean distance: a function of the offset too", height=420)
+    return base_layout(fig, message("fig.similarity.distance_title", lang), height=420)
 
 
-def make_shift_matrix_figure(matrix: np.ndarray, *, offset: int, d_model: int) -> go.Figure:
+def make_shift_matrix_figure(
+    matrix: np.ndarray, *, offset: int, d_model: int, lang: Lang = "en"
+) -> go.Figure:
     """The top-left window of M_k (exact entries): 2x2 rotation blocks down the diagonal."""
     size = matrix.shape[0]
     window = Overview(
@@ -179,14 +194,18 @@ def make_shift_matrix_figure(matrix: np.ndarray, *, offset: int, d_model: int) -
         col_edges=np.arange(size + 1),
         exact=True,
     )
-    shown = "" if size == d_model else f" (first {size} of {d_model} dimensions)"
+    if size == d_model:
+        title = message("fig.similarity.shift_title", lang, offset=offset)
+    else:
+        title = message("fig.similarity.shift_title_window", lang, offset=offset, size=size,
+                        d_model=d_model)
     fig = make_pe_heatmap_figure(
-        window, title=f"M_k for k = {offset}{shown}", x_title="column of M_k (input dimension)",
-        y_title="row of M_k (output dimension)",
+        window, title=title, x_title=message("fig.similarity.shift_x_title", lang),
+        y_title=message("fig.similarity.shift_y_title", lang), lang=lang,
     )
     fig.update_traces(
         colorscale=DIVERGING, colorbar={"title": {"text": "M_k"}},
-        hovertemplate="row %{y}<br>column %{x}<br>M_k = %{z:.5f}<extra></extra>",
+        hovertemplate=message("fig.similarity.shift_hover", lang),
     )
     fig.update_xaxes(constrain="domain")  # with scaleanchor: shrink the plot, do not pad
     fig.update_yaxes(scaleanchor="x", scaleratio=1, constrain="domain")
@@ -194,7 +213,9 @@ def make_shift_matrix_figure(matrix: np.ndarray, *, offset: int, d_model: int) -
     return fig
 
 
-def make_rotation_figure(rotated: RotatedPair, *, position: int, offset: int) -> go.Figure:
+def make_rotation_figure(
+    rotated: RotatedPair, *, position: int, offset: int, lang: Lang = "en"
+) -> go.Figure:
     """One frequency pair as a vector (cos, sin) on the unit circle: M_k turns it by w_i k."""
     theta = np.linspace(0, 2 * np.pi, 181)
     start = np.arctan2(rotated.before[1], rotated.before[0])
@@ -203,33 +224,37 @@ def make_rotation_figure(rotated: RotatedPair, *, position: int, offset: int) ->
     arc = start + np.linspace(0, wrapped, 60)
     arc_radius = 0.35
     i = rotated.pair
+    if abs(wrapped - rotated.rotation) < 1e-9:
+        arc_name = message("fig.similarity.rotation_arc", lang, i=i, rotation=rotated.rotation)
+    else:
+        arc_name = message("fig.similarity.rotation_arc_wrapped", lang, i=i,
+                           rotation=rotated.rotation, wrapped=wrapped)
     fig = go.Figure(
         [
             go.Scatter(x=np.cos(theta), y=np.sin(theta), mode="lines",
                        line={"color": "#bbbbbb"}, hoverinfo="skip", showlegend=False),
             go.Scatter(x=arc_radius * np.cos(arc), y=arc_radius * np.sin(arc), mode="lines",
                        line={"color": "#2ca02c", "width": 2},
-                       name=f"ω_{i}·k = {rotated.rotation:.4f} rad"
-                       + ("" if abs(wrapped - rotated.rotation) < 1e-9
-                          else f" ≡ {wrapped:.4f} (mod 2π)"),
-                       hoverinfo="skip"),
+                       name=arc_name, hoverinfo="skip"),
             go.Scatter(x=[0, rotated.before[0]], y=[0, rotated.before[1]], mode="lines+markers",
                        line={"color": "#1f77b4", "width": 3}, marker={"size": [0, 10]},
-                       name=f"pair {i} of PE[{position}]",
+                       name=message("fig.similarity.rotation_pair", lang, i=i, position=position),
                        hovertemplate="(cos, sin) = (%{x:.5f}, %{y:.5f})<extra></extra>"),
             go.Scatter(x=[0, rotated.after[0]], y=[0, rotated.after[1]], mode="lines+markers",
                        line={"color": CURVE_COLOR, "width": 3}, marker={"size": [0, 10]},
-                       name=f"pair {i} of PE[{position + offset}]",
+                       name=message("fig.similarity.rotation_pair", lang, i=i,
+                                    position=position + offset),
                        hovertemplate="(cos, sin) = (%{x:.5f}, %{y:.5f})<extra></extra>"),
             go.Scatter(x=[rotated.rotated[0]], y=[rotated.rotated[1]], mode="markers",
                        marker={"size": 16, "symbol": "circle-open", "color": "black",
                                "line": {"width": 2}},
-                       name=f"M_k's block applied to PE[{position}]",
+                       name=message("fig.similarity.rotation_moved", lang, position=position),
                        hovertemplate="(cos, sin) = (%{x:.5f}, %{y:.5f})<extra></extra>"),
         ]
     )
-    fig.update_xaxes(title_text=f"cos(pos·ω_{i}) (dimension {2 * i + 1})", range=[-1.25, 1.25])
-    fig.update_yaxes(title_text=f"sin(pos·ω_{i}) (dimension {2 * i})", range=[-1.25, 1.25],
-                     scaleanchor="x", scaleratio=1)
+    fig.update_xaxes(title_text=message("fig.similarity.rotation_x_title", lang, i=i,
+                                        dim=2 * i + 1), range=[-1.25, 1.25])
+    fig.update_yaxes(title_text=message("fig.similarity.rotation_y_title", lang, i=i, dim=2 * i),
+                     range=[-1.25, 1.25], scaleanchor="x", scaleratio=1)
     fig.update_layout(legend={"orientation": "h", "y": -0.25})
-    return base_layout(fig, f"Pair {i} rotated by ω_{i}·k", height=480)
+    return base_layout(fig, message("fig.similarity.rotation_title", lang, i=i), height=480)

@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.figures.common import base_layout
+from core.i18n import Lang, message
 from core.wavelength_views import ClockFrames, DimensionCurves, Spectrum
 
 CLOCKS_PER_ROW = 8  # 16 clocks in two rows: the figure stays wide and short
@@ -17,7 +18,7 @@ def _wavelength_text(length: float) -> str:
     return f"{length:,.2f}" if length < 1e5 else f"{length:.4g}"
 
 
-def make_dimension_curves_figure(curves: DimensionCurves) -> go.Figure:
+def make_dimension_curves_figure(curves: DimensionCurves, *, lang: Lang = "en") -> go.Figure:
     """PE(pos, dim) against pos, one line per dimension, labelled with its wavelength."""
     fig = go.Figure()
     for j, dim in enumerate(curves.dims):
@@ -28,28 +29,28 @@ def make_dimension_curves_figure(curves: DimensionCurves) -> go.Figure:
                 dx=1,
                 y=curves.values[:, j].astype(np.float32),  # float32: half the bytes
                 mode="lines",
-                name=(
-                    f"dim {dim}: {function}, i={curves.pairs[j]}, "
-                    f"λ={_wavelength_text(curves.wavelengths[j])}"
+                name=message(
+                    "fig.wavelengths.curve_name", lang, dim=dim, function=function,
+                    pair=curves.pairs[j], wavelength=_wavelength_text(curves.wavelengths[j]),
                 ),
-                hovertemplate=f"dim {dim}<br>pos %{{x}}<br>PE = %{{y:.6f}}<extra></extra>",
+                hovertemplate=message("fig.wavelengths.curve_hover", lang, dim=dim),
             )
         )
-    fig.update_xaxes(title_text="position (pos)")
+    fig.update_xaxes(title_text=message("fig.wavelengths.curves_x_title", lang))
     fig.update_yaxes(title_text="PE(pos, dim)", range=[-1.1, 1.1])
-    fig.update_layout(legend={"title": {"text": "dimension (λ = 2π·base^(2i/d))"}})
-    return base_layout(fig, "Each dimension is a sinusoid of its own wavelength", height=440)
+    fig.update_layout(legend={"title": {"text": message("fig.wavelengths.curves_legend", lang)}})
+    return base_layout(fig, message("fig.wavelengths.curves_title", lang), height=440)
 
 
-def make_spectrum_figure(spectrum: Spectrum) -> go.Figure:
+def make_spectrum_figure(spectrum: Spectrum, *, lang: Lang = "en") -> go.Figure:
     """Wavelength against pair index i on a log axis, with the paper's value and the sequence."""
     lengths = spectrum.wavelengths  # (d/2,)
     pairs = np.arange(lengths.size)
     longer = lengths > spectrum.num_positions
     fig = go.Figure()
     for mask, name, color in (
-        (~longer, "completes a cycle within the sequence", "#1f77b4"),
-        (longer, "never completes a cycle within the sequence", "#c0392b"),
+        (~longer, message("fig.wavelengths.spectrum_complete", lang), "#1f77b4"),
+        (longer, message("fig.wavelengths.spectrum_incomplete", lang), "#c0392b"),
     ):
         fig.add_trace(
             go.Scatter(
@@ -58,15 +59,17 @@ def make_spectrum_figure(spectrum: Spectrum) -> go.Figure:
                 mode="markers",
                 marker={"size": 5, "color": color},
                 name=name,
-                hovertemplate="pair i = %{x}<br>λ = %{y:,.3f} positions<extra></extra>",
+                hovertemplate=message("fig.wavelengths.spectrum_hover", lang),
             )
         )
     lines = (
-        (spectrum.paper_longest, f"paper's rounded {spectrum.base:g}·2π = "
-         f"{spectrum.paper_longest:,.1f}", "dot", "#7f7f7f"),
-        (float(spectrum.num_positions), f"sequence length n = {spectrum.num_positions}",
+        (spectrum.paper_longest,
+         message("fig.wavelengths.spectrum_paper", lang, base=spectrum.base,
+                 length=spectrum.paper_longest), "dot", "#7f7f7f"),
+        (float(spectrum.num_positions),
+         message("fig.wavelengths.spectrum_sequence", lang, n=spectrum.num_positions),
          "dash", "#2ca02c"),
-        (2 * math.pi, "2π ≈ 6.283 (pair 0)", "dot", "#7f7f7f"),
+        (2 * math.pi, message("fig.wavelengths.spectrum_shortest", lang), "dot", "#7f7f7f"),
     )
     for y, label, dash, color in lines:
         fig.add_hline(y=y, line={"dash": dash, "color": color, "width": 1.5})
@@ -76,16 +79,16 @@ def make_spectrum_figure(spectrum: Spectrum) -> go.Figure:
     fig.add_annotation(
         x=pairs[-1],
         y=math.log10(spectrum.longest),
-        text=f"last pair: 2π·base^((d−2)/d) = {spectrum.longest:,.1f}",
+        text=message("fig.wavelengths.spectrum_last", lang, length=spectrum.longest),
         showarrow=True,
         ax=-40,
         ay=40,
         xanchor="right",
     )
-    fig.update_xaxes(title_text="frequency pair i (dimensions 2i, 2i+1)")
-    fig.update_yaxes(title_text="wavelength λ_i (positions, log scale)", type="log")
+    fig.update_xaxes(title_text=message("fig.wavelengths.spectrum_x_title", lang))
+    fig.update_yaxes(title_text=message("fig.wavelengths.spectrum_y_title", lang), type="log")
     fig.update_layout(legend={"orientation": "h", "y": -0.2})
-    return base_layout(fig, "Wavelengths: a geometric progression from 2π", height=460)
+    return base_layout(fig, message("fig.wavelengths.spectrum_title", lang), height=460)
 
 
 def _clock_centres(count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -102,18 +105,19 @@ def _with_gaps(*columns: np.ndarray) -> list[float | None]:
     return out
 
 
-def _hands(frames: ClockFrames, f: int, cx: np.ndarray, cy: np.ndarray) -> dict:
+def _hands(frames: ClockFrames, f: int, cx: np.ndarray, cy: np.ndarray, lang: Lang) -> dict:
     x, y = np.round(cx + frames.x[f], 4), np.round(cy + frames.y[f], 4)  # (m,) tips
     return {
         "hand_x": _with_gaps(cx, x),
         "hand_y": _with_gaps(cy, y),
         "tip_x": x,
         "tip_y": y,
-        "text": [f"pos {frames.positions[f]}: {t:.2f}π" for t in frames.turns_in_pi[f]],
+        "text": [message("fig.wavelengths.clock_angle", lang, position=frames.positions[f],
+                         turns=t) for t in frames.turns_in_pi[f]],
     }
 
 
-def make_clock_figure(frames: ClockFrames, *, start: int = 0) -> go.Figure:
+def make_clock_figure(frames: ClockFrames, *, start: int = 0, lang: Lang = "en") -> go.Figure:
     """Each (sin, cos) pair as a hand on the unit circle (x = cos, y = sin), turning w_i per
     position; a slider and a play button move every clock at once (client-side frames)."""
     m = len(frames.pairs)
@@ -125,9 +129,9 @@ def make_clock_figure(frames: ClockFrames, *, start: int = 0) -> go.Figure:
         circle_x.extend([*(x0 + np.cos(theta)).tolist(), None])
         circle_y.extend([*(y0 + np.sin(theta)).tolist(), None])
     start = min(max(start, 0), frames.positions.size - 1)
-    hands = _hands(frames, start, cx, cy)
+    hands = _hands(frames, start, cx, cy, lang)
     labels = [
-        f"i={i}, λ={_wavelength_text(length)}"
+        message("fig.wavelengths.clock_label", lang, pair=i, wavelength=_wavelength_text(length))
         for i, length in zip(frames.pairs, frames.wavelengths, strict=True)
     ]
     fig = go.Figure(
@@ -148,7 +152,7 @@ def make_clock_figure(frames: ClockFrames, *, start: int = 0) -> go.Figure:
     animated = [2, 3, 4]  # hands, tips, angle texts
     frame_list = []
     for f, pos in enumerate(frames.positions):
-        h = _hands(frames, f, cx, cy)
+        h = _hands(frames, f, cx, cy, lang)
         frame_list.append(
             go.Frame(
                 name=str(pos),
@@ -166,7 +170,7 @@ def make_clock_figure(frames: ClockFrames, *, start: int = 0) -> go.Figure:
     fig.update_layout(
         sliders=[{
             "active": start,
-            "currentvalue": {"prefix": "position: "},
+            "currentvalue": {"prefix": message("fig.wavelengths.clock_slider", lang)},
             "x": 0.22,  # the play and pause buttons sit to the left of the slider
             "len": 0.78,
             "pad": {"t": 30},
@@ -184,18 +188,20 @@ def make_clock_figure(frames: ClockFrames, *, start: int = 0) -> go.Figure:
             "yanchor": "top",
             "pad": {"t": 60, "r": 10},
             "buttons": [
-                {"label": "▶ play", "method": "animate",
+                {"label": message("fig.wavelengths.clock_play", lang), "method": "animate",
                  "args": [None, {"mode": "immediate", "fromcurrent": True,
                                  "frame": {"duration": 120, "redraw": False},
                                  "transition": {"duration": 0}}]},
-                {"label": "❚❚ pause", "method": "animate", "args": [[None], step_options]},
+                {"label": message("fig.wavelengths.clock_pause", lang), "method": "animate",
+                 "args": [[None], step_options]},
             ],
         }],
     )
     fig.update_xaxes(visible=False, range=[cx.min() - 1.4, cx.max() + 1.4])
     fig.update_yaxes(visible=False, range=[cy.min() - 1.6, 1.6], scaleanchor="x", scaleratio=1)
     rows = -(-m // CLOCKS_PER_ROW)
-    title = "Clocks: pair i turns ω_i = base^(−2i/d) radians per position (x = cos, y = sin)"
     if frames.truncated:
-        title += f" — positions 0 to {frames.positions[-1]}"
+        title = message("fig.wavelengths.clock_title_truncated", lang, last=frames.positions[-1])
+    else:
+        title = message("fig.wavelengths.clock_title", lang)
     return base_layout(fig, title, height=230 + 130 * rows)
