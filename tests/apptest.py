@@ -56,3 +56,24 @@ def decode(array: object):
             values = values.reshape([int(n) for n in str(shape).split(",")])
         return values
     return np.asarray(array)
+
+
+def has_cjk(text: str) -> bool:
+    """True if `text` holds a Chinese character (CJK unified ideographs)."""
+    return any("\u4e00" <= c <= "\u9fff" for c in text)
+
+
+def figure_titles(at: AppTest) -> list[str]:
+    return [figure["layout"]["title"]["text"] for figure in plotly_figures(at)]
+
+
+def figure_by_title(at: AppTest, title: str) -> dict:
+    """The figure (as JSON) whose title is `title`."""
+    for figure in plotly_figures(at):
+        if figure["layout"]["title"]["text"] == title:
+            return figure
+    raise AssertionError(f"no figure titled {title!r}: {figure_titles(at)}")
+
+
+def axis_title(figure: dict, axis: str) -> str:
+    return figure["layout"][axis]["title"]["text"]

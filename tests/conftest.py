@@ -107,3 +107,23 @@ def browser_page(browser, app_url) -> Iterator[BrowserPage]:
     page.on("console", lambda m: m.type == "error" and seen.console_errors.append(m.text))
     yield seen
     context.close()
+
+
+@pytest.fixture
+def minilm_unavailable(monkeypatch):
+    """The MiniLM package missing, as on a server without it (the app's cache cleared before
+    and after, so neither this test nor the next sees the other's model)."""
+    import streamlit as st
+
+    from core import minilm
+
+    def unavailable():
+        raise minilm.ModelUnavailableError(
+            f"The all-MiniLM-L6-v2 model is not installed. Install it with: {minilm.INSTALL_HINT}"
+        )
+
+    st.cache_resource.clear()
+    monkeypatch.setattr(minilm, "load_minilm", unavailable)
+    yield
+    monkeypatch.undo()
+    st.cache_resource.clear()

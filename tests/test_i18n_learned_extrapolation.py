@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import streamlit as st
-from streamlit.testing.v1 import AppTest
 
 from core import extrapolation, minilm, rope
 from core import word_position as wp
@@ -26,7 +24,7 @@ from core.figures.learned import (
     make_trajectory_figure,
 )
 from core.i18n import message
-from tests.apptest import APP, open_page, plotly_figures
+from tests.apptest import axis_title, figure_by_title, has_cjk, open_page, plotly_figures
 
 LEARNED, EXTRAPOLATION = "app_pages/learned_vs_sinusoidal.py", "app_pages/extrapolation.py"
 LEARNED_SMALL = {"positions": "64", "anchor": "10"}
@@ -47,22 +45,6 @@ MINILM = _minilm_available()
 needs_minilm = pytest.mark.skipif(not MINILM, reason="the MiniLM package is not installed")
 
 
-def visit(script: str, query: dict[str, str]) -> AppTest:
-    """A first visit with `query` in the URL. `open_page` sets the query after the home page's
-    run, when the app-wide `lang` and `present` controls already hold their values, so those
-    two are only read from the URL this way (as a browser opening a shared link does)."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    for name, value in query.items():
-        at.query_params[name] = value
-    at.run()
-    at.switch_page(script)
-    return at.run()
-
-
-def has_cjk(text: str) -> bool:
-    return any("\u4e00" <= c <= "\u9fff" for c in text)
-
-
 def texts(at) -> str:
     """Every markdown and caption on the page, main area and sidebar."""
     return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
@@ -70,17 +52,6 @@ def texts(at) -> str:
 
 def titles(at) -> list[str]:
     return [figure["layout"]["title"]["text"] for figure in plotly_figures(at)]
-
-
-def figure_by_title(at, title: str) -> dict:
-    for figure in plotly_figures(at):
-        if figure["layout"]["title"]["text"] == title:
-            return figure
-    raise AssertionError(f"no figure titled {title!r}: {titles(at)}")
-
-
-def axis_title(figure: dict, axis: str) -> str:
-    return figure["layout"][axis]["title"]["text"]
 
 
 # --- learned-vs-sinusoidal -----------------------------------------------------------------------
@@ -98,7 +69,7 @@ LEARNED_INTRO = "BERT-style models do not compute their position vectors"
 @needs_minilm
 @pytest.mark.parametrize("view", list(VIEWS))
 def test_learned_page_in_chinese(view):
-    at = visit(LEARNED, {"lang": "zh", "view": view, **LEARNED_SMALL})
+    at = open_page(LEARNED, {"lang": "zh", "view": view, **LEARNED_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("learned-vs-sinusoidal.title", "zh")
     assert at.number_input(key="positions").label == message("learned-vs-sinusoidal.positions",
@@ -173,17 +144,17 @@ def test_learned_page_in_chinese(view):
 
 @needs_minilm
 def test_learned_page_notices_in_chinese():
-    at = visit(LEARNED, {"lang": "zh", "positions": "1000", "anchor": "50", "view": "extent"})
+    at = open_page(LEARNED, {"lang": "zh", "positions": "1000", "anchor": "50", "view": "extent"})
     assert not at.exception
     assert [i.value for i in at.info] == [
         message("learned-vs-sinusoidal.past_learned_rows", "zh", positions=1000, last=511)
     ]
-    at = visit(LEARNED, {"lang": "zh", "positions": "20", "anchor": "100"})
+    at = open_page(LEARNED, {"lang": "zh", "positions": "20", "anchor": "100"})
     assert [i.value for i in at.info] == [
         message("learned-vs-sinusoidal.anchor_clamped", "zh", anchor=100, rows=20, last=19)
     ]
     assert "anchor" in at.info[0].value  # a notice names its parameter
-    at = visit(LEARNED, {"lang": "zh", "positions": "8", "view": "space"})
+    at = open_page(LEARNED, {"lang": "zh", "positions": "8", "view": "space"})
     assert message("learned-vs-sinusoidal.too_few_for_waves", "zh") in [c.value for c in at.caption]
 
 
@@ -192,7 +163,7 @@ def test_learned_page_notices_in_chinese():
 def test_learned_page_presentation_mode(view):
     normal = open_page(LEARNED, {"view": view, **LEARNED_SMALL})
     assert LEARNED_INTRO in texts(normal) and LEARNED_ENGLISH[view] in texts(normal)
-    at = visit(LEARNED, {"present": "true", "view": view, **LEARNED_SMALL})
+    at = open_page(LEARNED, {"present": "true", "view": view, **LEARNED_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     shown = texts(at)
     assert LEARNED_INTRO not in shown and LEARNED_ENGLISH[view] not in shown
@@ -202,23 +173,12 @@ def test_learned_page_presentation_mode(view):
     assert len(at.subheader) == 2 and len(at.metric) == 6  # numbers and headings stay
 
 
-def test_learned_page_missing_model_in_chinese(monkeypatch):
-    def unavailable():
-        raise minilm.ModelUnavailableError(
-            f"The all-MiniLM-L6-v2 model is not installed. Install it with: {minilm.INSTALL_HINT}"
-        )
-
-    st.cache_resource.clear()
-    monkeypatch.setattr(minilm, "load_minilm", unavailable)
-    try:
-        at = visit(LEARNED, {"lang": "zh"})
-        assert not at.exception
-        error = at.error[0].value.replace("\\", "")
-        assert has_cjk(error) and "pip install gt" in error
-        assert at.info[0].value == message("learned-vs-sinusoidal.other_pages_work", "zh")
-    finally:
-        monkeypatch.undo()
-        st.cache_resource.clear()
+def test_learned_page_missing_model_in_chinese(minilm_unavailable):
+    at = open_page(LEARNED, {"lang": "zh"})
+    assert not at.exception
+    error = at.error[0].value.replace("\\", "")
+    assert has_cjk(error) and "pip install gt" in error
+    assert at.info[0].value == message("learned-vs-sinusoidal.other_pages_work", "zh")
 
 
 # --- extrapolation -------------------------------------------------------------------------------
@@ -231,7 +191,7 @@ EXTRAPOLATION_ENGLISH = (
 
 
 def test_extrapolation_page_in_chinese():
-    at = visit(EXTRAPOLATION, {"lang": "zh", **EXTRAPOLATION_SMALL})
+    at = open_page(EXTRAPOLATION, {"lang": "zh", **EXTRAPOLATION_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("extrapolation.title", "zh")
     assert at.number_input(key="train_length").label == message("extrapolation.train_length",
@@ -266,7 +226,7 @@ def test_extrapolation_page_in_chinese():
 
 
 def test_extrapolation_notice_in_chinese():
-    at = visit(EXTRAPOLATION, {"lang": "zh", "train_length": "500", "target_length": "400",
+    at = open_page(EXTRAPOLATION, {"lang": "zh", "train_length": "500", "target_length": "400",
                                    "d_model": "8"})
     assert not at.exception
     notice = message("extrapolation.not_extrapolating", "zh", train_length=500, target_length=400)
@@ -278,7 +238,7 @@ def test_extrapolation_notice_in_chinese():
 def test_extrapolation_presentation_mode():
     normal = open_page(EXTRAPOLATION, EXTRAPOLATION_SMALL)
     assert all(sentence in texts(normal) for sentence in EXTRAPOLATION_ENGLISH)
-    at = visit(EXTRAPOLATION, {"present": "true", **EXTRAPOLATION_SMALL})
+    at = open_page(EXTRAPOLATION, {"present": "true", **EXTRAPOLATION_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     shown = texts(at)
     for sentence in EXTRAPOLATION_ENGLISH:

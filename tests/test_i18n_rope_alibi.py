@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from core import alibi, rope
 from core.figures.alibi import (
@@ -23,27 +22,11 @@ from core.figures.rope import (
     method_names,
 )
 from core.i18n import message
-from tests.apptest import APP, open_page, plotly_figures
+from tests.apptest import figure_by_title, has_cjk, open_page, plotly_figures
 
 ROPE, ALIBI = "app_pages/rope.py", "app_pages/alibi.py"
 ROPE_SMALL = {"d_head": "16", "positions": "64"}
 ALIBI_SMALL = {"num_heads": "4", "positions": "32"}
-
-
-def visit(script: str, query: dict[str, str]) -> AppTest:
-    """A first visit with `query` in the URL. `open_page` sets the query after the home page's
-    run, when the app-wide `lang` and `present` controls already hold their values, so those
-    two are only read from the URL this way (as a browser opening a shared link does)."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    for name, value in query.items():
-        at.query_params[name] = value
-    at.run()
-    at.switch_page(script)  # rope.py and alibi.py: file name = url_path
-    return at.run()
-
-
-def has_cjk(text: str) -> bool:
-    return any("\u4e00" <= c <= "\u9fff" for c in text)
 
 
 def texts(at) -> str:
@@ -51,17 +34,9 @@ def texts(at) -> str:
     return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
 
 
-def figure_by_title(at, title: str) -> dict:
-    for figure in plotly_figures(at):
-        if figure["layout"]["title"]["text"] == title:
-            return figure
-    raise AssertionError(f"no figure titled {title!r}: "
-                         f"{[f['layout']['title']['text'] for f in plotly_figures(at)]}")
-
-
 # --- RoPE ----------------------------------------------------------------------------------------
 def test_rope_page_in_chinese():
-    at = visit(ROPE, {"lang": "zh", **ROPE_SMALL})
+    at = open_page(ROPE, {"lang": "zh", **ROPE_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("rope.title", "zh")
     assert [s.value for s in at.subheader] == [
@@ -100,7 +75,7 @@ def test_rope_page_in_chinese():
 
 
 def test_rope_page_in_chinese_names_the_scaling():
-    at = visit(ROPE, {"lang": "zh", "scaling": "position_interpolation", **ROPE_SMALL})
+    at = open_page(ROPE, {"lang": "zh", "scaling": "position_interpolation", **ROPE_SMALL})
     assert not at.exception
     assert at.radio(key="scaling").value == "position_interpolation"
     assert "缩放：**位置插值** ×4。" in texts(at)
@@ -109,7 +84,7 @@ def test_rope_page_in_chinese_names_the_scaling():
 def test_rope_presentation_mode_hides_the_explanations():
     normal = open_page(ROPE, ROPE_SMALL)
     assert message("rope.intro", "en") in texts(normal)
-    at = visit(ROPE, {"present": "true", **ROPE_SMALL})
+    at = open_page(ROPE, {"present": "true", **ROPE_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     shown = texts(at)
     for gone in ("The sinusoid pages add", "The unit vector on the pair's first column",
@@ -154,7 +129,7 @@ def test_rope_figures_in_chinese():
 
 # --- ALiBi ---------------------------------------------------------------------------------------
 def test_alibi_page_in_chinese():
-    at = visit(ALIBI, {"lang": "zh", **ALIBI_SMALL})
+    at = open_page(ALIBI, {"lang": "zh", **ALIBI_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("alibi.title", "zh")
     assert [s.value for s in at.subheader] == [
@@ -186,7 +161,7 @@ def test_alibi_page_in_chinese():
 
 
 def test_alibi_head_beyond_num_heads_is_explained_in_chinese():
-    at = visit(ALIBI, {"lang": "zh", **ALIBI_SMALL, "head": "9"})
+    at = open_page(ALIBI, {"lang": "zh", **ALIBI_SMALL, "head": "9"})
     assert not at.exception
     notice = at.info[0].value
     assert notice == message("alibi.no_such_head", "zh", head=9, num_heads=4)
@@ -196,7 +171,7 @@ def test_alibi_head_beyond_num_heads_is_explained_in_chinese():
 
 def test_alibi_presentation_mode_hides_the_explanations():
     normal = open_page(ALIBI, ALIBI_SMALL)
-    at = visit(ALIBI, {"present": "true", **ALIBI_SMALL})
+    at = open_page(ALIBI, {"present": "true", **ALIBI_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     shown = texts(at)
     for gone in ("adds **no position vector** to the input",

@@ -5,7 +5,6 @@ explanation is left, presentation mode hides the explanations and keeps the char
 from __future__ import annotations
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import core
@@ -19,23 +18,11 @@ from core.figures.vit_grid import (
 )
 from core.figures.word_position import make_word_position_figure, projection_axis_titles
 from core.i18n import message
-from tests.apptest import APP, notices, plotly_figures, unescape
+from tests.apptest import has_cjk, notices, open_page, plotly_figures, unescape
 
 VIT_GRID = "app_pages/vit_grid.py"
 WORD = "app_pages/word_position.py"
 SMALL_GRID = {"grid_h": "4", "grid_w": "5", "d_model": "32"}
-
-
-def open_in(script: str, query: dict[str, str]) -> AppTest:
-    """The page with `query` in the URL from the first run on: the app-wide `lang` and `present`
-    controls read the URL when they are created (on the first run), so they must be there
-    before it (tests.apptest.open_page sets the query after a first run of the home page)."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    for name, value in query.items():
-        at.query_params[name] = value
-    at.run()
-    at.switch_page(script)
-    return at.run()
 
 
 def texts(at: AppTest) -> str:
@@ -46,17 +33,13 @@ def texts(at: AppTest) -> str:
     return "\n".join(parts)
 
 
-def has_cjk(text: str) -> bool:
-    return any("\u4e00" <= c <= "\u9fff" for c in text)
-
-
 def zh(key: str, **values: object) -> str:
     return message(key, "zh", **values)
 
 
 # --- vit-grid ------------------------------------------------------------------------------------
 def test_vit_grid_tiles_in_chinese():
-    at = open_in(VIT_GRID, {"lang": "zh", **SMALL_GRID, "patch": "1,2"})
+    at = open_page(VIT_GRID, {"lang": "zh", **SMALL_GRID, "patch": "1,2"})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == zh("vit-grid.title")
     tiles, patch = plotly_figures(at)
@@ -82,7 +65,7 @@ def test_vit_grid_tiles_in_chinese():
 
 
 def test_vit_grid_halves_in_chinese():
-    at = open_in(VIT_GRID, {"lang": "zh", **SMALL_GRID, "view": "halves"})
+    at = open_page(VIT_GRID, {"lang": "zh", **SMALL_GRID, "view": "halves"})
     assert not at.exception
     assert at.title[0].value == zh("vit-grid.title")
     (halves,) = plotly_figures(at)
@@ -100,7 +83,7 @@ def test_vit_grid_halves_in_chinese():
 
 @pytest.mark.parametrize("cls_token", ["true", "false"])
 def test_vit_grid_encoding_in_chinese(cls_token):
-    at = open_in(VIT_GRID, {"lang": "zh", **SMALL_GRID, "view": "encoding",
+    at = open_page(VIT_GRID, {"lang": "zh", **SMALL_GRID, "view": "encoding",
                             "cls_token": cls_token})
     assert not at.exception
     (encoding,) = plotly_figures(at)
@@ -130,10 +113,10 @@ def test_vit_grid_encoding_in_chinese(cls_token):
              "2,2.")],
 )
 def test_vit_grid_patch_notice_in_both_languages(value, english):
-    at = open_in(VIT_GRID, {**SMALL_GRID, "patch": value, "lang": "en"})
+    at = open_page(VIT_GRID, {**SMALL_GRID, "patch": value, "lang": "en"})
     assert not at.exception
     assert notices(at) == [english]  # the English words as before the catalogues
-    at = open_in(VIT_GRID, {**SMALL_GRID, "patch": value, "lang": "zh"})
+    at = open_page(VIT_GRID, {**SMALL_GRID, "patch": value, "lang": "zh"})
     assert not at.exception
     (notice,) = notices(at)
     assert f"patch={value}" in notice and has_cjk(notice)
@@ -145,8 +128,8 @@ def test_vit_grid_patch_notice_in_both_languages(value, english):
 @pytest.mark.parametrize("view, charts", [("tiles", 2), ("halves", 1), ("encoding", 1)])
 def test_vit_grid_presentation_mode_hides_the_explanations(view, charts):
     query = {**SMALL_GRID, "view": view}
-    normal = open_in(VIT_GRID, query)
-    present = open_in(VIT_GRID, {**query, "present": "true"})
+    normal = open_page(VIT_GRID, query)
+    present = open_page(VIT_GRID, {**query, "present": "true"})
     assert not normal.exception and not present.exception
     explanation = {
         "tiles": "As in the ViT paper's Figure 7",
@@ -200,7 +183,7 @@ def trace_names(figure: dict) -> list[str]:
 
 
 def test_word_position_article_in_chinese():
-    at = open_in(WORD, {"lang": "zh"})
+    at = open_page(WORD, {"lang": "zh"})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == zh("word-position.title")
     (figure,) = plotly_figures(at)
@@ -232,7 +215,7 @@ def test_word_position_article_in_chinese():
 
 
 def test_word_position_random_pca_in_chinese():
-    at = open_in(WORD, {"lang": "zh", "embedding": "random", "d_model": "16",
+    at = open_page(WORD, {"lang": "zh", "embedding": "random", "d_model": "16",
                         "projection": "3-D", "sentence": "the cat saw the dog", "scale": "true"})
     assert not at.exception
     assert at.title[0].value == zh("word-position.title")
@@ -252,7 +235,7 @@ def test_word_position_random_pca_in_chinese():
 def test_word_position_minilm_in_chinese():
     """MiniLM loads a model: one page of it, with BERT's input (a settled choice, said in
     Chinese) and unknown tokens."""
-    at = open_in(WORD, {"lang": "zh", "embedding": "minilm", "bert_input": "true",
+    at = open_page(WORD, {"lang": "zh", "embedding": "minilm", "bert_input": "true",
                         "encoding": "sinusoidal", "sentence": "猫 sat"})
     assert not at.exception
     infos = [i.value for i in at.info]
@@ -268,12 +251,12 @@ def test_word_position_minilm_in_chinese():
 
 
 def test_word_position_sentence_the_tokenizer_drops_in_chinese():
-    at = open_in(WORD, {"lang": "zh", "embedding": "minilm", "sentence": "\u200b"})
+    at = open_page(WORD, {"lang": "zh", "embedding": "minilm", "sentence": "\u200b"})
     assert not at.exception
     assert [unescape(i.value) for i in at.info] == [zh("word-position.sentence_no_token")]
     assert "sentence" in at.info[0].value
     assert plotly_figures(at) == []
-    at = open_in(WORD, {"embedding": "minilm", "sentence": "\u200b"})
+    at = open_page(WORD, {"embedding": "minilm", "sentence": "\u200b"})
     assert [unescape(i.value) for i in at.info] == ["text has no token: give a sentence"]
 
 
@@ -281,44 +264,33 @@ def test_word_position_settled_choices_say_what_core_says():
     """The notes on settled choices are core's English words in English, Chinese in Chinese."""
     _, core_notes = wp.settle_choices("random", "learned", 16, scale=False, bert_input=False)
     query = {"embedding": "random", "encoding": "learned", "d_model": "16"}
-    at = open_in(WORD, query)
+    at = open_page(WORD, query)
     assert not at.exception
     assert [i.value for i in at.info] == core_notes
-    at = open_in(WORD, {**query, "lang": "zh"})
+    at = open_page(WORD, {**query, "lang": "zh"})
     assert [i.value for i in at.info] == [zh("word-position.note_learned_width", width=384,
                                              d_model=16)]
 
 
-def test_word_position_without_the_model_in_chinese(monkeypatch):
-    def unavailable():
-        raise minilm.ModelUnavailableError(
-            f"The all-MiniLM-L6-v2 model is not installed. Install it with: {minilm.INSTALL_HINT}"
-        )
-
-    st.cache_resource.clear()
-    monkeypatch.setattr(minilm, "load_minilm", unavailable)
-    try:
-        query = {"embedding": "random", "encoding": "learned", "d_model": "16"}
-        _, core_notes = wp.settle_choices("random", "learned", 16, scale=False,
-                                          bert_input=False, minilm_available=False)
-        at = open_in(WORD, query)
-        assert not at.exception
-        assert [i.value for i in at.info] == core_notes
-        assert "pip install gt" in at.error[0].value.replace("\\", "")
-        at = open_in(WORD, {**query, "lang": "zh"})
-        assert [i.value for i in at.info] == [zh("word-position.note_no_minilm")]
-        error = at.error[0].value.replace("\\", "")
-        assert has_cjk(error) and minilm.INSTALL_HINT in error
-        at = open_in(WORD, {"embedding": "minilm", "lang": "zh"})
-        assert [i.value for i in at.info] == [zh("word-position.without_model")]
-    finally:
-        monkeypatch.undo()
-        st.cache_resource.clear()
+def test_word_position_without_the_model_in_chinese(minilm_unavailable):
+    query = {"embedding": "random", "encoding": "learned", "d_model": "16"}
+    _, core_notes = wp.settle_choices("random", "learned", 16, scale=False,
+                                      bert_input=False, minilm_available=False)
+    at = open_page(WORD, query)
+    assert not at.exception
+    assert [i.value for i in at.info] == core_notes
+    assert "pip install gt" in at.error[0].value.replace("\\", "")
+    at = open_page(WORD, {**query, "lang": "zh"})
+    assert [i.value for i in at.info] == [zh("word-position.note_no_minilm")]
+    error = at.error[0].value.replace("\\", "")
+    assert has_cjk(error) and minilm.INSTALL_HINT in error
+    at = open_page(WORD, {"embedding": "minilm", "lang": "zh"})
+    assert [i.value for i in at.info] == [zh("word-position.without_model")]
 
 
 def test_word_position_presentation_mode_hides_the_explanations():
-    normal = open_in(WORD, {})
-    present = open_in(WORD, {"present": "true"})
+    normal = open_page(WORD, {})
+    present = open_page(WORD, {"present": "true"})
     assert not normal.exception and not present.exception
     explanations = ("A Transformer adds a", "Left, the article's own numbers",
                     "At $d = 2$ there is a single frequency", "The ratio decides",
@@ -336,8 +308,8 @@ def test_word_position_presentation_mode_hides_the_explanations():
 
 def test_word_position_presentation_mode_random_in_chinese():
     query = {"lang": "zh", "embedding": "random", "d_model": "16"}
-    normal = open_in(WORD, query)
-    present = open_in(WORD, {**query, "present": "true"})
+    normal = open_page(WORD, query)
+    present = open_page(WORD, {**query, "present": "true"})
     assert not normal.exception and not present.exception
     assert any("random_state" in c.value for c in normal.caption)  # the PCA's caption
     assert not any("random_state" in c.value for c in present.caption)

@@ -27,7 +27,7 @@ from core.figures.wavelengths import (
     make_spectrum_figure,
 )
 from core.i18n import LOCALES, message
-from tests.apptest import APP, notices, plotly_figures
+from tests.apptest import axis_title, figure_by_title, has_cjk, notices, open_page, plotly_figures
 
 WAVELENGTHS, SIMILARITY = "app_pages/wavelengths.py", "app_pages/similarity.py"
 WAVELENGTHS_SMALL = {"d_model": "32", "positions": "64"}
@@ -37,40 +37,12 @@ CHARTS = {"curves": 2, "clocks": 1, "matrix": 1, "offset": 1, "anchor": 1, "dist
           "rotation": 2}
 
 
-def visit(script: str, query: dict[str, str]) -> AppTest:
-    """A first visit with `query` in the URL (as a browser opening a shared link does): the
-    app-wide `lang` and `present` controls read the URL on the first run only, so they are set
-    before it (`tests.apptest.open_page` sets the query after the home page's run)."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    for name, value in query.items():
-        at.query_params[name] = value
-    at.run()
-    at.switch_page(script)  # wavelengths.py and similarity.py: file name = url_path
-    return at.run()
-
-
-def has_cjk(text: str) -> bool:
-    return any("\u4e00" <= c <= "\u9fff" for c in text)
-
-
 def texts(at: AppTest) -> str:
     """Every markdown, caption, info and subheader on the page, main area and sidebar."""
     return "\n".join(
         [m.value for m in at.markdown] + [c.value for c in at.caption]
         + [i.value for i in at.info] + [s.value for s in at.subheader]
     )
-
-
-def figure_by_title(at: AppTest, title: str) -> dict:
-    for figure in plotly_figures(at):
-        if figure["layout"]["title"]["text"] == title:
-            return figure
-    raise AssertionError(f"no figure titled {title!r}: "
-                         f"{[f['layout']['title']['text'] for f in plotly_figures(at)]}")
-
-
-def axis_title(figure: dict, axis: str) -> str:
-    return figure["layout"][axis]["title"]["text"]
 
 
 # --- the catalogue files -------------------------------------------------------------------------
@@ -94,7 +66,7 @@ def test_section_files_hold_their_pages_keys_only(part, sections):
 
 # --- wavelengths ---------------------------------------------------------------------------------
 def test_wavelengths_curves_in_chinese():
-    at = visit(WAVELENGTHS, {"lang": "zh", "view": "curves", **WAVELENGTHS_SMALL})
+    at = open_page(WAVELENGTHS, {"lang": "zh", "view": "curves", **WAVELENGTHS_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("wavelengths.title", "zh")
     assert at.number_input(key="d_model").label == message("wavelengths.d_model", "zh")
@@ -121,7 +93,7 @@ def test_wavelengths_curves_in_chinese():
 
 
 def test_wavelengths_clocks_in_chinese():
-    at = visit(WAVELENGTHS, {"lang": "zh", "view": "clocks", **WAVELENGTHS_SMALL})
+    at = open_page(WAVELENGTHS, {"lang": "zh", "view": "clocks", **WAVELENGTHS_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("wavelengths.title", "zh")
     clocks = figure_by_title(at, message("fig.wavelengths.clock_title", "zh"))
@@ -145,10 +117,10 @@ def test_wavelengths_dims_notice_in_both_languages(dims):
     default = ", ".join(map(str, wavelength_views.default_dims(32)))
     with pytest.raises(ValueError) as raised:
         wavelength_views.parse_dims(dims, 32)
-    english = visit(WAVELENGTHS, {"dims": dims, **WAVELENGTHS_SMALL})
+    english = open_page(WAVELENGTHS, {"dims": dims, **WAVELENGTHS_SMALL})
     assert not english.exception
     assert notices(english) == [f"URL parameter {raised.value}. Using the default, {default}."]
-    chinese = visit(WAVELENGTHS, {"lang": "zh", "dims": dims, **WAVELENGTHS_SMALL})
+    chinese = open_page(WAVELENGTHS, {"lang": "zh", "dims": dims, **WAVELENGTHS_SMALL})
     assert not chinese.exception
     (notice,) = notices(chinese)
     assert notice.startswith("URL 参数 dims") and has_cjk(notice)
@@ -159,8 +131,8 @@ def test_wavelengths_dims_notice_in_both_languages(dims):
 @pytest.mark.parametrize("view", ["curves", "clocks"])
 def test_wavelengths_presentation_mode_hides_the_explanations(view):
     query = {"view": view, **WAVELENGTHS_SMALL}
-    normal = visit(WAVELENGTHS, query)
-    present = visit(WAVELENGTHS, {"present": "true", **query})
+    normal = open_page(WAVELENGTHS, query)
+    present = open_page(WAVELENGTHS, {"present": "true", **query})
     assert not normal.exception and not present.exception
     explanation = {"curves": "Source 003 asks why", "clocks": "Press **play**"}[view]
     assert explanation in texts(normal)
@@ -229,7 +201,7 @@ SIMILARITY_EXPLANATIONS = {
 
 @pytest.mark.parametrize("view", SIMILARITY_VIEWS)
 def test_similarity_views_in_chinese(view):
-    at = visit(SIMILARITY, {"lang": "zh", "view": view, **SIMILARITY_SMALL})
+    at = open_page(SIMILARITY, {"lang": "zh", "view": view, **SIMILARITY_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("similarity.title", "zh")
     assert at.radio(key="metric").label == message("similarity.metric", "zh")
@@ -250,7 +222,7 @@ def test_similarity_views_in_chinese(view):
 
 
 def test_similarity_clamp_infos_in_chinese():
-    at = visit(SIMILARITY, {"lang": "zh", "positions": "40", "d_model": "16", "anchor": "500",
+    at = open_page(SIMILARITY, {"lang": "zh", "positions": "40", "d_model": "16", "anchor": "500",
                             "offset": "-300", "pair": "30", "view": "rotation"})
     assert not at.exception
     infos = [i.value for i in at.info]
@@ -264,20 +236,20 @@ def test_similarity_clamp_infos_in_chinese():
 
 def test_similarity_results_in_chinese():
     """The numbers that are a section's point read in Chinese too."""
-    at = visit(SIMILARITY, {"lang": "zh", "view": "offset", **SIMILARITY_SMALL})
+    at = open_page(SIMILARITY, {"lang": "zh", "view": "offset", **SIMILARITY_SMALL})
     value = core.offset_dot_product(3, 32) / 16
     shown = texts(at)
     assert f"与位置 23 为 **{value:.6f}**，与位置 17 为 **{value:.6f}**" in shown
     assert message("similarity.metric_cosine", "zh") in shown
-    at = visit(SIMILARITY, {"lang": "zh", "view": "rotation", **SIMILARITY_SMALL})
+    at = open_page(SIMILARITY, {"lang": "zh", "view": "rotation", **SIMILARITY_SMALL})
     assert "在 float32 表上验证" in texts(at)
 
 
 @pytest.mark.parametrize("view", SIMILARITY_VIEWS)
 def test_similarity_presentation_mode_hides_the_explanations(view):
     query = {"view": view, **SIMILARITY_SMALL}
-    normal = visit(SIMILARITY, query)
-    present = visit(SIMILARITY, {"present": "true", **query})
+    normal = open_page(SIMILARITY, query)
+    present = open_page(SIMILARITY, {"present": "true", **query})
     assert not normal.exception and not present.exception
     for sentence in ("Source 004 says", SIMILARITY_EXPLANATIONS[view]):
         assert sentence in texts(normal)
@@ -321,11 +293,11 @@ def test_download_file_names_say_what_and_with_which_parameters():
         return [json.loads(chart.proto.config)["toImageButtonOptions"]["filename"]
                 for chart in at.get("plotly_chart")]
 
-    at = visit(WAVELENGTHS, {"dims": "2,3", **WAVELENGTHS_SMALL})
+    at = open_page(WAVELENGTHS, {"dims": "2,3", **WAVELENGTHS_SMALL})
     assert names(at) == ["pe-wavelength-curves_d32_pos64_dims2-3",
                          "pe-wavelength-spectrum_d32_pos64"]
-    at = visit(SIMILARITY, {"lang": "zh", "metric": "dot", "base": "500", **SIMILARITY_SMALL})
+    at = open_page(SIMILARITY, {"lang": "zh", "metric": "dot", "base": "500", **SIMILARITY_SMALL})
     assert names(at) == ["pe-similarity-matrix_d32_pos64_base500_dot"]
-    at = visit(SIMILARITY, {"view": "rotation", **SIMILARITY_SMALL})
+    at = open_page(SIMILARITY, {"view": "rotation", **SIMILARITY_SMALL})
     assert names(at) == ["pe-similarity-shift-matrix_d32_k3",
                          "pe-similarity-rotation_d32_pair0_p20_k3"]
