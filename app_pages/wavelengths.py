@@ -1,6 +1,5 @@
 """Wavelengths: each dimension's sinusoid, the geometric progression, the clocks."""
 
-import re
 
 import streamlit as st
 
@@ -9,12 +8,11 @@ from core.figures.wavelengths import (
     make_dimension_curves_figure,
     make_spectrum_figure,
 )
+from core.i18n import LocalizedError
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
-from core.params import shorten
 from core.wavelength_views import (
     MAX_CLOCK_FRAMES,
-    MAX_DIMS,
     clock_frames,
     clock_pairs,
     default_dims,
@@ -43,23 +41,6 @@ def cached_clocks(positions: int, d_model: int, dims: tuple[int, ...], base: flo
     return clock_frames(positions, d_model, clock_pairs(d_model, dims), base=base)
 
 
-def dims_notice(text: str, d_model: int, default: tuple[int, ...]) -> str:
-    """The notice for a `dims` that `parse_dims` refused, in the visitor's language: the first
-    word that is not a dimension, or else too many dimensions (parse_dims' two reasons)."""
-    allowed = t("wavelengths.dims_allowed", max_dims=MAX_DIMS, last=d_model - 1,
-                half=d_model // 2, half_next=d_model // 2 + 1)
-    default_text = ", ".join(map(str, default))
-    words = [w for w in re.split(r"[,\s;]+", str(text).strip()) if w]
-    for word in words:
-        try:
-            parse_dims(word, d_model)
-        except ValueError:
-            return t("wavelengths.dims_not_allowed", value=shorten(word), allowed=allowed,
-                     default=default_text)
-    count = len(dict.fromkeys(int(word) for word in words))
-    return t("wavelengths.dims_too_many", count=count, allowed=allowed, default=default_text)
-
-
 lang = current_language()
 st.title(t("wavelengths.title"))
 controls = PageControls("wavelengths", PAGE_PARAMS["wavelengths"])
@@ -76,9 +57,10 @@ with st.sidebar:
     dims_text = controls.text("dims", t("wavelengths.dims"), help=t("wavelengths.dims_help"))
 try:
     dims = parse_dims(dims_text, d_model)
-except ValueError:
+except LocalizedError as error:
     dims = default_dims(d_model)
-    notice = dims_notice(dims_text, d_model, dims)
+    notice = t("controls.url_notice", error=error.in_language(lang),
+               default=", ".join(map(str, dims)))
     if notice not in controls.notices:  # kept across the reset rerun of PageControls
         controls.notices.append(notice)
 

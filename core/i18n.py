@@ -74,3 +74,29 @@ def language_from_locale(locale: str | None) -> Lang:
     if locale and locale.strip().lower().replace("_", "-").split("-")[0] == "zh":
         return "zh"
     return DEFAULT_LANGUAGE
+
+
+class Text:
+    """A message not yet put in a language: `Text("wavelengths.dims_allowed", last=127)`.
+    A LocalizedError's values may hold one (a part of the message, in the same language)."""
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        self.key = key
+        self.values = values
+
+    def in_language(self, lang: Lang) -> str:
+        values = {k: v.in_language(lang) if isinstance(v, Text) else v
+                  for k, v in self.values.items()}
+        return message(self.key, lang, **values)
+
+
+class LocalizedError(ValueError):
+    """A ValueError whose message is a catalogue entry: `str(error)` is the English message
+    (as `core`'s callers have always read it), `error.in_language(lang)` any language's."""
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        self.text = Text(key, **values)
+        super().__init__(self.in_language(DEFAULT_LANGUAGE))
+
+    def in_language(self, lang: Lang) -> str:
+        return self.text.in_language(lang)

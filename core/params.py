@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core import limits
-from core.i18n import Lang, message
+from core.i18n import Lang, LocalizedError, message
 
 RawValue = str | Sequence[str]
 
@@ -24,23 +24,22 @@ def shorten(value: object, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-class ParamError(ValueError):
+class ParamError(LocalizedError):
     """A value a parameter cannot take. `str()` is the English message; `in_language(lang)` the
-    same message from the catalogue of `lang` (`params.<reason>`)."""
+    same message from the catalogue of `lang` (the key, e.g. ``params.not_allowed``, gets the
+    parameter's `name` and what it `allowed`, in that language)."""
 
     def __init__(self, key: str, param: Param, **values: object) -> None:
-        self.key = key  # in the catalogues: params.not_allowed, ...
         self.param = param
-        self.values = values
-        super().__init__(self.in_language("en"))
+        super().__init__(key, **values)
 
     def in_language(self, lang: Lang) -> str:
         return message(
-            self.key,
+            self.text.key,
             lang,
             name=self.param.name,
             allowed=self.param.allowed_in(lang),
-            **self.values,
+            **self.text.values,
         )
 
 

@@ -18,11 +18,12 @@ SOURCES = sorted(
     [*ROOT.glob("app.py"), *ROOT.glob("app_pages/*.py"), *ROOT.glob("ui/*.py"),
      *ROOT.glob("core/**/*.py")]
 )
-# Functions whose first argument is a catalogue key: ui.i18n.t, core.i18n.message, ParamError.
-KEY_FUNCTIONS = {"t", "message", "ParamError"}
+# Functions whose first argument is a catalogue key: ui.i18n.t, core.i18n.message, and the
+# messages and errors that are put in a language later.
+KEY_FUNCTIONS = {"t", "message", "ParamError", "LocalizedError", "Text"}
 # Where a key may be a variable: the functions that pass a key on, and the page list
 # (pages.<url_path>.title, checked by test_every_page_has_a_title_and_summary).
-PASS_KEYS_ON = {"ui/i18n.py", "core/params.py", "ui/pages.py"}
+PASS_KEYS_ON = {"ui/i18n.py", "core/i18n.py", "core/params.py", "ui/pages.py"}
 
 
 def placeholders(text: str) -> set[str]:
