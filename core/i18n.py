@@ -46,18 +46,11 @@ def _flatten(table: dict, prefix: str = "") -> dict[str, str]:
 
 @functools.cache
 def catalogue(lang: Lang) -> dict[str, str]:
-    """All messages of one language, by dotted key: ``<lang>.toml``, plus any section files
-    ``<lang>.<part>.toml`` beside it (a key defined twice is an error)."""
+    """All messages of one language, by dotted key (``core/locales/<lang>.toml``)."""
     if lang not in LANGUAGES:
         raise ValueError(f"lang={lang!r} is not allowed: lang must be one of en, zh")
-    messages: dict[str, str] = {}
-    for path in [LOCALES / f"{lang}.toml", *sorted(LOCALES.glob(f"{lang}.*.toml"))]:
-        part = _flatten(tomllib.loads(path.read_text(encoding="utf-8")))
-        twice = sorted(set(part) & set(messages))
-        if twice:
-            raise ValueError(f"{path.name} defines {', '.join(twice[:5])} again")
-        messages.update(part)
-    return messages
+    path = LOCALES / f"{lang}.toml"
+    return _flatten(tomllib.loads(path.read_text(encoding="utf-8")))
 
 
 def message(key: str, lang: Lang = DEFAULT_LANGUAGE, /, **values: object) -> str:
