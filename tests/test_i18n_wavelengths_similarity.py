@@ -5,7 +5,6 @@ figures in both languages: titles, axes, notices and explanations come from the 
 from __future__ import annotations
 
 import json
-import tomllib
 
 import numpy as np
 import pytest
@@ -26,7 +25,7 @@ from core.figures.wavelengths import (
     make_dimension_curves_figure,
     make_spectrum_figure,
 )
-from core.i18n import LOCALES, message
+from core.i18n import message
 from tests.apptest import axis_title, figure_by_title, has_cjk, notices, open_page, plotly_figures
 
 WAVELENGTHS, SIMILARITY = "app_pages/wavelengths.py", "app_pages/similarity.py"
@@ -43,25 +42,6 @@ def texts(at: AppTest) -> str:
         [m.value for m in at.markdown] + [c.value for c in at.caption]
         + [i.value for i in at.info] + [s.value for s in at.subheader]
     )
-
-
-# --- the catalogue files -------------------------------------------------------------------------
-@pytest.mark.parametrize("part, sections", [("wavelengths", {"wavelengths", "fig.wavelengths"}),
-                                            ("similarity", {"similarity", "fig.similarity"})])
-def test_section_files_hold_their_pages_keys_only(part, sections):
-    tables = {}
-    for lang in ("en", "zh"):
-        data = tomllib.loads((LOCALES / f"{lang}.{part}.toml").read_text(encoding="utf-8"))
-        found = {}
-        for top, table in data.items():
-            for key, value in table.items():
-                if isinstance(value, dict):  # [fig.<page>]
-                    found.update({f"{top}.{key}.{k}": v for k, v in value.items()})
-                else:
-                    found[f"{top}.{key}"] = value
-        assert {key.rsplit(".", 1)[0] for key in found} == sections
-        tables[lang] = found
-    assert set(tables["en"]) == set(tables["zh"])
 
 
 # --- wavelengths ---------------------------------------------------------------------------------
