@@ -196,3 +196,15 @@ def test_without_a_browser_the_menu_says_why(monkeypatch):
     assert not buttons["heatmap_chart_csv"].disabled  # the data still downloads
     with pytest.raises(RuntimeError, match="no_browser"):
         figure_image(small_figure(), "png")
+
+
+def test_without_kaleido_the_menu_says_so(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "kaleido" else real(name, *a))
+    assert image_export_problem() == "no_kaleido"
+    at = open_page("app_pages/heatmap.py", {"d_model": "16", "positions": "8", "lang": "zh"})
+    reason = message("export.reason_no_kaleido", "zh")
+    assert any(reason in c.value for c in at.caption)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import csv
+import importlib.util
 import io
 import os
 import shutil
@@ -45,9 +46,9 @@ def find_browser() -> str | None:
 
 def image_export_problem() -> Literal["no_kaleido", "no_browser"] | None:
     """Why this server cannot draw images (None: it can)."""
-    try:
-        import kaleido  # noqa: F401
-    except ImportError:
+    # Looked up, not imported: kaleido and its browser driver cost ~20 MB of server memory,
+    # paid only when someone exports.
+    if importlib.util.find_spec("kaleido") is None:
         return "no_kaleido"
     return None if find_browser() else "no_browser"
 
