@@ -172,8 +172,20 @@ def test_file_stems_say_what_and_with_which_parameters():
     assert file_stem("word", "a/b c", None, "") == "pe-word_a-b-c"
 
 
+def open_export_menu(at):
+    """Open the main chart's Export popover (its buttons exist only while it is open)."""
+    at.session_state["heatmap_chart_export"] = True
+    return at.run()
+
+
+def test_export_buttons_exist_only_while_the_menu_is_open():
+    at = open_page("app_pages/heatmap.py", {"d_model": "16", "positions": "8"})
+    assert len(at.get("download_button")) == 0
+    assert len(open_export_menu(at).get("download_button")) == 5
+
+
 def test_heatmap_export_buttons_are_named_after_the_view():
-    at = open_page("app_pages/heatmap.py", {"d_model": "128", "positions": "64"})
+    at = open_export_menu(open_page("app_pages/heatmap.py", {"d_model": "128", "positions": "64"}))
     buttons = {b.proto.id.rsplit("-", 1)[-1]: b.proto for b in at.get("download_button")}
     assert {"heatmap_chart_png2", "heatmap_chart_png4", "heatmap_chart_svg",
             "heatmap_chart_csv", "heatmap_chart_npy"} <= set(buttons)
@@ -187,7 +199,7 @@ def test_heatmap_export_buttons_are_named_after_the_view():
 def test_without_a_browser_the_menu_says_why(monkeypatch):
     monkeypatch.setenv("BROWSER_PATH", "/nonexistent/chromium")
     assert image_export_problem() == "no_browser"
-    at = open_page("app_pages/heatmap.py", {"d_model": "16", "positions": "8"})
+    at = open_export_menu(open_page("app_pages/heatmap.py", {"d_model": "16", "positions": "8"}))
     assert not at.exception
     reason = message("export.reason_no_browser", "en")
     assert any(reason in c.value for c in at.caption)
@@ -205,6 +217,7 @@ def test_without_kaleido_the_menu_says_so(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name == "kaleido" else real(name, *a))
     assert image_export_problem() == "no_kaleido"
-    at = open_page("app_pages/heatmap.py", {"d_model": "16", "positions": "8", "lang": "zh"})
+    at = open_export_menu(
+        open_page("app_pages/heatmap.py", {"d_model": "16", "positions": "8", "lang": "zh"}))
     reason = message("export.reason_no_kaleido", "zh")
     assert any(reason in c.value for c in at.caption)

@@ -56,11 +56,19 @@ def show_chart(fig: go.Figure, *, key: str, name: str, export: bool = True) -> N
         export_menu(fig, key=key, name=name)
 
 
+@st.fragment
 def export_menu(fig: go.Figure, *, key: str, name: str) -> None:
-    """The Export popover: PNG at 2x and 4x of 1920 x 1080 (16:9), SVG, CSV and .npy."""
+    """The Export popover: PNG at 2x and 4x of 1920 x 1080 (16:9), SVG, CSV and .npy.
+
+    Its buttons exist only while it is open: opening it reruns this fragment alone, and a rerun
+    of the page (a control changed) does not redraw five hidden buttons per chart."""
+    menu = st.popover(t("export.menu"), icon=":material/download:", help=t("export.menu_help"),
+                      key=f"{key}_export", on_change="rerun")
+    if not menu.open:
+        return
     printable = fig if presenting() else export_style(fig)
     problem = image_export_problem()
-    with st.popover(t("export.menu"), icon=":material/download:", help=t("export.menu_help")):
+    with menu:
         if problem:
             reasons = {"no_kaleido": t("export.reason_no_kaleido"),
                        "no_browser": t("export.reason_no_browser")}
