@@ -1,9 +1,10 @@
 """Showing a figure: presentation styling, the modebar's download settings, and an Export menu
 (PNG and SVG drawn on the server, the data as CSV and .npy) under every chart.
 
-Files are made only when their button is clicked (Streamlit's deferred `data` callables), so a
-rerun costs nothing for them. File names say what and with which parameters
-(`pe-heatmap_d128_pos64_interleaved.png`, see `file_stem`).
+The menu's buttons exist only while it is open, and files are made only when a button is
+clicked (Streamlit's deferred `data` callables): a rerun of the page costs nothing for them.
+File names say what and with which parameters (`pe-heatmap_d128_pos64_interleaved.png`, see
+`file_stem`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def dark_theme() -> bool:
         return False
 
 
-def show_chart(fig: go.Figure, *, key: str, name: str, export: bool = True) -> None:
+def show_chart(fig: go.Figure, *, key: str, name: str) -> None:
     """`st.plotly_chart` with the app's settings: `key` names the chart (CSS class st-key-<key>),
     `name` is the file stem of its downloads (`file_stem`)."""
     if presenting():
@@ -52,8 +53,7 @@ def show_chart(fig: go.Figure, *, key: str, name: str, export: bool = True) -> N
         },
     }
     st.plotly_chart(fig, key=key, theme=theme, config=config)
-    if export:
-        export_menu(fig, key=key, name=name)
+    export_menu(fig, key=key, name=name)
 
 
 @st.fragment
