@@ -221,3 +221,14 @@ def test_without_kaleido_the_menu_says_so(monkeypatch):
         open_page("app_pages/heatmap.py", {"d_model": "16", "positions": "8", "lang": "zh"}))
     reason = message("export.reason_no_kaleido", "zh")
     assert any(reason in c.value for c in at.caption)
+
+
+def test_chinese_is_drawn_with_real_glyphs_in_exported_pngs(kaleido_server):
+    """Without a CJK font every character is the same empty box ("tofu"), so two titles with the
+    same characters in another order give the same image (checked here with Javanese, which has
+    no font on these machines: ꦏꦐ and ꦐꦏ draw alike); with the font they differ."""
+    def title_png(title: str) -> bytes:
+        fig = go.Figure(go.Scatter(x=[0, 1], y=[0, 1])).update_layout(title=title)
+        return figure_image(export_style(fig), "png", scale=1)
+
+    assert title_png("位置编码") != title_png("编码位置")

@@ -127,8 +127,8 @@ def export_style(fig: go.Figure) -> go.Figure:
     styled = go.Figure(fig).update_layout(
         template="plotly_white",
         font={"size": PRESENTATION_FONT_SIZE},
-        title={"x": 0.01, "xanchor": "left", "font": {"size": round(PRESENTATION_FONT_SIZE * 1.3)},
-               "automargin": True, "yref": "container"},
+        title={"x": 0.01, "xanchor": "left", "y": 0.97, "yanchor": "top", "yref": "container",
+               "font": {"size": round(PRESENTATION_FONT_SIZE * 1.3)}, "automargin": True},
         margin={"l": 110, "r": 40, "t": 110, "b": 100},
     )
     _legend_at_the_bottom(styled)
