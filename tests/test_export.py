@@ -205,6 +205,7 @@ def test_without_a_browser_the_menu_says_why(monkeypatch):
     assert any(reason in c.value for c in at.caption)
     buttons = {b.proto.id.rsplit("-", 1)[-1]: b.proto for b in at.get("download_button")}
     assert buttons["heatmap_chart_png2"].disabled and buttons["heatmap_chart_svg"].disabled
+    assert reason in buttons["heatmap_chart_svg"].help  # the button itself says why
     assert not buttons["heatmap_chart_csv"].disabled  # the data still downloads
     with pytest.raises(RuntimeError, match="no_browser"):
         figure_image(small_figure(), "png")

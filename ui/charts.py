@@ -69,22 +69,24 @@ def export_menu(fig: go.Figure, *, key: str, name: str) -> None:
     printable = fig if presenting() else export_style(fig)
     problem = image_export_problem()
     with menu:
+        why = None  # the disabled image buttons say why, in the menu and on hover
         if problem:
             reasons = {"no_kaleido": t("export.reason_no_kaleido"),
                        "no_browser": t("export.reason_no_browser")}
-            st.caption(t("export.unavailable", reason=reasons[problem]))
+            why = t("export.unavailable", reason=reasons[problem])
+            st.caption(why)
         for scale in PNG_SCALES:
             st.download_button(
                 t("export.png", width=EXPORT_WIDTH * scale, height=EXPORT_HEIGHT * scale),
                 data=lambda scale=scale: figure_image(printable, "png", scale=scale),
                 file_name=f"{name}.png", mime="image/png", key=f"{key}_png{scale}",
-                on_click="ignore", disabled=problem is not None, icon=":material/image:",
-                width="stretch",
+                on_click="ignore", disabled=problem is not None, help=why,
+                icon=":material/image:", width="stretch",
             )
         st.download_button(
             t("export.svg"), data=lambda: figure_image(printable, "svg"),
             file_name=f"{name}.svg", mime="image/svg+xml", key=f"{key}_svg", on_click="ignore",
-            disabled=problem is not None, icon=":material/draw:", width="stretch",
+            disabled=problem is not None, help=why, icon=":material/draw:", width="stretch",
         )
         st.download_button(
             t("export.csv"), data=lambda: figure_csv(fig), file_name=f"{name}.csv",

@@ -6,6 +6,9 @@ import plotly.graph_objects as go
 
 # Diverging, centred on zero, readable on light and dark backgrounds; reversed so +1 is red.
 DIVERGING = "RdBu_r"
+# Reference lines and neutral markers: a mid grey reads on the light and the dark theme alike
+# (black vanishes on dark, white on light).
+NEUTRAL = "#8c8c8c"
 FIGURE_HEIGHT = 520
 
 

@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 
 from core.extrapolation import AlibiReach, LearnedReach, SinusoidNovelty
 from core.figures.alibi import head_colours
-from core.figures.common import base_layout
+from core.figures.common import NEUTRAL, base_layout
 from core.figures.rope import BEYOND_COLOUR, TRAINED_COLOUR
 from core.i18n import Lang, message
 from core.rope import ContextExtension
@@ -34,7 +34,7 @@ def make_sinusoid_novelty_figure(
         mode="lines", name=message("fig.extrapolation.sinusoid_trace", lang),
         hovertemplate=message("fig.extrapolation.sinusoid_hover", lang),
     ))
-    fig.add_hline(y=novelty.neighbour_spacing, line={"dash": "dot", "color": "black"},
+    fig.add_hline(y=novelty.neighbour_spacing, line={"dash": "dot", "color": NEUTRAL},
                   annotation_text="|PE[p+1] − PE[p]|", annotation_position="top left")
     _mark_training(fig, train_length, float(novelty.positions[-1]))
     fig.update_xaxes(title_text=message("fig.extrapolation.position_p", lang))
@@ -54,7 +54,7 @@ def make_learned_reach_figure(
     ))
     end = float(learned.positions[-1])
     if end >= learned.rows:
-        fig.add_vrect(x0=learned.rows - 0.5, x1=end, fillcolor="black", opacity=0.08,
+        fig.add_vrect(x0=learned.rows - 0.5, x1=end, fillcolor=NEUTRAL, opacity=0.15,
                       line_width=0,
                       annotation_text=message("fig.extrapolation.learned_no_row", lang),
                       annotation_position="top left")
@@ -90,7 +90,7 @@ def make_rope_reach_figure(extension: ContextExtension, *, lang: Lang = "en") ->
         line={"dash": "dot"},
         hovertemplate=message("fig.extrapolation.rope_target_hover", lang),
     ))
-    fig.add_hline(y=2 * np.pi, line={"dash": "dot", "color": "black", "width": 1})
+    fig.add_hline(y=2 * np.pi, line={"dash": "dot", "color": NEUTRAL, "width": 1})
     # Placed by hand: add_hline's own label lands at the raw value on a log axis.
     fig.add_annotation(text="2π", x=1, xref="paper", xanchor="right", y=np.log10(2 * np.pi),
                        yref="y", yanchor="bottom", showarrow=False, font={"size": 11})

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.figures.common import base_layout
+from core.figures.common import NEUTRAL, base_layout
 from core.i18n import Lang, message
 from core.rope import ContextExtension
 
@@ -152,7 +152,7 @@ def make_context_extension_figure(extension: ContextExtension, *, lang: Lang = "
             showlegend=col == 1, legendgroup="target",
             hovertemplate=message("fig.rope.extension_target_hover", lang),
         ), row=1, col=col)
-        fig.add_hline(y=2 * np.pi, line={"dash": "dot", "color": "black", "width": 1},
+        fig.add_hline(y=2 * np.pi, line={"dash": "dot", "color": NEUTRAL, "width": 1},
                       row=1, col=col)
         fig.update_xaxes(title_text=message("fig.rope.extension_x_title", lang), row=1, col=col)
     # Every panel (shared_yaxes matches ranges, not axis types); ticks at powers of ten only.

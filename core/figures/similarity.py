@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.figures.common import DIVERGING, base_layout
+from core.figures.common import DIVERGING, NEUTRAL, base_layout
 from core.figures.heatmap import make_pe_heatmap_figure
 from core.i18n import Lang, message
 from core.overview import Overview
@@ -98,7 +98,7 @@ def make_offset_scatter_figure(
     )
     fig.add_trace(
         go.Scatter(x=[-offset, offset], y=[offset_value, offset_value], mode="markers+text",
-                   marker={"size": 12, "color": "black", "symbol": "diamond"},
+                   marker={"size": 12, "color": NEUTRAL, "symbol": "diamond"},
                    text=[f"−k = {-offset}", f"k = {offset}"],
                    textposition=["top left", "top right"],
                    name=message("fig.similarity.offset_marks", lang),
@@ -246,7 +246,7 @@ def make_rotation_figure(
                                     position=position + offset),
                        hovertemplate="(cos, sin) = (%{x:.5f}, %{y:.5f})<extra></extra>"),
             go.Scatter(x=[rotated.rotated[0]], y=[rotated.rotated[1]], mode="markers",
-                       marker={"size": 16, "symbol": "circle-open", "color": "black",
+                       marker={"size": 16, "symbol": "circle-open", "color": NEUTRAL,
                                "line": {"width": 2}},
                        name=message("fig.similarity.rotation_moved", lang, position=position),
                        hovertemplate="(cos, sin) = (%{x:.5f}, %{y:.5f})<extra></extra>"),

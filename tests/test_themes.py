@@ -1,0 +1,58 @@
+"""Figures read on the light and the dark theme: no black or white lines, markers or text drawn
+on the page's background (black vanishes on dark, white on light). Lines drawn over a heatmap
+(the 2-D grid's x/y split and cls row) are on the heatmap's colours, not the background."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from core.page_params import PAGE_PARAMS
+from tests.apptest import open_page
+from ui.pages import PAGES
+
+OVER_A_HEATMAP = {"vit-grid"}  # its black guide lines lie on heatmap cells
+INVISIBLE_ON_ONE_THEME = re.compile(r'^(black|white|#000(000)?|#fff(fff)?|rgb\(0, ?0, ?0\))$',
+                                    re.I)
+
+
+def colours(node, path=""):
+    """Every colour in a figure's JSON (data and layout), with where it is."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "template":  # Streamlit's or plotly's theme, not the figure's choice
+                continue
+            if "color" in key.lower() and isinstance(value, str):
+                yield f"{path}.{key}", value
+            else:
+                yield from colours(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from colours(value, f"{path}[{index}]")
+
+
+def views():
+    """(page, query) for every page and every section it shows one at a time."""
+    for page in PAGES:
+        if page.url_path in OVER_A_HEATMAP:
+            continue
+        specs = {spec.name: spec for spec in PAGE_PARAMS.get(page.url_path, ())}
+        sections = specs["view"].choices if "view" in specs else (None,)
+        for view in sections:
+            yield pytest.param(page, {"view": view} if view else {},
+                               id=f"{page.url_path}-{view}" if view else page.url_path)
+
+
+@pytest.mark.parametrize(("page", "query"), views())
+def test_no_figure_colour_vanishes_on_a_theme(page, query):
+    at = open_page(page.script, query)
+    assert not at.exception
+    found = [
+        (where, colour)
+        for chart in at.get("plotly_chart")
+        for where, colour in colours(json.loads(chart.proto.spec))
+        if INVISIBLE_ON_ONE_THEME.match(colour.strip())
+    ]
+    assert found == []
