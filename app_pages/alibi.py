@@ -51,59 +51,89 @@ st.latex(
     r"m_h = 2^{-8h/n}\ (h = 1..n,\ n \text{ a power of two})"
 )
 
-st.subheader(t("alibi.slopes"))
-reach = cached_reach(num_heads, positions)
-left, right = st.columns(2, gap="large")
-with left:
-    st.dataframe(
-        {
-            t("alibi.column_head"): list(range(1, num_heads + 1)),
-            t("alibi.column_slope"): [f"{m:.6g}" for m in reach.slopes],
-            t("alibi.column_inverse"): [f"{1 / m:.4g}" for m in reach.slopes],
-            t("alibi.column_mean_distance"): [f"{d:.1f}" for d in reach.mean_distance],
-        },
-        hide_index=True,
-        height=min(36 * (num_heads + 1) + 4, 400),
+
+def slopes_section() -> None:
+    """The slopes as a table (with each head's reach) and as a chart."""
+    st.subheader(t("alibi.slopes"))
+    reach = cached_reach(num_heads, positions)
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.dataframe(
+            {
+                t("alibi.column_head"): list(range(1, num_heads + 1)),
+                t("alibi.column_slope"): [f"{m:.6g}" for m in reach.slopes],
+                t("alibi.column_inverse"): [f"{1 / m:.4g}" for m in reach.slopes],
+                t("alibi.column_mean_distance"): [f"{d:.1f}" for d in reach.mean_distance],
+            },
+            hide_index=True,
+            height=min(36 * (num_heads + 1) + 4, 400),
+        )
+        explain(t("alibi.table_caption", positions=positions), caption=True)
+        explain(t("alibi.power_of_two_caption"), caption=True)
+    with right:
+        show_chart(
+            make_alibi_slopes_figure(reach.slopes, lang=lang),
+            key="slopes_chart",
+            name=file_stem("alibi-slopes", f"heads{num_heads}"),
+        )
+
+
+def bias_caption(exact: bool) -> None:
+    explain(
+        t("alibi.bias_caption", masked=t("alibi.bias_masked") if causal else "",
+          cells=t("alibi.bias_exact") if exact else t("alibi.bias_blocks")),
+        caption=True,
     )
-    explain(t("alibi.table_caption", positions=positions), caption=True)
-    explain(t("alibi.power_of_two_caption"), caption=True)
-with right:
+
+
+def heads_section() -> None:
+    """Every head's bias as small multiples on one scale, the enlarged head outlined."""
+    st.subheader(t("alibi.every_head"))
+    slopes = cached_reach(num_heads, positions).slopes
+    grid_side = min(GRID_SIDE, int((GRID_CELLS / num_heads) ** 0.5))
+    grid = cached_overview(num_heads, positions, causal, grid_side)
     show_chart(
-        make_alibi_slopes_figure(reach.slopes, lang=lang),
-        key="slopes_chart",
-        name=file_stem("alibi-slopes", f"heads{num_heads}"),
+        make_alibi_bias_grid_figure(grid, slopes, highlight=head - 1, lang=lang),
+        key="bias_grid_chart",
+        name=file_stem("alibi-bias", *setting),
+    )
+    bias_caption(grid.exact)
+
+
+def head_section() -> None:
+    """One head's bias, large."""
+    st.subheader(t("alibi.one_head"))
+    slopes = cached_reach(num_heads, positions).slopes
+    large = cached_overview(num_heads, positions, causal, LARGE_SIDE)
+    show_chart(
+        make_alibi_head_figure(large, head - 1, float(slopes[head - 1]), lang=lang),
+        key="head_chart",
+        name=file_stem("alibi-head", f"head{head}", *setting),
+    )
+    bias_caption(large.exact)
+
+
+def reach_section() -> None:
+    """How far back each head attends from the bias alone."""
+    st.subheader(t("alibi.attention"))
+    reach = cached_reach(num_heads, positions)
+    show_chart(
+        make_alibi_reach_figure(reach, lang=lang),
+        key="reach_chart",
+        name=file_stem("alibi-reach", f"heads{num_heads}", f"pos{positions}"),
+    )
+    explain(
+        t("alibi.reach_caption", positions=positions, low=reach.mean_distance.min(),
+          high=reach.mean_distance.max()),
+        caption=True,
     )
 
-st.subheader(t("alibi.every_head"))
-grid_side = min(GRID_SIDE, int((GRID_CELLS / num_heads) ** 0.5))
-grid = cached_overview(num_heads, positions, causal, grid_side)
-show_chart(
-    make_alibi_bias_grid_figure(grid, reach.slopes, highlight=head - 1, lang=lang),
-    key="bias_grid_chart",
-    name=file_stem("alibi-bias", *setting),
-)
-large = cached_overview(num_heads, positions, causal, LARGE_SIDE)
-show_chart(
-    make_alibi_head_figure(large, head - 1, float(reach.slopes[head - 1]), lang=lang),
-    key="head_chart",
-    name=file_stem("alibi-head", f"head{head}", *setting),
-)
-explain(
-    t("alibi.bias_caption", masked=t("alibi.bias_masked") if causal else "",
-      cells=t("alibi.bias_exact") if large.exact else t("alibi.bias_blocks")),
-    caption=True,
-)
 
-st.subheader(t("alibi.attention"))
-show_chart(
-    make_alibi_reach_figure(reach, lang=lang),
-    key="reach_chart",
-    name=file_stem("alibi-reach", f"heads{num_heads}", f"pos{positions}"),
-)
-explain(
-    t("alibi.reach_caption", positions=positions, low=reach.mean_distance.min(),
-      high=reach.mean_distance.max()),
-    caption=True,
+# One section at a time (in the URL as `view`): a change redraws only what is on screen.
+controls.sections(
+    {"slopes": slopes_section, "heads": heads_section, "head": head_section,
+     "reach": reach_section},
+    help=t("alibi.view_help"),
 )
 
 controls.finish()

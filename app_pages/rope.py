@@ -94,87 +94,109 @@ scaling_text = (
 )
 explain(t("rope.layout_text", layout=layout, columns=columns_text[layout], scaling=scaling_text))
 
-st.subheader(t("rope.rotation"))
-half = d_head // 2
-pairs = sorted({0, half // 2, half - 1})  # fast, middle, slowest
-names = {  # later keys win for small d
-    half // 2: t("rope.pair_middle"), half - 1: t("rope.pair_slowest"), 0: t("rope.pair_fast"),
-}
-shown, trajectories = cached_trajectories(
-    tuple(pairs), positions, d_head, base, layout, scaling_arg, factor
-)
-theta = rope.rope_frequencies(d_head, base=base, scaling=scaling_arg, factor=factor)
-turned = rope.rope_angles([positions - 1], d_head, base=base, scaling=scaling_arg,
-                          factor=factor)[0]
-titles = [
-    t("rope.pair_title", pair=i, name=names[i], theta=theta[i], turned=turned[i],
-      last=positions - 1)
-    for i in pairs
-]
-show_chart(
-    make_rope_rotation_figure(shown, trajectories, titles, lang=lang),
-    key="rotation_chart",
-    name=file_stem("rope-rotation", f"dhead{d_head}", f"pos{positions}", layout, base_part,
-                   scaling_part),
-)
-drawn = "" if len(shown) == positions else t(
-    "rope.rotation_drawn", shown=len(shown), positions=positions
-)
-explain(t("rope.rotation_caption", drawn=drawn), caption=True)
 
-st.subheader(t("rope.relative"))
-first_anchor = positions - 1
-anchors = (float(first_anchor), float(first_anchor + SECOND_ANCHOR_SHIFT))
-offset_logits = cached_offset_logits(
-    d_head, positions, anchors, base, layout, scaling_arg, factor
-)
-curves = {
-    t("rope.query_at", m=first_anchor): offset_logits.logits[0],
-    t("rope.query_at", m=first_anchor + SECOND_ANCHOR_SHIFT): offset_logits.logits[1],
-}
-show_chart(
-    make_rope_logits_figure(offset_logits.offsets, curves, lang=lang),
-    key="logits_chart",
-    name=file_stem("rope-logits", f"dhead{d_head}", f"pos{positions}", layout, base_part,
-                   scaling_part, f"seed{SEED}"),
-)
-explain(
-    t("rope.logits_caption", seed=SEED, shift=SECOND_ANCHOR_SHIFT, spread=offset_logits.spread),
-    caption=True,
-)
+def rotation_section() -> None:
+    """Three pairs (fast, middle, slowest), each turning with the position."""
+    st.subheader(t("rope.rotation"))
+    half = d_head // 2
+    pairs = sorted({0, half // 2, half - 1})  # fast, middle, slowest
+    names = {  # later keys win for small d
+        half // 2: t("rope.pair_middle"), half - 1: t("rope.pair_slowest"),
+        0: t("rope.pair_fast"),
+    }
+    shown, trajectories = cached_trajectories(
+        tuple(pairs), positions, d_head, base, layout, scaling_arg, factor
+    )
+    theta = rope.rope_frequencies(d_head, base=base, scaling=scaling_arg, factor=factor)
+    turned = rope.rope_angles([positions - 1], d_head, base=base, scaling=scaling_arg,
+                              factor=factor)[0]
+    titles = [
+        t("rope.pair_title", pair=i, name=names[i], theta=theta[i], turned=turned[i],
+          last=positions - 1)
+        for i in pairs
+    ]
+    show_chart(
+        make_rope_rotation_figure(shown, trajectories, titles, lang=lang),
+        key="rotation_chart",
+        name=file_stem("rope-rotation", f"dhead{d_head}", f"pos{positions}", layout, base_part,
+                       scaling_part),
+    )
+    drawn = "" if len(shown) == positions else t(
+        "rope.rotation_drawn", shown=len(shown), positions=positions
+    )
+    explain(t("rope.rotation_caption", drawn=drawn), caption=True)
 
-st.subheader(t("rope.decay"))
-other = 500000.0 if base != 500000.0 else 10000.0
-distances, bounds = cached_decay(positions, d_head, (base, other))
-st.latex(
-    r"\left|\sum_{i} h_i\, e^{\mathrm i (m-n)\theta_i}\right| \le "
-    r"\max_i |h_{i+1} - h_i| \sum_{j=1}^{d/2} |S_j|, \qquad h_i = q_{[i]} \bar k_{[i]}, \quad "
-    r"S_j = \sum_{k=0}^{j-1} e^{\mathrm i (m-n)\theta_k}"
-)
-show_chart(
-    make_rope_decay_figure(
-        distances, {t("rope.decay_trace", base=b): v for b, v in bounds.items()}, lang=lang
-    ),
-    key="decay_chart",
-    name=file_stem("rope-decay", f"dhead{d_head}", f"pos{positions}", f"base{base:g}",
-                   f"base{other:g}"),
-)
-explain(t("rope.decay_caption"), caption=True)
 
-st.subheader(t("rope.extension"))
-extension = cached_extension(d_head, base, factor)
-show_chart(
-    make_context_extension_figure(extension, lang=lang),
-    key="extension_chart",
-    name=file_stem("rope-extension", f"dhead{d_head}", base_part, f"train{extension.train_length}",
-                   f"x{factor}"),
-)
-counts = {m: int(b.sum()) for m, b in extension.beyond.items()}
-explain(
-    t("rope.extension_caption", last_trained=extension.train_length - 1,
-      last_target=extension.target_length - 1, none=counts["none"], factor=factor,
-      interpolated=counts["position_interpolation"], ntk=counts["ntk_aware"]),
-    caption=True,
+def relative_section() -> None:
+    """The logit against m - n, from two places in the sequence: the same curve."""
+    st.subheader(t("rope.relative"))
+    first_anchor = positions - 1
+    anchors = (float(first_anchor), float(first_anchor + SECOND_ANCHOR_SHIFT))
+    offset_logits = cached_offset_logits(
+        d_head, positions, anchors, base, layout, scaling_arg, factor
+    )
+    curves = {
+        t("rope.query_at", m=first_anchor): offset_logits.logits[0],
+        t("rope.query_at", m=first_anchor + SECOND_ANCHOR_SHIFT): offset_logits.logits[1],
+    }
+    show_chart(
+        make_rope_logits_figure(offset_logits.offsets, curves, lang=lang),
+        key="logits_chart",
+        name=file_stem("rope-logits", f"dhead{d_head}", f"pos{positions}", layout, base_part,
+                       scaling_part, f"seed{SEED}"),
+    )
+    explain(
+        t("rope.logits_caption", seed=SEED, shift=SECOND_ANCHOR_SHIFT,
+          spread=offset_logits.spread),
+        caption=True,
+    )
+
+
+def decay_section() -> None:
+    """RoFormer's relative upper bound, for this base and the other preset."""
+    st.subheader(t("rope.decay"))
+    other = 500000.0 if base != 500000.0 else 10000.0
+    distances, bounds = cached_decay(positions, d_head, (base, other))
+    st.latex(
+        r"\left|\sum_{i} h_i\, e^{\mathrm i (m-n)\theta_i}\right| \le "
+        r"\max_i |h_{i+1} - h_i| \sum_{j=1}^{d/2} |S_j|, \qquad h_i = q_{[i]} \bar k_{[i]}, "
+        r"\quad S_j = \sum_{k=0}^{j-1} e^{\mathrm i (m-n)\theta_k}"
+    )
+    show_chart(
+        make_rope_decay_figure(
+            distances, {t("rope.decay_trace", base=b): v for b, v in bounds.items()}, lang=lang
+        ),
+        key="decay_chart",
+        name=file_stem("rope-decay", f"dhead{d_head}", f"pos{positions}", f"base{base:g}",
+                       f"base{other:g}"),
+    )
+    explain(t("rope.decay_caption"), caption=True)
+
+
+def extension_section() -> None:
+    """Which pairs turn further than in training, without scaling and with each method."""
+    st.subheader(t("rope.extension"))
+    extension = cached_extension(d_head, base, factor)
+    show_chart(
+        make_context_extension_figure(extension, lang=lang),
+        key="extension_chart",
+        name=file_stem("rope-extension", f"dhead{d_head}", base_part,
+                       f"train{extension.train_length}", f"x{factor}"),
+    )
+    counts = {m: int(b.sum()) for m, b in extension.beyond.items()}
+    explain(
+        t("rope.extension_caption", last_trained=extension.train_length - 1,
+          last_target=extension.target_length - 1, none=counts["none"], factor=factor,
+          interpolated=counts["position_interpolation"], ntk=counts["ntk_aware"]),
+        caption=True,
+    )
+
+
+# One section at a time (in the URL as `view`): a change redraws only what is on screen.
+controls.sections(
+    {"rotation": rotation_section, "relative": relative_section, "decay": decay_section,
+     "extension": extension_section},
+    help=t("rope.view_help"),
 )
 
 controls.finish()

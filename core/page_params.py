@@ -94,12 +94,16 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         ChoiceParam("scaling", "none", ("none", "position_interpolation", "ntk_aware")),
         # The context-extension factor s: 2048 -> 8192 by default.
         IntParam("factor", 4, 1, limits.MAX_ROPE_FACTOR),
+        ChoiceParam("view", "rotation", ("rotation", "relative", "decay", "extension")),
     ),
     "alibi": (
         IntParam("num_heads", 8, 1, limits.MAX_HEADS),  # the paper's 8 heads: slopes 1/2 ... 1/256
         IntParam("positions", 256, 1, limits.MAX_ALIBI_POSITIONS),
         BoolParam("causal", True),  # the paper's decoder; false: the symmetric -m|i - j|
         IntParam("head", 1, 1, limits.MAX_HEADS),  # numbered from 1, as in the paper
+        # The section shown: the slopes (table and chart), every head's bias, the enlarged
+        # head, the attention reach.
+        ChoiceParam("view", "slopes", ("slopes", "heads", "head", "reach")),
     ),
     "extrapolation": (
         IntParam("train_length", 2048, 1, limits.MAX_POSITIONS),  # LLaMA-1's context

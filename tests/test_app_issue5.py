@@ -37,13 +37,65 @@ def figure_titled(at, words: str) -> dict:
 
 @pytest.mark.parametrize(
     "page, charts",
-    [(ROPE, 4), (ALIBI, 4), (EXTRAPOLATION, 4 if _minilm_available() else 3)],
+    [(ROPE, 1), (ALIBI, 1), (EXTRAPOLATION, 4 if _minilm_available() else 3)],
 )
 def test_default_render_has_no_exception(page, charts):
     at = open_page(page)
     assert not at.exception
     assert notices(at) == []
     assert len(plotly_figures(at)) == charts
+
+
+# --- sections: one at a time, in the URL as `view` -----------------------------------------------
+SECTIONS = {
+    ROPE: {"rotation": ["rotation_chart"], "relative": ["logits_chart"],
+           "decay": ["decay_chart"], "extension": ["extension_chart"]},
+    ALIBI: {"slopes": ["slopes_chart"], "heads": ["bias_grid_chart"], "head": ["head_chart"],
+            "reach": ["reach_chart"]},
+}
+DEFAULT_SECTION = {ROPE: ("rotation", ["rotation_chart"]), ALIBI: ("slopes", ["slopes_chart"])}
+
+
+def chart_keys(at) -> list[str]:
+    return [chart.key for chart in at.get("plotly_chart")]
+
+
+@pytest.mark.parametrize(
+    "page, view, keys",
+    [(page, view, keys) for page, views in SECTIONS.items() for view, keys in views.items()],
+)
+def test_a_link_with_view_opens_that_section_and_only_its_charts(page, view, keys):
+    at = open_page(page, {"view": view})
+    assert not at.exception, [e.value for e in at.exception]
+    assert notices(at) == []
+    assert at.radio(key="view").value == view
+    assert chart_keys(at) == keys
+    assert len(plotly_figures(at)) == len(keys)
+    assert len(at.latex) >= 1  # the page's formula stays above the switch
+
+
+@pytest.mark.parametrize("page", list(SECTIONS))
+def test_switching_sections_draws_each_sections_charts(page):
+    at = open_page(page)
+    view, keys = DEFAULT_SECTION[page]
+    assert at.radio(key="view").value == view and chart_keys(at) == keys  # a link without view
+    assert at.radio(key="view").options == list(SECTIONS[page])
+    for view, keys in SECTIONS[page].items():
+        at.radio(key="view").set_value(view).run()
+        assert not at.exception, view
+        assert chart_keys(at) == keys, view
+
+
+@pytest.mark.parametrize("page", list(SECTIONS))
+def test_a_bad_view_gives_a_notice_and_the_default_section(page):
+    at = open_page(page, {"view": "everything"})
+    assert not at.exception
+    assert notices(at) == [
+        f"URL parameter view=everything is not allowed: view must be one of "
+        f"{', '.join(SECTIONS[page])}. Using the default, {DEFAULT_SECTION[page][0]}."
+    ]
+    view, keys = DEFAULT_SECTION[page]
+    assert at.radio(key="view").value == view and chart_keys(at) == keys
 
 
 # --- rope ---------------------------------------------------------------------------------------
@@ -53,7 +105,8 @@ def seeded_q_k(d_head: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_rope_logit_curve_equals_hugging_face_formula_and_both_anchors_agree():
-    at = open_page(ROPE, {"d_head": "16", "positions": "30", "layout": "half_split"})
+    at = open_page(ROPE, {"d_head": "16", "positions": "30", "layout": "half_split",
+                          "view": "relative"})
     assert at.number_input(key="d_head").value == 16
     figure = figure_titled(at, "Attention logit")
     first, second = (decode(trace["y"]) for trace in figure["data"])
@@ -64,11 +117,11 @@ def test_rope_logit_curve_equals_hugging_face_formula_and_both_anchors_agree():
                                                                              1e4)[0]
         assert first[offset] == pytest.approx(expected, abs=1e-9)
     np.testing.assert_allclose(first, second, atol=1e-9)
-    assert "largest difference" in at.caption[1].value
+    assert "largest difference" in at.caption[0].value
 
 
 def test_rope_changing_layout_changes_the_curve_to_the_per_pair_loop():
-    at = open_page(ROPE, {"d_head": "8", "positions": "12"})
+    at = open_page(ROPE, {"d_head": "8", "positions": "12", "view": "relative"})
     before = decode(figure_titled(at, "Attention logit")["data"][0]["y"])
     at.radio(key="layout").set_value("half_split").run()
     after = decode(figure_titled(at, "Attention logit")["data"][0]["y"])
@@ -95,7 +148,7 @@ def test_rope_rotation_points_are_the_sinusoid_pairs():
 
 
 def test_rope_base_preset_button_sets_llama3_base():
-    at = open_page(ROPE)
+    at = open_page(ROPE, {"view": "decay"})
     at.button(key="base_preset_500000").click().run()
     assert at.number_input(key="base").value == 500000.0
     decay = figure_titled(at, "Long-term decay")
@@ -103,7 +156,7 @@ def test_rope_base_preset_button_sets_llama3_base():
 
 
 def test_rope_context_extension_counts_follow_the_factor():
-    at = open_page(ROPE, {"d_head": "128", "factor": "4"})
+    at = open_page(ROPE, {"d_head": "128", "factor": "4", "view": "extension"})
     titles = [a["text"] for a in figure_titled(at, "Context extension")["layout"]["annotations"]]
     assert "<b>no scaling</b><br>23 of 64 pairs beyond" in titles
     assert "<b>position interpolation</b><br>0 of 64 pairs beyond" in titles
@@ -113,7 +166,8 @@ def test_rope_context_extension_counts_follow_the_factor():
 
 
 def test_rope_scaling_keeps_the_relative_property():
-    at = open_page(ROPE, {"scaling": "ntk_aware", "factor": "8", "positions": "64"})
+    at = open_page(ROPE, {"scaling": "ntk_aware", "factor": "8", "positions": "64",
+                          "view": "relative"})
     assert not at.exception
     assert at.radio(key="scaling").value == "ntk_aware"
     first, second = (decode(t["y"]) for t in figure_titled(at, "Attention logit")["data"])
@@ -130,6 +184,7 @@ def test_alibi_table_shows_the_reference_slopes():
     )
     slope_chart = figure_titled(at, "Slopes")
     np.testing.assert_allclose(decode(slope_chart["data"][0]["y"]), REFERENCE_12, rtol=1e-15)
+    at.radio(key="view").set_value("reach").run()
     reach = figure_titled(at, "Attention from the bias alone")
     weights = decode(reach["data"][0]["y"])
     raw = np.exp(-0.5 * np.arange(100))
@@ -141,8 +196,11 @@ def test_alibi_table_shows_the_reference_slopes():
 def test_alibi_at_its_largest_stays_within_the_payload_budget():
     at = open_page(ALIBI, {"num_heads": "64", "positions": "2048"})
     assert not at.exception
-    sent = sum(len(chart.proto.spec) for chart in at.get("plotly_chart"))
-    assert sent <= 1_500_000  # issue 6: <= 1.5 MB per rerun at any setting
+    for view in ("slopes", "heads", "head", "reach"):  # every section, each one a rerun
+        at.radio(key="view").set_value(view).run()
+        assert not at.exception, view
+        sent = sum(len(chart.proto.spec) for chart in at.get("plotly_chart"))
+        assert sent <= 1_500_000, view  # issue 6: <= 1.5 MB per rerun at any setting
     reach = figure_titled(at, "Attention from the bias alone")
     weights = decode(reach["data"][-1]["y"])  # the shallowest head: 2048 distances, 512 shown
     distances = decode(reach["data"][-1]["x"])
@@ -153,27 +211,30 @@ def test_alibi_at_its_largest_stays_within_the_payload_budget():
 
 
 def test_alibi_toggling_causal_fills_the_upper_triangle():
-    at = open_page(ALIBI, {"num_heads": "4", "positions": "6", "head": "2"})
+    at = open_page(ALIBI, {"num_heads": "4", "positions": "6", "head": "2", "view": "head"})
     z = decode(figure_titled(at, "Head 2")["data"][0]["z"])
     assert np.isnan(z[0, 5]) and z[5, 0] == pytest.approx(-0.0625 * 5)  # m_2 = 2^(-4) for n = 4
     at.toggle(key="causal").set_value(False).run()
     z = decode(figure_titled(at, "Head 2")["data"][0]["z"])
     assert z[0, 5] == pytest.approx(-0.0625 * 5)
+    at.radio(key="view").set_value("heads").run()
     grid = figure_titled(at, "Bias of every head")
     assert len(grid["data"]) == 4
 
 
 def test_alibi_many_heads_stays_within_the_cell_budget():
-    at = open_page(ALIBI, {"num_heads": "64", "positions": "2048", "head": "64"})
+    at = open_page(ALIBI, {"num_heads": "64", "positions": "2048", "head": "64",
+                           "view": "heads"})
     assert not at.exception
     grid = figure_titled(at, "Bias of every head")
     cells = sum(decode(t["z"]).size for t in grid["data"])
+    at.radio(key="view").set_value("head").run()
     large = decode(figure_titled(at, "Head 64")["data"][0]["z"]).size
     assert len(grid["data"]) == 64 and cells <= 80_000 and large <= 256 * 256
 
 
 def test_alibi_head_beyond_num_heads_is_explained():
-    at = open_page(ALIBI, {"num_heads": "4", "head": "9"})
+    at = open_page(ALIBI, {"num_heads": "4", "head": "9", "view": "head"})
     assert "head 9 does not exist with 4 heads" in at.info[0].value
     assert figure_titled(at, "Head 4")
 
@@ -225,11 +286,13 @@ def test_extrapolation_without_extrapolating_says_so():
         (ROPE, "scaling", "yarn"),
         (ROPE, "factor", "0"),
         (ROPE, "factor", "1e9"),
+        (ROPE, "view", "all"),
         (ALIBI, "num_heads", "0"),
         (ALIBI, "num_heads", "65"),
         (ALIBI, "positions", "99999"),
         (ALIBI, "causal", "maybe"),
         (ALIBI, "head", "-1"),
+        (ALIBI, "view", "bias"),
         (EXTRAPOLATION, "train_length", "abc"),
         (EXTRAPOLATION, "target_length", "100000"),
         (EXTRAPOLATION, "d_model", "3"),
@@ -242,7 +305,8 @@ def test_bad_url_value_gives_a_notice_naming_the_parameter(page, name, value):
     assert len(messages) == 1, messages
     assert messages[0].startswith(f"URL parameter {name}=")
     assert "Using the default" in messages[0]
-    assert len(plotly_figures(at)) >= 3  # the page still draws, with the default
+    # The page still draws, with the default (RoPE and ALiBi: their default section's chart).
+    assert len(plotly_figures(at)) >= (1 if page in SECTIONS else 3)
 
 
 def test_notice_for_base_mentions_value_and_rule():

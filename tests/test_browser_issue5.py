@@ -29,33 +29,81 @@ def _number(page, label: str) -> str:
     return page.get_by_role("spinbutton", name=label, exact=True).input_value()
 
 
-def test_rope_deep_link(browser_page):
-    browser_page.open(
-        "/rope?d_head=64&base=500000&layout=half_split&positions=300"
-        "&scaling=position_interpolation&factor=8",
-        charts=4,
+def _chart_keys(page) -> list[str]:
+    """The `key` of every drawn chart (Streamlit's class st-key-<key> on its container)."""
+    return page.evaluate(
+        "() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => {"
+        " const box = gd.closest('[class*=\"st-key-\"]');"
+        " return box ? [...box.classList].find(c => c.startsWith('st-key-')).slice(7) : null; })"
     )
+
+
+DEFAULT_VIEWS = ("rotation", "slopes")  # rope's and alibi's
+
+
+def _show_section(browser_page, view: str, charts: int = 1) -> None:
+    """Click the `view` radio's option `view`, as a visitor does; wait for its charts."""
+    page = browser_page.page
+    page.locator(".st-key-view label").filter(has_text=view).first.click()
+    browser_page.wait_idle()
+    page.wait_for_function(
+        "n => document.querySelectorAll('.js-plotly-plot').length === n", arg=charts
+    )
+    # The URL names the section, except the default one (Streamlit leaves defaults out).
+    assert f"view={view}" in page.url or (view in DEFAULT_VIEWS and "view=" not in page.url)
+
+
+ROPE_LINK = ("/rope?d_head=64&base=500000&layout=half_split&positions=300"
+             "&scaling=position_interpolation&factor=8")
+
+
+def test_rope_deep_link(browser_page):
+    browser_page.open(f"{ROPE_LINK}&view=relative", charts=1)
     page = browser_page.page
     assert _number(page, "d_head (even)") == "64"
     assert _number(page, "base") == "500000"
     assert page.get_by_role("radio", name="half_split").is_checked()
     assert page.get_by_role("radio", name="position_interpolation").is_checked()
+    assert page.get_by_role("radio", name="relative").is_checked()
     assert page.get_by_text("Relative position without adding anything").is_visible()
+    assert _chart_keys(page) == ["logits_chart"]
+    _screenshot_whole_page(browser_page, "rope-deep-link")
+    browser_page.open(f"{ROPE_LINK}&view=extension", charts=1)
     assert page.get_by_text("Context extension ×8").count() >= 1
+    assert _chart_keys(page) == ["extension_chart"]
+    _show_section(browser_page, "decay")  # the controls stay as the link set them
+    assert _chart_keys(page) == ["decay_chart"]
+    assert _number(page, "d_head (even)") == "64"
+    assert "factor=8" in page.url
     assert browser_page.exceptions() == []
     assert browser_page.dialogs == []
-    _screenshot_whole_page(browser_page, "rope-deep-link")
+    _screenshot_whole_page(browser_page, "rope-decay")
+
+
+def test_rope_link_without_view_opens_the_rotation(browser_page):
+    browser_page.open(ROPE_LINK, charts=1)
+    page = browser_page.page
+    assert page.get_by_role("radio", name="rotation").is_checked()
+    assert _chart_keys(page) == ["rotation_chart"]
+    assert page.get_by_text("RoFormer (Su et al. 2021)").is_visible()  # the intro stays on top
+    assert browser_page.exceptions() == []
 
 
 def test_alibi_deep_link(browser_page):
-    browser_page.open("/alibi?num_heads=12&positions=64&causal=false&head=10", charts=4)
+    browser_page.open("/alibi?num_heads=12&positions=64&causal=false&head=10&view=head", charts=1)
     page = browser_page.page
     assert _number(page, "num_heads") == "12"
     assert _number(page, "head to enlarge") == "10"
     assert page.get_by_text("Head 10: bias").count() >= 1
+    assert _chart_keys(page) == ["head_chart"]
+    _screenshot_whole_page(browser_page, "alibi-deep-link")
+    for view, key in (("slopes", "slopes_chart"), ("heads", "bias_grid_chart"),
+                      ("reach", "reach_chart")):
+        _show_section(browser_page, view)
+        assert _chart_keys(page) == [key], view
+        assert _number(page, "num_heads") == "12"
     assert browser_page.exceptions() == []
     assert browser_page.dialogs == []
-    _screenshot_whole_page(browser_page, "alibi-deep-link")
 
 
 def test_extrapolation_deep_link(browser_page):
@@ -71,10 +119,12 @@ def test_extrapolation_deep_link(browser_page):
 
 
 def test_bad_url_values_show_notices_not_tracebacks(browser_page):
-    browser_page.open("/rope?d_head=7&scaling=%3Cb%3Eyarn%3C%2Fb%3E", charts=4)
+    browser_page.open("/rope?d_head=7&scaling=%3Cb%3Eyarn%3C%2Fb%3E&view=everything", charts=1)
     text = "\n".join(browser_page.page.locator('[data-testid="stAlert"]').all_inner_texts())
     assert "d_head=7 is not allowed" in text
     assert "scaling=<b>yarn</b> is not allowed" in text  # literal, not HTML
+    assert "view=everything is not allowed" in text
+    assert _chart_keys(browser_page.page) == ["rotation_chart"]  # the default section
     assert browser_page.exceptions() == []
     assert browser_page.dialogs == []
     _screenshot_whole_page(browser_page, "rope-bad-url")

@@ -35,28 +35,58 @@ def texts(at) -> str:
 
 
 # --- RoPE ----------------------------------------------------------------------------------------
+def show(at, view: str):
+    """Switch the page to the section `view` (the `view` radio, as a visitor does)."""
+    at.radio(key="view").set_value(view).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+ROPE_SUBHEADERS = {"rotation": "rope.rotation", "relative": "rope.relative",
+                   "decay": "rope.decay", "extension": "rope.extension"}
+
+
 def test_rope_page_in_chinese():
     at = open_page(ROPE, {"lang": "zh", **ROPE_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("rope.title", "zh")
-    assert [s.value for s in at.subheader] == [
-        message(key, "zh") for key in ("rope.rotation", "rope.relative", "rope.decay",
-                                       "rope.extension")
-    ]
     assert at.number_input(key="d_head").label == message("rope.d_head", "zh")
     assert at.radio(key="scaling").options == ["none", "position_interpolation", "ntk_aware"]
+    assert at.radio(key="view").label == message("controls.show", "zh")
+    assert at.radio(key="view").help == message("rope.view_help", "zh")
+    assert at.radio(key="view").options == list(ROPE_SUBHEADERS)
+    subheaders = {}
 
+    assert at.radio(key="view").value == "rotation"  # the default section
+    subheaders["rotation"] = [s.value for s in at.subheader]
     rotation = figure_by_title(at, message("fig.rope.rotation_title", "zh"))
     assert rotation["layout"]["xaxis"]["title"]["text"] == message("fig.rope.rotation_x_title",
                                                                    "zh")
     panel_titles = [a["text"] for a in rotation["layout"]["annotations"]]
     assert any(title.startswith("第 0 对（" + message("rope.pair_fast", "zh"))
                for title in panel_titles)
+    shown = texts(at)
+    assert "RoFormer (Su et al. 2021) instead" not in shown
+    assert "The unit vector on the pair's first column" not in shown
+    assert message("rope.intro", "zh") in shown
+
+    show(at, "relative")
+    subheaders["relative"] = [s.value for s in at.subheader]
     logits = figure_by_title(at, message("fig.rope.logits_title", "zh"))
     assert logits["layout"]["xaxis"]["title"]["text"] == message("fig.rope.logits_x_title", "zh")
     assert logits["data"][0]["name"] == message("rope.query_at", "zh", m=63)
+    shown = texts(at)
+    assert "the logit depends on m − n only" not in shown
+    assert message("rope.intro", "zh") in shown  # above the switch, in every section
+    assert "最大差值" in shown  # the logits caption, with its number
+
+    show(at, "decay")
+    subheaders["decay"] = [s.value for s in at.subheader]
     decay = figure_by_title(at, message("fig.rope.decay_title", "zh"))
     assert decay["layout"]["xaxis"]["title"]["text"] == message("fig.rope.decay_x_title", "zh")
+
+    show(at, "extension")
+    subheaders["extension"] = [s.value for s in at.subheader]
     extension = figure_by_title(
         at, message("fig.rope.extension_title", "zh", factor=4, train=2048, target=8192)
     )
@@ -66,12 +96,7 @@ def test_rope_page_in_chinese():
     method = message("fig.rope.method_position_interpolation", "zh")
     assert f"<b>{method}</b><br>8 对中有 0 对超出" in panels
 
-    shown = texts(at)
-    assert "RoFormer (Su et al. 2021) instead" not in shown
-    assert "The unit vector on the pair's first column" not in shown
-    assert "the logit depends on m − n only" not in shown
-    assert message("rope.intro", "zh") in shown
-    assert "最大差值" in shown  # the logits caption, with its number
+    assert subheaders == {view: [message(key, "zh")] for view, key in ROPE_SUBHEADERS.items()}
 
 
 def test_rope_page_in_chinese_names_the_scaling():
@@ -81,19 +106,28 @@ def test_rope_page_in_chinese_names_the_scaling():
     assert "缩放：**位置插值** ×4。" in texts(at)
 
 
-def test_rope_presentation_mode_hides_the_explanations():
-    normal = open_page(ROPE, ROPE_SMALL)
+ROPE_EXPLANATIONS = {
+    "rotation": "The unit vector on the pair's first column",
+    "relative": "largest difference",
+    "decay": "RoFormer §3.4.3",
+    "extension": "Trained on positions 0 to",
+}
+
+
+@pytest.mark.parametrize("view", list(ROPE_EXPLANATIONS))
+def test_rope_presentation_mode_hides_the_explanations(view):
+    normal = open_page(ROPE, {"view": view, **ROPE_SMALL})
     assert message("rope.intro", "en") in texts(normal)
-    at = open_page(ROPE, {"present": "true", **ROPE_SMALL})
+    at = open_page(ROPE, {"present": "true", "view": view, **ROPE_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     shown = texts(at)
-    for gone in ("The sinusoid pages add", "The unit vector on the pair's first column",
-                 "largest difference", "RoFormer §3.4.3", "Trained on positions 0 to"):
+    for gone in ("The sinusoid pages add", ROPE_EXPLANATIONS[view]):
         assert gone in texts(normal)
         assert gone not in shown
-    assert len(plotly_figures(at)) == 4
+    assert len(plotly_figures(at)) == 1
     assert [s.value for s in at.subheader] == [s.value for s in normal.subheader]
-    assert len(at.latex) == 2  # the formulas stay
+    assert len(at.latex) == (2 if view == "decay" else 1)  # the formulas stay
+    assert len(at.latex) == len(normal.latex)
 
 
 def test_rope_figures_in_chinese():
@@ -128,40 +162,60 @@ def test_rope_figures_in_chinese():
 
 
 # --- ALiBi ---------------------------------------------------------------------------------------
+ALIBI_SUBHEADERS = {"slopes": "alibi.slopes", "heads": "alibi.every_head",
+                    "head": "alibi.one_head", "reach": "alibi.attention"}
+
+
 def test_alibi_page_in_chinese():
     at = open_page(ALIBI, {"lang": "zh", **ALIBI_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("alibi.title", "zh")
-    assert [s.value for s in at.subheader] == [
-        message(key, "zh") for key in ("alibi.slopes", "alibi.every_head", "alibi.attention")
-    ]
     assert at.toggle(key="causal").label == message("alibi.causal", "zh")
+    assert at.radio(key="view").label == message("controls.show", "zh")
+    assert at.radio(key="view").help == message("alibi.view_help", "zh")
+    assert at.radio(key="view").options == list(ALIBI_SUBHEADERS)
+    subheaders = {}
+
+    assert at.radio(key="view").value == "slopes"  # the default section
+    subheaders["slopes"] = [s.value for s in at.subheader]
     assert list(at.dataframe[0].value.columns) == [
         message(key, "zh") for key in ("alibi.column_head", "alibi.column_slope",
                                        "alibi.column_inverse", "alibi.column_mean_distance")
     ]
-
     slopes = figure_by_title(at, message("fig.alibi.slopes_title", "zh"))
     assert slopes["layout"]["xaxis"]["title"]["text"] == message("fig.alibi.slopes_x_title", "zh")
     assert slopes["layout"]["yaxis"]["title"]["text"] == message("fig.alibi.slopes_y_title", "zh")
+    shown = texts(at)
+    assert "adds **no position vector** to the input" not in shown
+    assert message("alibi.intro", "zh") in shown
+
+    show(at, "heads")
+    subheaders["heads"] = [s.value for s in at.subheader]
     grid = figure_by_title(at, message("fig.alibi.grid_title", "zh"))
     assert grid["layout"]["coloraxis"]["colorbar"]["title"]["text"] == message(
         "fig.alibi.bias_colorbar", "zh")
+    assert "Every row is the same line shifted" not in texts(at)
+
+    show(at, "head")
+    subheaders["head"] = [s.value for s in at.subheader]
     head = figure_by_title(at, message("fig.alibi.head_title", "zh", head=1, slope=0.25))
     assert head["layout"]["xaxis"]["title"]["text"] == message("fig.alibi.head_x_title", "zh")
     assert head["layout"]["yaxis"]["title"]["text"] == message("fig.alibi.head_y_title", "zh")
+    assert "Every row is the same line shifted" not in texts(at)
+
+    show(at, "reach")
+    subheaders["reach"] = [s.value for s in at.subheader]
     reach = figure_by_title(at, message("fig.alibi.reach_title", "zh"))
     assert reach["layout"]["xaxis"]["title"]["text"] == message("fig.alibi.reach_x_title", "zh")
-
     shown = texts(at)
-    assert "adds **no position vector** to the input" not in shown
-    assert "Every row is the same line shifted" not in shown
     assert "Steep heads look at the last few tokens only" not in shown
-    assert message("alibi.intro", "zh") in shown
+    assert message("alibi.intro", "zh") in shown  # above the switch, in every section
+
+    assert subheaders == {view: [message(key, "zh")] for view, key in ALIBI_SUBHEADERS.items()}
 
 
 def test_alibi_head_beyond_num_heads_is_explained_in_chinese():
-    at = open_page(ALIBI, {"lang": "zh", **ALIBI_SMALL, "head": "9"})
+    at = open_page(ALIBI, {"lang": "zh", **ALIBI_SMALL, "head": "9", "view": "head"})
     assert not at.exception
     notice = at.info[0].value
     assert notice == message("alibi.no_such_head", "zh", head=9, num_heads=4)
@@ -169,19 +223,26 @@ def test_alibi_head_beyond_num_heads_is_explained_in_chinese():
     assert figure_by_title(at, message("fig.alibi.head_title", "zh", head=4, slope=2.0 ** -8))
 
 
-def test_alibi_presentation_mode_hides_the_explanations():
-    normal = open_page(ALIBI, ALIBI_SMALL)
-    at = open_page(ALIBI, {"present": "true", **ALIBI_SMALL})
+ALIBI_EXPLANATIONS = {
+    "slopes": ("1/m: the distance at which the bias reaches −1", "the paper's reference code"),
+    "heads": ("Every row is the same line shifted",),
+    "head": ("Every row is the same line shifted",),
+    "reach": ("Steep heads look at the last few tokens only",),
+}
+
+
+@pytest.mark.parametrize("view", list(ALIBI_EXPLANATIONS))
+def test_alibi_presentation_mode_hides_the_explanations(view):
+    normal = open_page(ALIBI, {"view": view, **ALIBI_SMALL})
+    at = open_page(ALIBI, {"present": "true", "view": view, **ALIBI_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     shown = texts(at)
-    for gone in ("adds **no position vector** to the input",
-                 "1/m: the distance at which the bias reaches −1",
-                 "the paper's reference code", "Every row is the same line shifted",
-                 "Steep heads look at the last few tokens only"):
+    for gone in ("adds **no position vector** to the input", *ALIBI_EXPLANATIONS[view]):
         assert gone in texts(normal)
         assert gone not in shown
-    assert len(plotly_figures(at)) == 4
-    assert len(at.dataframe) == 1  # the slopes table is a result: it stays
+    assert len(plotly_figures(at)) == 1
+    # The slopes table is a result: it stays (in its section).
+    assert len(at.dataframe) == len(normal.dataframe) == (1 if view == "slopes" else 0)
     assert [s.value for s in at.subheader] == [s.value for s in normal.subheader]
 
 
