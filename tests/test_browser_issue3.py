@@ -13,7 +13,8 @@ def test_wavelengths_deep_link(browser_page):
     page = browser_page.page
     assert page.get_by_label("d_model (even)", exact=True).input_value() == "256"
     assert page.get_by_label("dimensions to plot", exact=True).input_value() == "0,1,100,101"
-    assert page.get_by_text("dim 100: sin, i=50").count() >= 1  # the legend
+    # the legend
+    page.get_by_text("dim 100: sin, i=50").first.wait_for(state="attached", timeout=30_000)
     assert page.get_by_text("The progression, in numbers", exact=True).is_visible()
     assert browser_page.exceptions() == []
     assert browser_page.dialogs == []
@@ -64,7 +65,8 @@ def test_vit_grid_deep_link(browser_page):
     page = browser_page.page
     assert page.get_by_label("grid columns (grid_w)", exact=True).input_value() == "10"
     assert page.get_by_label("selected patch (row,col)", exact=True).input_value() == "2,7"
-    assert page.get_by_text("Patch (2, 7) against every patch").count() >= 1
+    page.get_by_text("Patch (2, 7) against every patch").first.wait_for(
+        state="attached", timeout=30_000)
     assert browser_page.exceptions() == []
     assert browser_page.dialogs == []
     browser_page.screenshot("vit-grid")
@@ -76,12 +78,13 @@ def test_vit_grid_deep_link(browser_page):
 def test_vit_grid_large_grid_and_preset(browser_page):
     browser_page.open("/vit-grid?grid_h=64&grid_w=64&d_model=256", charts=2)
     page = browser_page.page
-    assert page.get_by_text("14 x 14 of the 64 x 64 patches").count() >= 1
+    page.get_by_text("14 x 14 of the 64 x 64 patches").first.wait_for(
+        state="attached", timeout=30_000)
     browser_page.screenshot("vit-grid-64")
     page.get_by_role("button", name="ViT-B/16").click()
     browser_page.wait_idle()
     page.wait_for_function("() => location.search.includes('grid_h') === false")  # default
-    assert page.get_by_text("(197, 768)").count() >= 1
+    page.get_by_text("(197, 768)").first.wait_for(state="attached", timeout=30_000)
     assert browser_page.exceptions() == []
 
 

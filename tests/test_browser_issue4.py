@@ -53,7 +53,9 @@ def test_word_position_deep_link_minilm_3d(browser_page):
 def test_word_position_minilm_bert_input_2d(browser_page):
     browser_page.open("/word-position?embedding=minilm&encoding=learned&bert_input=true", charts=1)
     assert browser_page.exceptions() == []
-    assert browser_page.page.get_by_text("BERT input (LayerNorm)").count() >= 1  # the legend
+    # the legend
+    browser_page.page.get_by_text("BERT input (LayerNorm)").first.wait_for(
+        state="attached", timeout=30_000)
     browser_page.screenshot("word-position-minilm-bert-input")
 
 
@@ -93,7 +95,8 @@ def test_learned_vs_sinusoidal_default(browser_page):
         browser_page.open(f"/learned-vs-sinusoidal?view={view}", charts=charts)
         assert browser_page.exceptions() == []
         browser_page.screenshot(f"learned-vs-sinusoidal-{view}")
-    assert page.get_by_text("no learned row from position 512").count() >= 1
+    page.get_by_text("no learned row from position 512").first.wait_for(
+        state="attached", timeout=30_000)
 
 
 def test_learned_vs_sinusoidal_deep_link_past_the_table(browser_page):

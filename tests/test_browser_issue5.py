@@ -69,7 +69,7 @@ def test_rope_deep_link(browser_page):
     assert _chart_keys(page) == ["logits_chart"]
     _screenshot_whole_page(browser_page, "rope-deep-link")
     browser_page.open(f"{ROPE_LINK}&view=extension", charts=1)
-    assert page.get_by_text("Context extension ×8").count() >= 1
+    page.get_by_text("Context extension ×8").first.wait_for(state="attached", timeout=30_000)
     assert _chart_keys(page) == ["extension_chart"]
     _show_section(browser_page, "decay")  # the controls stay as the link set them
     assert _chart_keys(page) == ["decay_chart"]
@@ -94,7 +94,7 @@ def test_alibi_deep_link(browser_page):
     page = browser_page.page
     assert _number(page, "num_heads") == "12"
     assert _number(page, "head to enlarge") == "10"
-    assert page.get_by_text("Head 10: bias").count() >= 1
+    page.get_by_text("Head 10: bias").first.wait_for(state="attached", timeout=30_000)
     assert _chart_keys(page) == ["head_chart"]
     _screenshot_whole_page(browser_page, "alibi-deep-link")
     for view, key in (("slopes", "slopes_chart"), ("heads", "bias_grid_chart"),
@@ -111,6 +111,7 @@ def test_extrapolation_deep_link(browser_page):
     page = browser_page.page
     assert _number(page, "train_length L") == "1024"
     assert _number(page, "target_length T") == "6000"
+    page.get_by_text("RoPE (d_head = 256)").first.wait_for(state="attached", timeout=30_000)
     assert page.get_by_text("RoPE (d_head = 256)").count() == 1
     assert _drawn_charts(browser_page) >= 3
     assert browser_page.exceptions() == []
