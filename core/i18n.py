@@ -71,7 +71,8 @@ def language_from_locale(locale: str | None) -> Lang:
 
 class Text:
     """A message not yet put in a language: `Text("wavelengths.dims_allowed", last=127)`.
-    A LocalizedError's values may hold one (a part of the message, in the same language)."""
+    `str()` is its English; `in_language(lang)` any language's. A Text's values may hold Texts
+    (parts of the message, put in the same language)."""
 
     def __init__(self, key: str, /, **values: object) -> None:
         self.key = key
@@ -82,10 +83,17 @@ class Text:
                   for k, v in self.values.items()}
         return message(self.key, lang, **values)
 
+    def __str__(self) -> str:
+        return self.in_language(DEFAULT_LANGUAGE)
 
-class LocalizedError(ValueError):
-    """A ValueError whose message is a catalogue entry: `str(error)` is the English message
-    (as `core`'s callers have always read it), `error.in_language(lang)` any language's."""
+    def __repr__(self) -> str:
+        return f"Text({self.key!r}, {self.values!r})"
+
+
+class Localized:
+    """An exception whose message is a catalogue entry: `str(error)` is the English message
+    (as `core`'s callers have always read it), `error.in_language(lang)` any language's.
+    Mixed into a built-in exception class (ValueError, RuntimeError)."""
 
     def __init__(self, key: str, /, **values: object) -> None:
         self.text = Text(key, **values)
@@ -93,3 +101,7 @@ class LocalizedError(ValueError):
 
     def in_language(self, lang: Lang) -> str:
         return self.text.in_language(lang)
+
+
+class LocalizedError(Localized, ValueError):
+    """A ValueError from `core` whose message is a catalogue entry (see `Localized`)."""

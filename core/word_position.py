@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 import numpy as np
 
 from core._checks import check_choice, check_finite_array, check_int
+from core.i18n import LocalizedError, Text
 from core.overview import Overview, block_mean
 from core.sinusoidal import LAYOUTS, Layout, sinusoidal_encoding
 
@@ -163,7 +164,7 @@ def random_word_position(
     d_model = check_int("d_model", d_model, minimum=1)
     words = word_tokens(text)
     if not words:
-        raise ValueError("text has no word: give a sentence")
+        raise LocalizedError("word-position.sentence_no_word")
     limit = MAX_TOKENS
     if encoding == "learned":
         if learned_table is None:
@@ -213,7 +214,7 @@ def minilm_word_position(
         )
     ids = model.token_ids(text)
     if not ids:
-        raise ValueError("text has no token: give a sentence")
+        raise LocalizedError("word-position.sentence_no_token")
     room = min(MAX_TOKENS, model.max_positions) - (2 if special_tokens else 0)
     kept = ids[:room]
     if special_tokens:
@@ -250,8 +251,9 @@ class Choices:
 def settle_choices(
     embedding: str, encoding: str, d_model: int, *, scale: bool, bert_input: bool,
     minilm_available: bool = True,
-) -> tuple[Choices, list[str]]:
-    """Make the controls consistent and say, in one sentence each, what was changed and why:
+) -> tuple[Choices, list[Text]]:
+    """Make the controls consistent and say, in one sentence each (a `core.i18n.Text`: English
+    by `str()`, any language by `in_language`), what was changed and why:
 
     - the article preset is 2-D, MiniLM 384-D; a learned table is MiniLM's, so 384-D too;
     - without the MiniLM package there is no learned table (the sinusoid is used);
@@ -260,27 +262,21 @@ def settle_choices(
     """
     embedding = check_choice("embedding", embedding, EMBEDDINGS)
     encoding = check_choice("encoding", encoding, ENCODINGS)
-    notes: list[str] = []
+    notes: list[Text] = []
     if embedding == "random" and encoding == "learned" and not minilm_available:
-        notes.append("Without MiniLM there is no learned table: using the sinusoid.")
+        notes.append(Text("word-position.note_no_minilm"))
         encoding = "sinusoidal"
     if embedding == "article":
         d_model = 2
     elif embedding == "minilm":
         d_model = MINILM_WIDTH
     elif encoding == "learned" and d_model != MINILM_WIDTH:
-        notes.append(
-            f"The learned position table is MiniLM's, {MINILM_WIDTH} wide: d_model is "
-            f"{MINILM_WIDTH} here, not {d_model}."
-        )
+        notes.append(Text("word-position.note_learned_width", width=MINILM_WIDTH, d_model=d_model))
         d_model = MINILM_WIDTH
     if embedding != "minilm":
         bert_input = False  # BERT's real input exists for BERT's own embeddings only
     if bert_input and (encoding != "learned" or scale):
-        notes.append(
-            "BERT's real input uses its learned positions and no √d scaling: the position and "
-            "scale controls do not apply while it is on."
-        )
+        notes.append(Text("word-position.note_bert_input"))
         encoding, scale = "learned", False
     return Choices(embedding, encoding, d_model, scale, bert_input), notes
 

