@@ -10,9 +10,9 @@ from core.figures.vit_grid import (
     make_tiles_figure,
     make_vit_encoding_figure,
 )
+from core.i18n import LocalizedError
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
-from core.params import shorten
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
 from ui.i18n import current_language, t
@@ -48,23 +48,6 @@ def apply_preset(name: str) -> None:
     )
 
 
-def patch_notice(patch_text: str, error: ValueError, grid_h: int, grid_w: int,
-                 row: int, col: int) -> str:
-    """`parse_patch`'s complaint in the visitor's language: the parameter, its value, what is
-    allowed, and the default used instead."""
-    allowed = t("vit-grid.patch_allowed", last_row=grid_h - 1, last_col=grid_w - 1,
-                grid_h=grid_h, grid_w=grid_w)
-    reason = str(error)
-    if " is outside the grid: " in reason:  # "patch=3,9 is outside the grid: ..."
-        value = reason.removeprefix("patch=").split(" is outside the grid: ")[0]
-        problem = t("vit-grid.patch_outside", value=value, allowed=allowed)
-    else:  # "patch=<text> is not allowed: ..."
-        problem = t("vit-grid.patch_not_allowed", value=shorten(patch_text.strip()),
-                    allowed=allowed)
-    return t("controls.url_notice", error=problem,
-             default=t("vit-grid.patch_default", row=row, col=col))
-
-
 lang = current_language()
 st.title(t("vit-grid.title"))
 controls = PageControls("vit-grid", PAGE_PARAMS["vit-grid"])
@@ -95,9 +78,10 @@ with st.sidebar:
     patch_text = controls.text("patch", t("vit-grid.patch"), help=t("vit-grid.patch_help"))
 try:
     row, col = vit_tiles.parse_patch(patch_text, grid_h, grid_w)
-except ValueError as error:
+except LocalizedError as error:
     row, col = grid_h // 2, grid_w // 2
-    notice = patch_notice(patch_text, error, grid_h, grid_w, row, col)
+    notice = t("controls.url_notice", error=error.in_language(lang),
+               default=t("vit-grid.patch_default", row=row, col=col))
     if notice not in controls.notices:  # kept across the reset rerun of PageControls
         controls.notices.append(notice)
 
