@@ -9,7 +9,7 @@ from core.figures.extrapolation import (
     make_rope_reach_figure,
     make_sinusoid_novelty_figure,
 )
-from core.minilm import INSTALL_HINT, ModelUnavailableError
+from core.minilm import ModelUnavailableError
 from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
@@ -80,8 +80,7 @@ with top_right:
         learned = cached_learned(target_length)
     except ModelUnavailableError as error:
         learned = None
-        st.info(t("extrapolation.learned_unavailable", problem=error.in_language(lang),
-                  hint=INSTALL_HINT))
+        st.info(t("extrapolation.learned_unavailable", problem=error.in_language(lang)))
     if learned is not None:
         show_chart(
             make_learned_reach_figure(learned, train_length, lang=lang),

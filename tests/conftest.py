@@ -111,8 +111,8 @@ def browser_page(browser, app_url) -> Iterator[BrowserPage]:
 
 @pytest.fixture
 def minilm_unavailable(monkeypatch):
-    """The MiniLM package missing, as on a server without it (the app's cache cleared before
-    and after, so neither this test nor the next sees the other's model)."""
+    """The MiniLM package missing, as on a server without it (the app's caches cleared before
+    and after, so neither this test nor the next sees results made with the other's model)."""
     import streamlit as st
 
     from core import minilm
@@ -121,7 +121,9 @@ def minilm_unavailable(monkeypatch):
         raise minilm.ModelUnavailableError("minilm.not_installed", hint=minilm.INSTALL_HINT)
 
     st.cache_resource.clear()
+    st.cache_data.clear()
     monkeypatch.setattr(minilm, "load_minilm", unavailable)
     yield
     monkeypatch.undo()
     st.cache_resource.clear()
+    st.cache_data.clear()

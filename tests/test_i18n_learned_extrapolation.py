@@ -342,7 +342,6 @@ def test_extrapolation_without_the_model_in_both_languages(minilm_unavailable):
         at = open_page(EXTRAPOLATION, {"lang": lang})
         assert not at.exception
         problem = message("minilm.not_installed", lang, hint=INSTALL_HINT)
-        expected = message("extrapolation.learned_unavailable", lang, problem=problem,
-                           hint=INSTALL_HINT)
+        expected = message("extrapolation.learned_unavailable", lang, problem=problem)
         assert [i.value for i in at.info] == [expected]
         assert len(plotly_figures(at)) == 3
