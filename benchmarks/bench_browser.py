@@ -121,16 +121,28 @@ def bench_control(page: str) -> tuple[str, str]:
     raise RuntimeError(f"no control to change on {page}")
 
 
-def change_control(page, control: tuple[str, str], step: int, *, down: bool) -> None:
-    """One change, as a person makes it. Going back and forth between two values would measure
-    Streamlit's message cache (the browser keeps the messages it has seen) and the app's caches,
-    not the page: see `browser_support.control_change`."""
+def prepare_change(page, control: tuple[str, str], step: int, *, down: bool):
+    """One change, as a person makes it, ready to go: returns the action that makes it.
+
+    Everything that is not the person's input happens here, before the clock starts: finding the
+    control, scrolling it into view, Playwright's actionability checks (a `click()` waits for the
+    element to be stable over two animation frames: ~30 ms that are the tool's, not the app's).
+    The action is then one real mouse click at the control's centre, or one key press on the
+    focused control. Going back and forth between two values would measure Streamlit's message
+    cache (the browser keeps the messages it has seen) and the app's caches, not the page: see
+    `browser_support.control_change`."""
     kind, selector, arg = browser_support.control_change(*control, step, down=down)
+    target = page.locator(selector)
     if kind == "click":
-        page.locator(selector).nth(arg).click()
-    else:
-        page.locator(selector).first.focus()
-        page.keyboard.press(arg)
+        target = target.nth(arg)
+        target.scroll_into_view_if_needed()
+        box = target.bounding_box()
+        if box is None:
+            raise RuntimeError(f"{selector} is not visible")
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        return lambda: page.mouse.click(x, y)
+    target.first.focus()
+    return lambda: page.keyboard.press(arg)
 
 
 def wait_repainted(page, before: str, timeout: float = 120_000) -> None:
@@ -168,8 +180,9 @@ def measure(browser, scenario: Scenario, changes: int) -> Result:
         for step in range(changes):
             before = page.evaluate(browser_support.CHART_SIGNATURE_JS)
             received.clear()
+            change = prepare_change(page, scenario.control, step, down=bool(scenario.query))
             start = time.perf_counter()
-            change_control(page, scenario.control, step, down=bool(scenario.query))
+            change()
             wait_repainted(page, before)
             latencies.append(time.perf_counter() - start)
             page.wait_for_timeout(100)  # trailing frames of this rerun

@@ -11,7 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from core.grid2d import sincos_2d_encoding
-from core.overview import Overview, bin_edges, block_mean, sinusoid_overview, sinusoid_window
+from core.overview import (
+    Overview,
+    bin_centers,
+    bin_edges,
+    block_mean,
+    sinusoid_overview,
+    sinusoid_window,
+)
 from core.sinusoidal import (
     LAYOUTS,
     Layout,
@@ -30,6 +37,7 @@ __all__: list[str] = [
     "Layout",
     "Overview",
     "WorkedEntry",
+    "bin_centers",
     "bin_edges",
     "block_mean",
     "encode_positions",

@@ -20,7 +20,7 @@ import numpy as np
 
 from core import limits
 from core._checks import check_int
-from core.overview import block_mean
+from core.overview import bin_centers, block_mean
 
 MAX_HEADS = limits.MAX_HEADS
 MAX_POSITIONS = limits.MAX_ALIBI_POSITIONS
@@ -79,11 +79,11 @@ class BiasOverview:
 
     @property
     def row_centers(self) -> np.ndarray:
-        return (self.row_edges[:-1] + self.row_edges[1:] - 1) / 2.0
+        return bin_centers(self.row_edges)
 
     @property
     def col_centers(self) -> np.ndarray:
-        return (self.col_edges[:-1] + self.col_edges[1:] - 1) / 2.0
+        return bin_centers(self.col_edges)
 
 
 def alibi_bias_overview(

@@ -32,6 +32,20 @@ def bin_edges(size: int, max_bins: int) -> np.ndarray:
     return np.round(np.linspace(0, size, bins + 1)).astype(np.int64)  # (bins + 1,)
 
 
+def bin_centers(edges: np.ndarray) -> np.ndarray:
+    """Where to draw the bins of `bin_edges(...)`: evenly spaced, each within half an entry of its
+    bin's true centre. Shape ``(bins,)``.
+
+    The edges round an even split, so bins differ by one entry and their true centres are not
+    evenly spaced. plotly draws a heatmap as one image (``zsmooth="fast"``) only on coordinates
+    evenly spaced to 1% of a step; otherwise it warns and paints a rectangle per cell (an 8192 x
+    4096 overview repainted in about 1 s instead of 0.3 s in Chromium).
+    """
+    bins = edges.size - 1
+    step = (edges[-1] - edges[0]) / bins
+    return edges[0] + (np.arange(bins) + 0.5) * step - 0.5  # exact bins: the entries' indices
+
+
 def _mean_columns(values: np.ndarray, col_edges: np.ndarray) -> np.ndarray:
     """Mean of each column bin: ``(R, C_full) -> (R, C)``."""
     sums = np.add.reduceat(values, col_edges[:-1], axis=1)  # (R, C)
@@ -62,11 +76,11 @@ class Overview:
 
     @property
     def row_centers(self) -> np.ndarray:
-        return (self.row_edges[:-1] + self.row_edges[1:] - 1) / 2.0
+        return bin_centers(self.row_edges)
 
     @property
     def col_centers(self) -> np.ndarray:
-        return (self.col_edges[:-1] + self.col_edges[1:] - 1) / 2.0
+        return bin_centers(self.col_edges)
 
 
 def sinusoid_overview(
