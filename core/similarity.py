@@ -79,6 +79,18 @@ class PairwiseSimilarity:
         return float(np.max(self.highest - self.lowest))
 
 
+def _bin_sums(values: np.ndarray, first: int, edges: np.ndarray) -> np.ndarray:
+    """Sums of `values` ``(r, w)``, whose columns are entries first .. first + w - 1, over the
+    bins of `edges`: ``(r, bins)``, zero for bins outside those columns."""
+    last = first + values.shape[1]
+    lo = int(np.searchsorted(edges, first, side="right")) - 1  # the bin of the first column
+    hi = int(np.searchsorted(edges, last - 1, side="right"))  # one past the last column's bin
+    out = np.zeros((values.shape[0], edges.size - 1))
+    starts = np.maximum(edges[lo:hi], first) - first  # (hi - lo,) where each bin's part starts
+    out[:, lo:hi] = np.add.reduceat(values, starts, axis=1)
+    return out
+
+
 def pairwise_similarity(
     table: np.ndarray,
     *,
@@ -91,6 +103,10 @@ def pairwise_similarity(
     Returns the block-mean overview of the ``(n, n)`` matrix (at most ``(max_rows, max_cols)``)
     and, for every offset k = q - p, the lowest and highest similarity over the pairs at that
     offset. Computed in float32 (about 1e-6 relative error): display precision.
+
+    The matrix is symmetric, so only its upper triangle is multiplied out (n^2 d / 2
+    multiply-adds): a chunk of rows p meets the rows q >= the chunk's first, each entry below the
+    diagonal is counted again in the row it mirrors, and offset -k has offset k's pairs.
     """
     table = _rows(table)
     metric = check_choice("metric", metric, METRICS)
@@ -99,30 +115,32 @@ def pairwise_similarity(
     scaled = table.astype(np.float32) * scale[:, None]  # (n, d), unit rows for the cosine
     row_edges = bin_edges(n, max_rows)
     col_edges = bin_edges(n, max_cols)
-    col_sums = np.empty((n, col_edges.size - 1))  # (n, C) column-bin sums, row by row
-    lowest = np.full(2 * n - 1, np.inf)
-    highest = np.full(2 * n - 1, -np.inf)
-    skewed = np.empty((_CHUNK, 2 * n - 1), dtype=np.float32)  # (c, 2n - 1), reused
+    col_sums = np.zeros((n, col_edges.size - 1))  # (n, C) column-bin sums, row by row
+    lowest = np.full(n, np.inf)  # (n,) by offset k = 0 .. n - 1
+    highest = np.full(n, -np.inf)
+    buffer = np.empty(_CHUNK * (n + _CHUNK), dtype=np.float32)  # skewed rows, reused
     for start in range(0, n, _CHUNK):
-        rows = np.arange(start, min(start + _CHUNK, n))  # (c,)
-        gram = scaled[rows] @ scaled.T  # (c, n) similarities of these rows with every row
-        col_sums[rows] = np.add.reduceat(gram, col_edges[:-1], axis=1)
-        # Skew row i right by n - 1 - p_i, so that column j holds offset k = j - (n - 1): a view
-        # with row stride (2n - 2) elements over the flat buffer writes every row in one copy.
-        block = skewed[: rows.size]
-        flat = block.reshape(-1)
+        stop = min(start + _CHUNK, n)
+        c, m = stop - start, n - start
+        gram = scaled[start:stop] @ scaled[start:].T  # (c, m): rows p of the chunk, q >= start
+        col_sums[start:stop] += _bin_sums(gram, start, col_edges)
+        # Below the chunk, row q's entries (q, p) for p in the chunk are gram[p, q] mirrored.
+        col_sums[stop:] += _bin_sums(np.ascontiguousarray(gram[:, c:].T), start, col_edges)
+        # Skew row i right by c - 1 - i, so that column c - 1 + k holds offset k = q - p: a view
+        # with row stride (width - 1) elements over the flat buffer writes every row in one copy.
+        width = m + c - 1
+        flat = buffer[: c * width]
+        block = flat.reshape(c, width)
         diagonal_view = np.lib.stride_tricks.as_strided(
-            flat[n - 1 - start :],
-            shape=(rows.size, n),
-            strides=((2 * n - 2) * flat.itemsize, flat.itemsize),
+            flat[c - 1 :], shape=(c, m), strides=((width - 1) * flat.itemsize, flat.itemsize),
             writeable=True,
-        )  # diagonal_view[i, q] is block[i, q - p_i + n - 1]
+        )  # diagonal_view[i, j] is block[i, j - i + c - 1]
         block.fill(np.inf)
         diagonal_view[...] = gram
-        lowest = np.minimum(lowest, block.min(axis=0))
+        lowest[:m] = np.minimum(lowest[:m], block.min(axis=0)[c - 1 :])
         block.fill(-np.inf)
         diagonal_view[...] = gram
-        highest = np.maximum(highest, block.max(axis=0))
+        highest[:m] = np.maximum(highest[:m], block.max(axis=0)[c - 1 :])
     sums = np.add.reduceat(col_sums, row_edges[:-1], axis=0)  # (R, C)
     counts = np.outer(np.diff(row_edges), np.diff(col_edges))  # (R, C) cells per block
     exact = row_edges.size - 1 == n and col_edges.size - 1 == n
@@ -133,7 +151,10 @@ def pairwise_similarity(
         exact=exact,
     )
     return PairwiseSimilarity(
-        overview=overview, offsets=np.arange(-(n - 1), n), lowest=lowest, highest=highest
+        overview=overview,
+        offsets=np.arange(-(n - 1), n),
+        lowest=np.concatenate([lowest[:0:-1], lowest]),  # offset -k: the pairs of k, mirrored
+        highest=np.concatenate([highest[:0:-1], highest]),
     )
 
 

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import core
@@ -78,6 +78,26 @@ def test_sinusoid_envelope_collapses_onto_offset_dot_product():
     np.testing.assert_allclose(result.highest, curve, atol=1e-4)
     for k in (0, 1, 7, 250, -599):
         assert curve[k + n - 1] == pytest.approx(slow_offset_dot(k, d_model), abs=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 700), d=st.integers(1, 6), rows=st.integers(1, 80),
+       cols=st.integers(1, 80), metric=st.sampled_from(["dot", "cosine"]))
+def test_upper_triangle_pass_equals_the_full_float64_gram(n, d, rows, cols, metric):
+    """Only the upper triangle is multiplied out: block means and per-offset extremes still equal
+    the full matrix's, for any size (chunks of 256 rows), bins and metric."""
+    table = similarity.random_table(n, d, seed=n)
+    result = similarity.pairwise_similarity(table, metric=metric, max_rows=rows, max_cols=cols)
+    unit = table.astype(np.float64)
+    if metric == "cosine":
+        unit = unit / np.linalg.norm(unit, axis=1, keepdims=True)
+    gram = unit @ unit.T
+    expected, _, _ = core.block_mean(gram, rows, cols)
+    np.testing.assert_allclose(result.overview.values, expected, atol=2e-4)
+    skew = {k: np.diagonal(gram, offset=k) for k in range(-(n - 1), n)}
+    np.testing.assert_allclose(result.lowest, [skew[k].min() for k in result.offsets], atol=2e-4)
+    np.testing.assert_allclose(result.highest, [skew[k].max() for k in result.offsets],
+                               atol=2e-4)
 
 
 def test_large_matrix_is_block_averaged():
