@@ -39,11 +39,13 @@ def sincos_2d_encoding(
     d_model = check_even_d_model("d_model", d_model, multiple=4)
     base = check_base(base)
     dtype = check_dtype(dtype)
-    rows, cols = np.divmod(np.arange(grid_h * grid_w), grid_w)  # (H*W,) each, row-major
     half = d_model // 2
-    emb_x = encode_positions(cols, half, base=base, layout="concatenated")  # (H*W, d/2)
-    emb_y = encode_positions(rows, half, base=base, layout="concatenated")  # (H*W, d/2)
-    emb = np.concatenate([emb_x, emb_y], axis=1)  # (H*W, d)
-    if cls_token:
-        emb = np.concatenate([np.zeros((1, d_model)), emb], axis=0)  # (1 + H*W, d)
-    return emb.astype(dtype, copy=False)
+    # Every patch of a column shares its x half, every patch of a row its y half: encode the W
+    # column and H row indices once each (MAE encodes all H*W coordinates: the same values).
+    table_x = encode_positions(np.arange(grid_w), half, base=base, layout="concatenated")
+    table_y = encode_positions(np.arange(grid_h), half, base=base, layout="concatenated")
+    emb = np.zeros((int(cls_token) + grid_h * grid_w, d_model), dtype=dtype)  # cls row: zeros
+    patches = emb[int(cls_token):].reshape(grid_h, grid_w, d_model)  # a view, row-major
+    patches[:, :, :half] = table_x[None, :, :]  # (W, d/2) -> every row
+    patches[:, :, half:] = table_y[:, None, :]  # (H, d/2) -> every column
+    return emb
