@@ -307,8 +307,6 @@ def project(vectors: np.ndarray, n_components: int, *, seed: int = 0) -> Project
     a 2-D table needs no projection. The fit uses ``random_state=seed`` and sklearn's sign
     convention, so the same input and seed give the same picture.
     """
-    from sklearn.decomposition import PCA
-
     vectors = check_finite_array("vectors", vectors, ndim=2).astype(np.float64)
     n_components = check_int("n_components", n_components, minimum=2, maximum=3)
     seed = check_int("seed", seed, minimum=0)
@@ -320,6 +318,8 @@ def project(vectors: np.ndarray, n_components: int, *, seed: int = 0) -> Project
         total = variance.sum()
         ratio = variance / total if total > 0 else np.zeros(d)
         return Projection(coordinates=vectors.copy(), explained_variance_ratio=ratio, method="raw")
+    from sklearn.decomposition import PCA  # ~1 s to import: only when a projection is needed
+
     k = min(n_components, m)
     pca = PCA(n_components=k, random_state=seed)
     coordinates = pca.fit_transform(vectors)  # (m, k)
