@@ -16,7 +16,12 @@ html { font-size: 19px; }
 header[data-testid="stHeader"] { display: none; }
 </style>"""
 
+# The browser tab's icon. Set before st.navigation, or the browser first asks fonts.gstatic.com
+# for the page's material icon as a favicon: a request to the internet from every visitor.
+APP_ICON = "🌀"
+
 lang = current_language()
+st.set_page_config(page_icon=APP_ICON)  # before st.navigation: see APP_ICON
 navigation = st.navigation(
     [st.Page(HOME.script, title=HOME.title_in(lang), icon=HOME.icon, default=True)]
     + [
@@ -30,7 +35,7 @@ app_title = t("app.title")
 page_title = app_title if navigation.url_path == "" else f"{navigation.title} · {app_title}"
 st.set_page_config(
     page_title=page_title,
-    page_icon="🌀",
+    page_icon=APP_ICON,
     layout="wide",
     initial_sidebar_state="collapsed" if presenting() else "auto",
 )

@@ -65,12 +65,15 @@ def browser():
 
 @dataclass
 class BrowserPage:
-    """A Playwright page plus what it saw: dialogs (alert/confirm) and console errors."""
+    """A Playwright page plus what it saw: dialogs (alert/confirm), console errors and warnings,
+    and the address of every request the page made."""
 
     page: object
     base_url: str
     dialogs: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
+    console_warnings: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
 
     def open(self, path: str, *, charts: int = 1, timeout: float = 60_000) -> None:
         """Go to `path`, wait until the script has finished and `charts` plotly charts are drawn."""
@@ -105,6 +108,10 @@ def browser_page(browser, app_url) -> Iterator[BrowserPage]:
     seen = BrowserPage(page=page, base_url=app_url)
     page.on("dialog", lambda dialog: (seen.dialogs.append(dialog.message), dialog.dismiss()))
     page.on("console", lambda m: m.type == "error" and seen.console_errors.append(m.text))
+    # plotly.js logs its warnings ("WARN: ...") with console.trace
+    page.on("console", lambda m: m.type in ("warning", "trace")
+            and seen.console_warnings.append(m.text))
+    page.on("request", lambda request: seen.requests.append(request.url))
     yield seen
     context.close()
 

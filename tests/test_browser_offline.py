@@ -1,0 +1,63 @@
+"""The app runs offline, and the browser draws what the app asks for.
+
+- No page makes the visitor's browser contact anything but the app's own server (a hosted demo
+  must not send its visitors to third parties; offline, such a request fails). Streamlit used to
+  fetch the active page's material icon from fonts.gstatic.com as a favicon.
+- At the largest sizes, plotly draws the block-averaged heatmaps as one image: it warns
+  'cannot use zsmooth: "fast"' in the console when their coordinates are not evenly spaced, and
+  then paints a rectangle per cell.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+
+from core.page_params import PAGE_PARAMS
+from core.params import IntParam
+from ui.pages import PAGES
+
+pytestmark = pytest.mark.browser
+
+PATHS = ["/"] + [f"/{page.url_path}" for page in PAGES]
+
+
+def foreign(requests: list[str], base_url: str) -> list[str]:
+    """Requests to anywhere but the app's server (data: and blob: URLs stay in the browser)."""
+    own = urlsplit(base_url).netloc
+    return [url for url in requests
+            if urlsplit(url).scheme in ("http", "https", "ws", "wss")
+            and urlsplit(url).netloc != own]
+
+
+@pytest.mark.parametrize("query", [{}, {"lang": "zh", "present": "1"}], ids=["en", "zh-present"])
+@pytest.mark.parametrize("path", PATHS)
+def test_no_request_leaves_the_app_server(browser_page, path, query):
+    suffix = f"?{urlencode(query)}" if query else ""
+    browser_page.open(f"{path}{suffix}", charts=0 if path == "/" else 1)
+    browser_page.page.wait_for_timeout(1000)  # favicons and fonts load after the first paint
+    assert browser_page.requests  # the recorder works: the page itself was requested
+    assert foreign(browser_page.requests, browser_page.base_url) == []
+
+
+def test_foreign_requests_are_recognised():
+    base = "http://127.0.0.1:8501"
+    assert foreign([f"{base}/heatmap", "data:image/svg+xml,x", f"{base}/_stcore/stream",
+                    "https://fonts.gstatic.com/s/i/x.svg"], base) == [
+        "https://fonts.gstatic.com/s/i/x.svg"]
+
+
+def largest(page: str) -> dict[str, str]:
+    return {spec.name: str(spec.maximum) for spec in PAGE_PARAMS[page]
+            if isinstance(spec, IntParam) and spec.name in ("d_model", "positions")}
+
+
+@pytest.mark.parametrize("page", ["heatmap", "similarity"])
+def test_large_heatmaps_are_drawn_as_one_image(browser_page, page):
+    browser_page.open(f"/{page}?{urlencode(largest(page))}", timeout=120_000)
+    browser_page.page.wait_for_timeout(500)
+    assert browser_page.exceptions() == []
+    assert [text for text in browser_page.console_warnings if "zsmooth" in text] == []
+    # The heatmap is there, drawn as an <image> (plotly draws every heatmap as one).
+    assert browser_page.page.locator(".js-plotly-plot .hm image").count() >= 1
