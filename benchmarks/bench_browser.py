@@ -215,21 +215,48 @@ def update_readme(marker: str, text: str) -> None:
         readme.write_text(head + start + text + end + tail, encoding="utf-8")
 
 
+# Issue 6's budgets, as ratios to the floor (repaint: at default / at maximum settings).
+REPAINT_BUDGET = {"default": 1.3, "max": 3.0}
+COLD_START_BUDGET = 1.5
+BYTES_BUDGET = 1.5 * 2**20
+
+
+def missed_budgets(result: Result, floor: Result) -> list[str]:
+    """The budgets `result` misses, named with the measured ratio: ["repaint 2.3x > 1.3x"]."""
+    if result is floor:
+        return []
+    settings = "max" if result.scenario.endswith("(max)") else "default"
+    missed = []
+    repaint = result.latency_median_s / floor.latency_median_s
+    if repaint > REPAINT_BUDGET[settings]:
+        missed.append(f"repaint {repaint:.1f}x > {REPAINT_BUDGET[settings]}x")
+    cold = result.cold_start_s / floor.cold_start_s
+    if cold > COLD_START_BUDGET:
+        missed.append(f"cold start {cold:.2f}x > {COLD_START_BUDGET}x")
+    if result.bytes_per_rerun > BYTES_BUDGET:
+        missed.append(f"{result.bytes_per_rerun / 2**20:.2f} MB per rerun > 1.5 MB")
+    return missed
+
+
 def markdown(results: list[Result], machine: str) -> str:
     floor = next(r for r in results if r.scenario == "floor")
     lines = [
         f"Measured {time.strftime('%Y-%m-%d')} on {machine}. Ratios are to the floor app "
-        "(one slider, one small chart) measured in the same run.",
+        "(one slider, one small chart) measured in the same run. Budgets: repaint <= "
+        f"{REPAINT_BUDGET['default']}x the floor at default settings and <= "
+        f"{REPAINT_BUDGET['max']}x at maximum, cold start <= {COLD_START_BUDGET}x, <= 1.5 MB "
+        "per rerun.",
         "",
         "| page | cold start s (x floor) | repaint median s (x floor) | repaint p95 s "
-        "| KB per rerun | server RSS MB |",
-        "|---|---|---|---|---|---|",
+        "| KB per rerun | server RSS MB | budgets missed |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in results:
         lines.append(
             f"| {r.scenario} | {r.cold_start_s:.2f} ({r.cold_start_s / floor.cold_start_s:.2f}x) "
             f"| {r.latency_median_s:.3f} ({r.latency_median_s / floor.latency_median_s:.2f}x) "
-            f"| {r.latency_p95_s:.3f} | {r.bytes_per_rerun / 1024:.0f} | {r.rss_mb:.0f} |"
+            f"| {r.latency_p95_s:.3f} | {r.bytes_per_rerun / 1024:.0f} | {r.rss_mb:.0f} "
+            f"| {', '.join(missed_budgets(r, floor)) or 'none'} |"
         )
     return "\n".join(lines) + "\n"
 
