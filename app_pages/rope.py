@@ -4,6 +4,7 @@ import streamlit as st
 
 from core import rope
 from core.figures.rope import (
+    MAX_ROTATION_POINTS,
     make_context_extension_figure,
     make_rope_decay_figure,
     make_rope_logits_figure,
@@ -24,7 +25,8 @@ SEED = 0  # the fixed random query and key
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def cached_trajectories(pairs, positions, d_head, base, layout, scaling, factor):
-    shown = rope.sample_positions(positions)  # every drawn point is exact; at most 1024 of them
+    # The positions drawn: every drawn point is exact, rotated by rope_rotate itself.
+    shown = rope.sample_positions(positions, MAX_ROTATION_POINTS)
     return shown, [
         rope.rope_pair_trajectory(
             pair, shown, d_head, base=base, layout=layout, scaling=scaling, factor=factor

@@ -147,6 +147,21 @@ def test_rope_rotation_points_are_the_sinusoid_pairs():
         np.testing.assert_allclose(y, np.sin(angles), atol=1e-12)
 
 
+def test_rope_rotation_caption_counts_the_points_drawn():
+    """Long sequences draw a sample of positions: the caption says how many, and that many are
+    drawn on each circle, each at its exact rotation (first and last position included)."""
+    at = open_page(ROPE, {"d_head": "8", "positions": "8192", "base": "100"})
+    figure = figure_titled(at, "One pair")
+    points = [t for t in figure["data"] if t.get("mode") == "markers"]
+    drawn = {len(decode(trace["x"])) for trace in points}
+    assert drawn == {128}
+    caption = " ".join(c.value for c in at.caption)
+    assert "128 of 8192 positions drawn" in caption
+    positions = decode(points[0]["customdata"])
+    assert positions[0] == 0 and positions[-1] == 8191
+    np.testing.assert_allclose(decode(points[0]["x"]), np.cos(positions * 1.0), atol=1e-9)
+
+
 def test_rope_base_preset_button_sets_llama3_base():
     at = open_page(ROPE, {"view": "decay"})
     at.button(key="base_preset_500000").click().run()
