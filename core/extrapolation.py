@@ -22,13 +22,12 @@ from core import limits
 from core._checks import check_even_d_model, check_finite_array, check_int
 from core.alibi import alibi_slopes
 from core.rope import ContextExtension, rope_context_extension
-from core.sinusoidal import offset_dot_product
+from core.sinusoidal import offset_dot_product, offset_dot_products
 
 MAX_LENGTH = limits.MAX_POSITIONS  # train and target lengths: up to 8192 positions
 MAX_D_MODEL = limits.MAX_EXTRAPOLATION_D_MODEL
 ALIBI_HEADS = 8  # the paper's running example: slopes 1/2, 1/4, ..., 1/256
 MAX_LINE_POINTS = 512  # points per straight line sent to the browser (a line needs no more)
-_CHUNK = 2048  # offsets per offset_dot_product call: bounds its (chunk, d/2) temporary
 
 
 def _check_lengths(train_length: object, target_length: object) -> tuple[int, int]:
@@ -64,11 +63,7 @@ def sinusoid_novelty(
         raise ValueError(
             f"d_model={d_model} is out of range: d_model must be at most {MAX_D_MODEL}"
         )
-    offsets = np.arange(target, dtype=np.float64)  # (T,) p - q >= 0 for every p >= L
-    dots = np.concatenate([
-        offset_dot_product(offsets[i : i + _CHUNK], d_model, base=base)
-        for i in range(0, target, _CHUNK)
-    ])  # (T,) f(k); f is even, so non-negative offsets suffice
+    dots = offset_dot_products(target, d_model, base=base)  # (T,) f(k), k = p - q >= 0; f is even
     best = np.full(target, d_model / 2.0)  # (T,) f(0) = d/2: p < L is a trained position itself
     if target > train:
         windows = sliding_window_view(dots, train)  # (T - L + 1, L): row r holds f(r .. r+L-1)

@@ -217,3 +217,16 @@ def test_any_bad_d_model_is_refused_with_its_value(d_model):
 def test_any_bad_base_is_refused(base):
     with pytest.raises(ValueError, match="base="):
         core.frequencies(4, base=base)
+
+
+@pytest.mark.parametrize(("count", "d_model", "base"),
+                         [(1, 2, 1e4), (7, 8, 100.0), (8192, 1024, 1e4), (5000, 6, 2.5)])
+def test_offset_dot_products_equal_the_sum_of_cosines(count, d_model, base):
+    """The complex matrix product equals the direct sum of cosines, and a plain loop."""
+    fast = core.offset_dot_products(count, d_model, base=base)
+    direct = core.offset_dot_product(np.arange(count), d_model, base=base)
+    assert fast.shape == (count,)
+    np.testing.assert_allclose(fast, direct, rtol=0, atol=1e-9)
+    for k in (0, count // 2, count - 1):
+        loop = sum(math.cos(k / base ** (2 * i / d_model)) for i in range(d_model // 2))
+        assert fast[k] == pytest.approx(loop, abs=1e-9)
