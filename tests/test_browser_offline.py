@@ -61,3 +61,18 @@ def test_large_heatmaps_are_drawn_as_one_image(browser_page, page):
     assert [text for text in browser_page.console_warnings if "zsmooth" in text] == []
     # The heatmap is there, drawn as an <image> (plotly draws every heatmap as one).
     assert browser_page.page.locator(".js-plotly-plot .hm image").count() >= 1
+
+
+def test_dense_spectrum_draws_a_sample_of_its_markers(browser_page):
+    """2048 wavelength pairs (d_model = 4096): the figure carries every pair, the browser draws
+    at most 256 markers per trace (each is a styled SVG node; all 2048 drew 4x slower)."""
+    browser_page.open("/wavelengths?d_model=4096&positions=100", charts=2)
+    drawn = browser_page.page.evaluate("""() => {
+        const gd = Array.from(document.querySelectorAll('.js-plotly-plot'))
+            .find(g => g.data.some(t => t.mode === 'markers'));
+        return Array.from(gd.querySelectorAll('.scatterlayer .trace'))
+            .map(trace => trace.querySelectorAll('.point').length);
+    }""")
+    assert 0 < max(drawn) <= 256
+    assert sum(drawn) < 2048
+    assert browser_page.exceptions() == []
