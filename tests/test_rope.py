@@ -357,8 +357,12 @@ def test_figures_have_their_traces_and_axes():
     positions = np.arange(10)
     trajectories = [rope.rope_pair_trajectory(i, positions, 8) for i in (0, 3)]
     fig = make_rope_rotation_figure(positions, trajectories, ["fast", "slow"])
-    assert len(fig.data) == 4  # a circle and the points per pair
+    assert len(fig.data) == 8  # per pair: a circle, the points, arrows to the first and last
     np.testing.assert_allclose(fig.data[1].x, trajectories[0][:, 0])
+    first, last = fig.data[2], fig.data[3]  # origin -> the pair at p = 0 and at p = 9
+    assert list(first.x[:2]) == [0.0, trajectories[0][0, 0]]
+    assert list(last.y[:2]) == [0.0, trajectories[0][9, 1]]
+    assert last.marker.symbol == "arrow" and last.marker.angleref == "previous"
 
     offsets = np.arange(5)
     fig = make_rope_logits_figure(offsets, {"m=4": np.ones(5), "m=1004": np.ones(5)})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import plotly.graph_objects as go
 
 # Diverging, centred on zero, readable on light and dark backgrounds; reversed so +1 is red.
@@ -20,6 +21,31 @@ def base_layout(fig: go.Figure, title: str, height: int = FIGURE_HEIGHT) -> go.F
         margin={"l": 70, "r": 20, "t": 60, "b": 60},
     )
     return fig
+
+
+def segments(start: np.ndarray, end: np.ndarray) -> list[np.ndarray]:
+    """Per axis of `start` and `end` ``(m, k)``: start, end, None for each row, so that one line
+    trace draws every segment. Returns k object arrays of length 3m."""
+    count, dims = start.shape
+    gaps = np.full((count, 1), None, dtype=object)
+    return [np.hstack([start[:, [a]], end[:, [a]], gaps]).astype(object).ravel()
+            for a in range(dims)]
+
+
+def arrow_trace(start: np.ndarray, end: np.ndarray, *, color: str, width: float = 1.5,
+                head: float = 11, **scatter) -> go.Scatter:
+    """Arrows from each row of `start` to the same row of `end` ``(m, 2)`` as one line trace,
+    with an "arrow" marker at each end pointing along its segment (angleref="previous").
+
+    Drawn far faster than annotations with arrows: plotly measures the page for each of those
+    (six cost about 20 ms of a 57 ms chart in Chromium)."""
+    x, y = segments(np.asarray(start, dtype=np.float64), np.asarray(end, dtype=np.float64))
+    return go.Scatter(
+        x=x, y=y, mode="lines+markers", line={"color": color, "width": width},
+        marker={"symbol": "arrow", "size": np.tile([0, head, 0], len(start)),
+                "angleref": "previous", "color": color},
+        **scatter,
+    )
 
 
 # Above this many cells a heatmap is drawn as one image, a pixel per cell scaled up by the browser

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.figures.common import NEUTRAL, base_layout
+from core.figures.common import NEUTRAL, arrow_trace, base_layout
 from core.i18n import Lang, message
 from core.rope import ContextExtension
 
@@ -66,11 +66,11 @@ def make_rope_rotation_figure(
             ),
             row=1, col=col,
         )
-        for index, colour in ((0, TRAINED_COLOUR), (last, BEYOND_COLOUR)):
-            fig.add_annotation(
-                x=points[index, 0], y=points[index, 1], ax=0, ay=0, xref=f"x{col}",
-                yref=f"y{col}", axref=f"x{col}", ayref=f"y{col}", showarrow=True,
-                arrowhead=2, arrowwidth=2, arrowcolor=colour, text="",
+        for index, colour in ((0, TRAINED_COLOUR), (last, BEYOND_COLOUR)):  # from the origin
+            fig.add_trace(
+                arrow_trace(np.zeros((1, 2)), points[[index]], color=colour, width=2, head=12,
+                            hoverinfo="skip", showlegend=False),
+                row=1, col=col,
             )
         fig.update_xaxes(range=[-1.25, 1.25], title_text=message("fig.rope.rotation_x_title", lang),
                          row=1, col=col, constrain="domain")

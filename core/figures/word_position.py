@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from core.figures.common import base_layout
+from core.figures.common import arrow_trace, base_layout, segments
 from core.i18n import Lang, message
 
 # Above this many tokens the points carry no text labels (they would cover each other); hover
@@ -56,14 +56,6 @@ def projection_axis_titles(projection, lang: Lang = "en") -> tuple[str, ...]:
                  for i, ratio in enumerate(projection.explained_variance_ratio))
 
 
-def _segments(start: np.ndarray, end: np.ndarray) -> list[np.ndarray]:
-    """Per axis: start, end, None for each row (one line trace draws every arrow)."""
-    count, dims = start.shape
-    gaps = np.full((count, 1), None, dtype=object)
-    return [np.hstack([start[:, [a]], end[:, [a]], gaps]).astype(object).ravel()
-            for a in range(dims)]
-
-
 def make_word_position_figure(
     coordinates: np.ndarray,
     tokens: Sequence[str],
@@ -107,22 +99,15 @@ def make_word_position_figure(
         return axes
 
     fig = go.Figure()
-    line_x, line_y, *line_z = _segments(token_xy, sum_xy)
-    arrows = {"x": line_x, "y": line_y} | ({"z": line_z[0]} if three_d else {})
     if three_d:
+        line_x, line_y, line_z = segments(token_xy, sum_xy)
         fig.add_trace(go.Scatter3d(
-            **arrows, mode="lines", name=arrow_name, hoverinfo="skip",
+            x=line_x, y=line_y, z=line_z, mode="lines", name=arrow_name, hoverinfo="skip",
             line={"color": SUM_COLOUR, "width": 3},
         ))
     else:
-        # Arrowheads: an "arrow" marker at each sum, pointing along the segment (angleref).
-        sizes = np.tile([0, 11, 0], n)
-        fig.add_trace(go.Scatter(
-            **arrows, mode="lines+markers", name=arrow_name, hoverinfo="skip",
-            line={"color": SUM_COLOUR, "width": 1.5},
-            marker={"symbol": "arrow", "size": sizes, "angleref": "previous",
-                    "color": SUM_COLOUR},
-        ))
+        fig.add_trace(arrow_trace(token_xy, sum_xy, color=SUM_COLOUR, name=arrow_name,
+                                  hoverinfo="skip"))
     fig.add_trace(scatter(
         **xyz(token_xy), mode=mode, name=token_name,
         text=_merge_coincident(token_xy, names) if labelled else None,
