@@ -38,7 +38,7 @@ def cached_random_table(positions: int, d_model: int) -> np.ndarray:
 
 # The spinner's words are in the visitor's language: shown by `pairwise`, not by the cache.
 @st.cache_data(max_entries=8, show_spinner=False)
-def cached_pairwise(positions: int, d_model: int, base: float, metric: str, random: bool):
+def cached_pairwise(positions: int, d_model: int, base: float | None, metric: str, random: bool):
     table = cached_random_table(positions, d_model) if random else cached_table(
         positions, d_model, base
     )
@@ -49,11 +49,12 @@ def cached_pairwise(positions: int, d_model: int, base: float, metric: str, rand
 
 def pairwise(positions: int, d_model: int, base: float, metric: str, random: bool):
     with st.spinner(t("similarity.spinner")):  # shown only when it takes a while (a cache miss)
-        return cached_pairwise(positions, d_model, base, metric, random)
+        # The random table has no base: changing the base must not recompute its contrast.
+        return cached_pairwise(positions, d_model, None if random else base, metric, random)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def cached_sample(positions: int, d_model: int, base: float, metric: str, random: bool):
+def cached_sample(positions: int, d_model: int, base: float | None, metric: str, random: bool):
     table = cached_random_table(positions, d_model) if random else cached_table(
         positions, d_model, base
     )
@@ -142,7 +143,7 @@ def offset_section() -> None:
     st.subheader(t("similarity.offset_heading"))
     curves = cached_offset_curves(positions, d_model, base, metric)
     sinusoid_sample = cached_sample(positions, d_model, base, metric, False)
-    random_sample = cached_sample(positions, d_model, base, metric, True)
+    random_sample = cached_sample(positions, d_model, None, metric, True)  # no base
     _, after_value = similarity.offset_similarity(
         np.array([-offset, offset]), d_model, base=base, metric=metric
     )

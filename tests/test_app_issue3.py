@@ -126,6 +126,29 @@ def test_similarity_controls_drive_the_page():
     assert rotation["layout"]["title"]["text"] == "Pair 3 rotated by ω_3·k"
 
 
+def test_similarity_base_change_does_not_recompute_the_random_contrast(monkeypatch):
+    """The random table has no base: a new base recomputes PE.PE^T of the sinusoid only."""
+    import streamlit as st
+
+    from core import similarity
+
+    tables = []
+    real = similarity.pairwise_similarity
+
+    def counting(table, **kwargs):
+        tables.append(table.shape)
+        return real(table, **kwargs)
+
+    monkeypatch.setattr(similarity, "pairwise_similarity", counting)
+    st.cache_data.clear()
+    at = open_page(SIMILARITY, {"positions": "300", "d_model": "34"})
+    assert len(tables) == 2  # the sinusoid and the random table
+    at.number_input(key="base").set_value(500.0).run()
+    assert not at.exception
+    assert len(tables) == 3  # the sinusoid again, not the random table
+    st.cache_data.clear()
+
+
 def test_similarity_clamps_anchor_and_offset_with_an_info():
     at = open_page(SIMILARITY, {"positions": "100", "d_model": "16", "anchor": "500",
                                 "offset": "-300", "pair": "30"})
