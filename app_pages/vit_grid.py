@@ -19,9 +19,13 @@ from ui.i18n import current_language, t
 from ui.text import explain
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+# A shared read-only array (cache_resource), not a pickled copy per call as cache_data makes:
+# at 64 x 64 patches and d = 1280 the table is 42 MB, and pickling it cost ~20 ms a call.
+@st.cache_resource(max_entries=4, show_spinner=False)
 def cached_embedding(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool):
-    return core.sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
+    embedding = core.sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
+    embedding.flags.writeable = False  # shared by every session: nobody may change it
+    return embedding
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
