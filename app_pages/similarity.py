@@ -18,6 +18,7 @@ from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
 from ui.i18n import current_language, t
+from ui.shared import read_only
 from ui.text import explain
 
 SAMPLE_PAIRS = 2000  # points per scatter: enough to show the curve, light for the browser
@@ -26,14 +27,16 @@ MATRIX_SIDE = 200  # cells per side of PE.PE^T sent to the browser (~3 px each i
 ANCHOR_ZOOM = 50  # positions either side of the anchor in the zoom
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+# The tables are shared read-only arrays (cache_resource), not a pickled copy per call as
+# cache_data makes: 16 MB each at 4096 positions x 1024.
+@st.cache_resource(max_entries=4, show_spinner=False)
 def cached_table(positions: int, d_model: int, base: float) -> np.ndarray:
-    return core.sinusoidal_encoding(positions, d_model, base=base)
+    return read_only(core.sinusoidal_encoding(positions, d_model, base=base))
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@st.cache_resource(max_entries=4, show_spinner=False)
 def cached_random_table(positions: int, d_model: int) -> np.ndarray:
-    return similarity.random_table(positions, d_model, seed=0)
+    return read_only(similarity.random_table(positions, d_model, seed=0))
 
 
 # The spinner's words are in the visitor's language: shown by `pairwise`, not by the cache.

@@ -16,6 +16,7 @@ from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
 from ui.i18n import current_language, t
+from ui.shared import read_only
 from ui.text import explain
 
 
@@ -23,9 +24,9 @@ from ui.text import explain
 # at 64 x 64 patches and d = 1280 the table is 42 MB, and pickling it cost ~20 ms a call.
 @st.cache_resource(max_entries=4, show_spinner=False)
 def cached_embedding(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool):
-    embedding = core.sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
-    embedding.flags.writeable = False  # shared by every session: nobody may change it
-    return embedding
+    return read_only(
+        core.sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
+    )
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

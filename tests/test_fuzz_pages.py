@@ -139,6 +139,31 @@ def test_every_cache_is_bounded():
     assert found >= 2
 
 
+def test_arrays_shared_between_sessions_are_read_only():
+    """cache_resource hands every session the same object, unlike cache_data's pickled copies:
+    every page function cached that way returns `ui.shared.read_only(...)`, which refuses
+    changes in place."""
+    import numpy as np
+
+    from ui.shared import read_only
+
+    shared = 0
+    for path in sorted(ROOT.glob("app_pages/*.py")):
+        for name, decorator in _cache_decorators(path):
+            if "cache_resource" not in ast.unparse(decorator):
+                continue
+            shared += 1
+            function = next(node for node in ast.walk(ast.parse(path.read_text("utf-8")))
+                            if isinstance(node, ast.FunctionDef) and node.name == name)
+            returns = [node.value for node in ast.walk(function) if isinstance(node, ast.Return)]
+            assert returns and all(isinstance(value, ast.Call) and ast.unparse(value.func)
+                                   == "read_only" for value in returns), f"{path.name}: {name}"
+    assert shared >= 3  # the similarity tables and the 2-D grid's table
+    array = read_only(np.zeros(3))
+    with pytest.raises(ValueError, match="read-only"):
+        array[0] = 1.0
+
+
 def test_generated_app_wide_url_parameters():
     """lang and present (on every page) take any URL value: a notice, never a traceback."""
     from core.page_params import app_params
