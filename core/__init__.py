@@ -1,9 +1,10 @@
 """Positional Encoding Explorer: the numeric core.
 
 Pure numpy (torch only for `PositionalEncoding`, imported on first use; plotly only in
-`core.figures`; never streamlit). Sources: Vaswani et al. 2017 §3.5 (the sinusoid), tensor2tensor
-and MAE's ``util/pos_embed.py`` (the concatenated and 2-D layouts), and the worked examples of the
-five articles in ``shared/seeds``.
+`core.figures`; never streamlit). Sources: Vaswani et al. 2017 §3.5 (the sinusoid), MAE's
+``util/pos_embed.py`` (the concatenated and 2-D layouts), tensor2tensor's ``get_timing_signal_1d``
+(the paper's authors' own timescales), and the worked examples of the five articles in
+``shared/seeds``.
 """
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ from core.overview import (
     Overview,
     bin_centers,
     bin_edges,
-    block_mean,
+    resample,
     sinusoid_overview,
     sinusoid_window,
 )
 from core.sinusoidal import (
+    FLOAT32_ERROR_BOUND,
     LAYOUTS,
+    TIMESCALES,
     Layout,
+    Timescales,
     WorkedEntry,
     encode_positions,
     frequencies,
@@ -34,17 +38,20 @@ from core.sinusoidal import (
 )
 
 __all__: list[str] = [
+    "FLOAT32_ERROR_BOUND",
     "LAYOUTS",
+    "TIMESCALES",
     "Layout",
     "Overview",
+    "Timescales",
     "WorkedEntry",
     "bin_centers",
     "bin_edges",
-    "block_mean",
     "encode_positions",
     "frequencies",
     "offset_dot_product",
     "offset_dot_products",
+    "resample",
     "shift_matrix",
     "sincos_2d_encoding",
     "sinusoid_overview",

@@ -20,7 +20,7 @@ import numpy as np
 
 from core import limits
 from core._checks import check_int
-from core.overview import bin_centers, block_mean
+from core.overview import bin_centers, bin_edges, resampler
 
 MAX_HEADS = limits.MAX_HEADS
 MAX_POSITIONS = limits.MAX_ALIBI_POSITIONS
@@ -89,26 +89,33 @@ class BiasOverview:
 def alibi_bias_overview(
     num_heads: int, seq_len: int, *, causal: bool = True, max_side: int = 64
 ) -> BiasOverview:
-    """`alibi_bias` of every head, each cell the mean of the (unmasked) entries it covers.
+    """`alibi_bias` of every head, resampled to at most max_side cells a side.
 
-    The bias is -m_h times a distance matrix D shared by all heads, and a block mean is linear, so
-    D is averaged once (`core.overview.block_mean`) and scaled per head. Causal cells straddling the
-    diagonal average their visible entries only; fully masked cells are NaN (drawn blank).
-    ``values`` has shape ``(num_heads, R, C)`` with R, C <= max_side.
+    The bias is -m_h times a distance matrix D shared by all heads, and the resampling
+    (`core.overview.resampler`: a Gaussian low-pass, sampled at evenly spaced centres) is linear,
+    so D is resampled once and scaled per head. Causal cells weigh their visible entries only;
+    a cell whose filter sees more masked than visible entries is NaN (drawn blank), which keeps
+    the diagonal edge where the mask puts it. ``values`` has shape ``(num_heads, R, C)``.
     """
     num_heads = _check_heads(num_heads)
     seq_len = check_int("seq_len", seq_len, minimum=1, maximum=MAX_POSITIONS)
     max_side = check_int("max_side", max_side, minimum=1, maximum=1024)
     index = np.arange(seq_len)
     signed = np.subtract.outer(index, index)  # (P, P) i - j
+    sampler = resampler(seq_len, max_side)
+
+    def smooth(matrix: np.ndarray) -> np.ndarray:  # (P, P) -> (R, C), rows then columns
+        return sampler.apply(sampler.apply(matrix, axis=0), axis=1)
+
     if causal:
         visible = (signed >= 0).astype(np.float64)  # (P, P) 1 where key j <= query i
-        sums, row_edges, col_edges = block_mean(signed * visible, max_side, max_side)  # (R, C)
-        fraction, _, _ = block_mean(visible, max_side, max_side)  # (R, C) visible share
+        sums = smooth(signed * visible)  # (R, C) weighted sums of visible distances
+        fraction = smooth(visible)  # (R, C) visible share of each cell's weights
         with np.errstate(invalid="ignore", divide="ignore"):
-            distance = np.where(fraction > 0, sums / fraction, np.nan)  # (R, C) mean of visible
+            distance = np.where(fraction >= 0.5, sums / fraction, np.nan)  # (R, C)
     else:
-        distance, row_edges, col_edges = block_mean(np.abs(signed), max_side, max_side)  # (R, C)
+        distance = smooth(np.abs(signed).astype(np.float64))  # (R, C)
+    row_edges = col_edges = bin_edges(seq_len, max_side)
     slopes = alibi_slopes(num_heads)  # (H,)
     values = (-slopes[:, None, None] * distance[None] + 0.0).astype(np.float32)  # (H, R, C), no -0
     exact = len(row_edges) - 1 == seq_len and len(col_edges) - 1 == seq_len

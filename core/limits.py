@@ -16,10 +16,15 @@ MIN_D_MODEL = 2  # one (sin, cos) pair
 MAX_BASE = 1e8  # LLaMA-3 uses 5e5; 1e8 leaves room to explore without float64 trouble
 DEFAULT_BASE = 10000.0  # the paper's value
 
-# What a heatmap sends to the browser: about a screen's worth of cells. 400 x 320 float32 cells
-# are ~0.5 MB, sent as base64 typed arrays by plotly 7, well inside the 1.5 MB-per-rerun budget.
-MAX_HEATMAP_ROWS = 400
-MAX_HEATMAP_COLS = 320
+# What a heatmap sends to the browser: about a screen's worth of cells. Every dimension keeps its
+# own column up to 1024 (a column never mixes a sin with a cos); the rows then share a budget of
+# 163,840 cells (512 x 320): ~0.87 MB as plotly 7's base64 float32, which leaves the zoom window's
+# 256 x 256 exact cells and the page inside the 1.5 MB-per-rerun budget.
+MAX_HEATMAP_ROWS = 512
+MAX_HEATMAP_COLS = 1024
+MAX_HEATMAP_CELLS = 512 * 320
+# Square matrices (similarity between positions): 400 x 400 cells.
+MAX_SQUARE_SIDE = 400
 
 # The exact-values zoom window of the heatmap page (a side of the square window).
 MAX_ZOOM_SIZE = 256

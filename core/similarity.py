@@ -24,7 +24,7 @@ import numpy as np
 
 from core import limits
 from core._checks import check_choice, check_finite_array, check_int
-from core.overview import Overview, bin_edges
+from core.overview import Overview, bin_edges, resampler
 from core.sinusoidal import encode_positions, frequencies, offset_dot_product, shift_matrix
 
 Metric = Literal["dot", "cosine"]
@@ -68,7 +68,7 @@ def _scale(table: np.ndarray, metric: str) -> np.ndarray:
 class PairwiseSimilarity:
     """The (n, n) similarity matrix of a table, reduced to what a screen can show."""
 
-    overview: Overview  # (R, C) block means of the matrix; exact when n fits
+    overview: Overview  # (R, C) the matrix resampled (core.overview); exact when n fits
     offsets: np.ndarray  # (2n - 1,) k = q - p, from -(n - 1) to n - 1
     lowest: np.ndarray  # (2n - 1,) min over all pairs (p, q) with q - p = k
     highest: np.ndarray  # (2n - 1,) max over the same pairs: equal to lowest iff Toeplitz
@@ -79,43 +79,31 @@ class PairwiseSimilarity:
         return float(np.max(self.highest - self.lowest))
 
 
-def _bin_sums(values: np.ndarray, first: int, edges: np.ndarray) -> np.ndarray:
-    """Sums of `values` ``(r, w)``, whose columns are entries first .. first + w - 1, over the
-    bins of `edges`: ``(r, bins)``, zero for bins outside those columns."""
-    last = first + values.shape[1]
-    lo = int(np.searchsorted(edges, first, side="right")) - 1  # the bin of the first column
-    hi = int(np.searchsorted(edges, last - 1, side="right"))  # one past the last column's bin
-    out = np.zeros((values.shape[0], edges.size - 1))
-    starts = np.maximum(edges[lo:hi], first) - first  # (hi - lo,) where each bin's part starts
-    out[:, lo:hi] = np.add.reduceat(values, starts, axis=1)
-    return out
-
-
 def pairwise_similarity(
     table: np.ndarray,
     *,
     metric: Metric = "dot",
-    max_rows: int = limits.MAX_HEATMAP_ROWS,
-    max_cols: int = limits.MAX_HEATMAP_ROWS,
+    max_rows: int = limits.MAX_SQUARE_SIDE,
+    max_cols: int = limits.MAX_SQUARE_SIDE,
 ) -> PairwiseSimilarity:
     """All n^2 similarities of the rows of `table` ``(n, d)``, in one chunked pass.
 
-    Returns the block-mean overview of the ``(n, n)`` matrix (at most ``(max_rows, max_cols)``)
-    and, for every offset k = q - p, the lowest and highest similarity over the pairs at that
-    offset. Computed in float32 (about 1e-6 relative error): display precision.
+    Returns the overview of the ``(n, n)`` matrix S = X X^T (at most ``(max_rows, max_cols)``,
+    resampled as `core.overview.resample` does) and, for every offset k = q - p, the lowest and
+    highest similarity over the pairs at that offset. Computed in float32 (about 1e-6 relative
+    error): display precision.
 
-    The matrix is symmetric, so only its upper triangle is multiplied out (n^2 d / 2
-    multiply-adds): a chunk of rows p meets the rows q >= the chunk's first, each entry below the
-    diagonal is counted again in the row it mirrors, and offset -k has offset k's pairs.
+    The resampling is linear, W_r S W_c^T = (W_r X)(W_c X)^T, so the overview costs two small
+    products and never needs S. For the envelope S is symmetric, so only its upper triangle is
+    multiplied out (n^2 d / 2 multiply-adds), and offset -k has offset k's pairs.
     """
     table = _rows(table)
     metric = check_choice("metric", metric, METRICS)
     n = table.shape[0]
     scale = _scale(table, metric).astype(np.float32)  # (n,)
     scaled = table.astype(np.float32) * scale[:, None]  # (n, d), unit rows for the cosine
-    row_edges = bin_edges(n, max_rows)
-    col_edges = bin_edges(n, max_cols)
-    col_sums = np.zeros((n, col_edges.size - 1))  # (n, C) column-bin sums, row by row
+    left = resampler(n, max_rows).apply(scaled, axis=0)  # (R, d) W_r X
+    right = left if max_cols == max_rows else resampler(n, max_cols).apply(scaled, axis=0)
     lowest = np.full(n, np.inf)  # (n,) by offset k = 0 .. n - 1
     highest = np.full(n, -np.inf)
     buffer = np.empty(_CHUNK * (n + _CHUNK), dtype=np.float32)  # skewed rows, reused
@@ -123,9 +111,6 @@ def pairwise_similarity(
         stop = min(start + _CHUNK, n)
         c, m = stop - start, n - start
         gram = scaled[start:stop] @ scaled[start:].T  # (c, m): rows p of the chunk, q >= start
-        col_sums[start:stop] += _bin_sums(gram, start, col_edges)
-        # Below the chunk, row q's entries (q, p) for p in the chunk are gram[p, q] mirrored.
-        col_sums[stop:] += _bin_sums(np.ascontiguousarray(gram[:, c:].T), start, col_edges)
         # Skew row i right by c - 1 - i, so that column c - 1 + k holds offset k = q - p: a view
         # with row stride (width - 1) elements over the flat buffer writes every row in one copy.
         width = m + c - 1
@@ -141,14 +126,13 @@ def pairwise_similarity(
         block.fill(-np.inf)
         diagonal_view[...] = gram
         highest[:m] = np.maximum(highest[:m], block.max(axis=0)[c - 1 :])
-    sums = np.add.reduceat(col_sums, row_edges[:-1], axis=0)  # (R, C)
-    counts = np.outer(np.diff(row_edges), np.diff(col_edges))  # (R, C) cells per block
-    exact = row_edges.size - 1 == n and col_edges.size - 1 == n
+    row_edges = bin_edges(n, max_rows)
+    col_edges = bin_edges(n, max_cols)
     overview = Overview(
-        values=(sums / counts).astype(np.float32),
+        values=(left @ right.T).astype(np.float32),  # (R, C)
         row_edges=row_edges,
         col_edges=col_edges,
-        exact=exact,
+        exact=row_edges.size - 1 == n and col_edges.size - 1 == n,
     )
     return PairwiseSimilarity(
         overview=overview,

@@ -5,17 +5,29 @@ $$PE_{(pos, 2i)} = \sin(pos \cdot \omega_i), \quad PE_{(pos, 2i+1)} = \cos(pos \
 
 Two column layouts are in use and both are named here:
 
-- ``interleaved``: the paper's, and the TensorFlow tutorial's ``get_angles`` version: columns
-  (2i, 2i+1) hold (sin, cos) of frequency i.
-- ``concatenated``: tensor2tensor's ``get_timing_signal_1d`` and MAE's ``get_1d_sincos_pos_embed``:
-  columns [0, d/2) hold the sines, [d/2, d) the cosines. A column permutation of the above, so
-  every dot product and distance between positions is the same in both.
+- ``interleaved``: the paper's formula, and the TensorFlow tutorial's ``get_angles`` version:
+  columns (2i, 2i+1) hold (sin, cos) of frequency i.
+- ``concatenated``: MAE's ``get_1d_sincos_pos_embed`` and the TensorFlow text tutorial's
+  ``positional_encoding``: columns [0, d/2) hold the sines, [d/2, d) the cosines. With the same
+  frequencies it is a column permutation of the above, so every dot product and distance between
+  positions is the same in both.
+
+Two spacings of the frequencies (``timescales``) are in use too:
+
+- ``paper``: the formula above, w_i = base^(-2i/d). The slowest wavelength is
+  2*pi * base^((d-2)/d) (60,611.5 for d = 512), a little short of the "10000 * 2*pi" of the text.
+- ``tensor2tensor``: the code the paper's authors released (tensor2tensor's
+  ``get_timing_signal_1d``, concatenated layout) spaces the d/2 timescales geometrically from 1 to
+  base *inclusive*: w_i = base^(-i/(d/2 - 1)). Its slowest wavelength is exactly 2*pi * base, as the
+  paper's text says; every other frequency is a little lower than the formula's.
 
 Speed without losing accuracy: a float32 table is built from exact float64 angles at a coarse grid
 of "anchor" positions and at small offsets, combined by the angle-addition formula (the same
 identity that makes PE[pos + k] a rotation of PE[pos]; see `shift_matrix`) as one complex64
-multiply per entry. Error <= ~2.4e-7 (two float32 roundings); no float32 angle ever reaches sin/cos,
-so the accuracy holds for any number of positions.
+multiply per entry, then clipped to [-1, 1] (the product of two rounded unit phasors can land a
+rounding past 1). Error <= 1.5e-7 against the float64 formula (two float32 roundings; measured by
+tests/test_sinusoidal.py over positions 0 .. 1e6 for d_model 64, 512 and 768); no float32 angle
+ever reaches sin/cos, so the accuracy holds for any number of positions.
 """
 
 from __future__ import annotations
@@ -38,6 +50,13 @@ from core._checks import (
 
 Layout = Literal["interleaved", "concatenated"]
 LAYOUTS: tuple[str, ...] = get_args(Layout)
+Timescales = Literal["paper", "tensor2tensor"]
+TIMESCALES: tuple[str, ...] = get_args(Timescales)
+
+# What `sinusoidal_encoding` promises for float32 output: at most this far from the float64
+# formula. Measured over positions 0 .. 1e6 for d_model in {64, 512, 768} (max 1.37e-7) by
+# tests/test_sinusoidal.py; the README and the docstrings quote this number.
+FLOAT32_ERROR_BOUND = 1.5e-7
 
 # Positions per anchor block of the fast path: 64 measured fastest on a 2-core x86 machine
 # (small enough that the (block, d/2) offset phasors stay in cache, large enough that the float64
@@ -45,20 +64,40 @@ LAYOUTS: tuple[str, ...] = get_args(Layout)
 _BLOCK = 64
 
 
-def frequencies(d_model: int, *, base: float = limits.DEFAULT_BASE) -> np.ndarray:
-    """Angular frequencies w_i = base^(-2i/d_model), shape ``(d_model/2,)``, float64."""
-    d_model = check_even_d_model("d_model", d_model)
-    base = check_base(base)
-    return base ** (-np.arange(0, d_model, 2, dtype=np.float64) / d_model)  # (d/2,)
+def timescale_exponents(d_model: int, timescales: Timescales = "paper") -> np.ndarray:
+    """e_i with w_i = base^(-e_i), shape ``(d_model/2,)``, float64, from 0 up.
 
-
-def wavelengths(d_model: int, *, base: float = limits.DEFAULT_BASE) -> np.ndarray:
-    """Wavelengths 2*pi / w_i = 2*pi * base^(2i/d): a geometric progression from exactly 2*pi.
-
-    Shape ``(d_model/2,)``. The longest is 2*pi * base^((d-2)/d), a little short of the paper's
-    rounded "10000 * 2*pi" (60,611.5 rather than 62,831.9 for d=512).
+    paper: e_i = 2i/d. tensor2tensor: e_i = i / max(d/2 - 1, 1) (its ``get_timing_signal_1d``
+    divides log(max/min timescale) by ``max(num_timescales - 1, 1)``), so the last is exactly 1.
     """
-    return 2.0 * np.pi / frequencies(d_model, base=base)  # (d/2,)
+    d_model = check_even_d_model("d_model", d_model)
+    timescales = check_choice("timescales", timescales, TIMESCALES)
+    half = d_model // 2
+    if timescales == "paper":
+        return np.arange(0, d_model, 2, dtype=np.float64) / d_model  # (d/2,) 2i/d
+    return np.arange(half, dtype=np.float64) / max(half - 1, 1)  # (d/2,) i/(d/2 - 1)
+
+
+def frequencies(
+    d_model: int, *, base: float = limits.DEFAULT_BASE, timescales: Timescales = "paper"
+) -> np.ndarray:
+    """Angular frequencies w_i, shape ``(d_model/2,)``, float64: base^(-2i/d_model) (paper) or
+    base^(-i/(d_model/2 - 1)) (tensor2tensor); see `timescale_exponents`."""
+    exponents = timescale_exponents(d_model, timescales)  # (d/2,), also checks d_model
+    base = check_base(base)
+    return base**-exponents  # (d/2,)
+
+
+def wavelengths(
+    d_model: int, *, base: float = limits.DEFAULT_BASE, timescales: Timescales = "paper"
+) -> np.ndarray:
+    """Wavelengths 2*pi / w_i: a geometric progression from exactly 2*pi.
+
+    Shape ``(d_model/2,)``. With the paper's formula the longest is 2*pi * base^((d-2)/d), a little
+    short of the paper's "10000 * 2*pi" (60,611.5 rather than 62,831.9 for d=512);
+    tensor2tensor's timescales end exactly at 2*pi * base.
+    """
+    return 2.0 * np.pi / frequencies(d_model, base=base, timescales=timescales)  # (d/2,)
 
 
 def _phasors(positions: np.ndarray, omega: np.ndarray) -> np.ndarray:
@@ -79,6 +118,10 @@ def _fast_table(start: int, count: int, omega: np.ndarray) -> np.ndarray:
     steps = np.exp(-1j * step_angles).astype(np.complex64)  # (B, h), cos b - i sin b
     table = np.empty((n_blocks, _BLOCK, omega.size), dtype=np.complex64)  # (J, B, h)
     np.multiply(anchors[:, None, :], steps[None, :, :], out=table)
+    # Two rounded unit phasors can multiply to 1.0000001: a sine stays in [-1, 1] (in place on the
+    # float32 (sin, cos) view: one pass, no copy).
+    parts = table.view(np.float32)  # (J, B, 2h)
+    np.clip(parts, -1.0, 1.0, out=parts)
     return table.reshape(n_blocks * _BLOCK, omega.size)[:count]  # (count, h)
 
 
@@ -94,7 +137,7 @@ def _arrange(phasor: np.ndarray, layout: str, dtype: np.dtype) -> np.ndarray:
         out[:, 1::2] = phasor.imag  # cos(pos * w_i) at column 2i+1
     else:
         out[:, :half] = phasor.real  # sines first ...
-        out[:, half:] = phasor.imag  # ... then cosines (tensor2tensor / MAE)
+        out[:, half:] = phasor.imag  # ... then cosines (MAE, tensor2tensor)
     return out
 
 
@@ -106,14 +149,17 @@ def sinusoidal_encoding(
     layout: Layout = "interleaved",
     dtype: DTypeLike = np.float32,
     start: int = 0,
+    timescales: Timescales = "paper",
 ) -> np.ndarray:
     """The sinusoid table for positions start .. start + num_positions - 1.
 
-    Returns an array of shape ``(num_positions, d_model)``. float32 output is within ~2.4e-7 of
-    the float64 formula for any position; float64 output evaluates the formula directly.
+    Returns an array of shape ``(num_positions, d_model)``, every entry in [-1, 1]. float32
+    output is within FLOAT32_ERROR_BOUND (1.5e-7, measured over positions 0 .. 1e6) of the float64
+    formula; float64 output evaluates the formula directly. tensor2tensor's own table is
+    ``layout="concatenated", timescales="tensor2tensor"``.
     """
     num_positions = check_int("num_positions", num_positions, minimum=1)
-    omega = frequencies(d_model, base=base)  # (d/2,), also checks d_model and base
+    omega = frequencies(d_model, base=base, timescales=timescales)  # (d/2,), checks d, base
     layout = check_choice("layout", layout, LAYOUTS)
     dtype = check_dtype(dtype)
     start = check_int("start", start, minimum=0)
@@ -131,13 +177,14 @@ def encode_positions(
     base: float = limits.DEFAULT_BASE,
     layout: Layout = "interleaved",
     dtype: DTypeLike = np.float64,
+    timescales: Timescales = "paper",
 ) -> np.ndarray:
     """The encoding of arbitrary (even fractional or negative) positions, shape ``(N, d_model)``.
 
     The direct float64 evaluation; used for 2-D grids and anywhere a handful of rows is needed.
     """
     positions = check_finite_array("positions", positions)
-    omega = frequencies(d_model, base=base)
+    omega = frequencies(d_model, base=base, timescales=timescales)
     layout = check_choice("layout", layout, LAYOUTS)
     dtype = check_dtype(dtype)
     return _arrange(_phasors(positions.reshape(-1), omega), layout, dtype)
@@ -216,12 +263,13 @@ class WorkedEntry:
     layout: str
     pair: int  # i: the frequency index of this column
     function: Literal["sin", "cos"]
-    exponent: float  # 2i / d_model
+    exponent: float  # 2i / d_model (paper) or i / (d_model/2 - 1) (tensor2tensor)
     denominator: float  # base^(2i/d_model)
     frequency: float  # w_i = 1 / denominator
     angle: float  # pos * w_i, radians
     value: float  # sin or cos of the angle, float64
     wavelength: float  # 2*pi / w_i, in positions
+    timescales: str = "paper"
 
 
 def worked_entry(
@@ -231,6 +279,7 @@ def worked_entry(
     *,
     base: float = limits.DEFAULT_BASE,
     layout: Layout = "interleaved",
+    timescales: Timescales = "paper",
 ) -> WorkedEntry:
     """Work the formula for one (position, dimension), every intermediate number included."""
     d_model = check_even_d_model("d_model", d_model)
@@ -243,7 +292,7 @@ def worked_entry(
         pair, is_sin = dimension // 2, dimension % 2 == 0
     else:
         pair, is_sin = dimension % half, dimension < half
-    exponent = 2 * pair / d_model
+    exponent = float(timescale_exponents(d_model, timescales)[pair])
     denominator = base**exponent
     angle = position / denominator
     return WorkedEntry(
@@ -260,4 +309,5 @@ def worked_entry(
         angle=angle,
         value=float(np.sin(angle) if is_sin else np.cos(angle)),
         wavelength=2.0 * np.pi * denominator,
+        timescales=timescales,
     )

@@ -21,7 +21,7 @@ from core import limits
 from core._checks import check_finite_array, check_int
 from core.grid2d import MAX_GRID_SIDE, sincos_2d_encoding
 from core.i18n import LocalizedError, Text
-from core.overview import Overview, bin_edges, block_mean
+from core.overview import Overview, resample, resampler
 from core.params import shorten
 
 MAX_TILES_SIDE = 14  # tiles per side: ViT-B/16's full 14 x 14 grid; larger grids are subsampled
@@ -148,8 +148,9 @@ def similarity_tiles(
 ) -> SimilarityTiles:
     """One tile per patch for grids up to `max_tiles` per side, else evenly spread patches.
 
-    Each tile is that patch's cosine similarity with every patch, block-averaged so that the whole
-    mosaic stays within about `max_side` cells per side.
+    Each tile is that patch's cosine similarity with every patch, resampled (`core.overview`'s
+    low-pass at evenly spaced centres) so that the whole mosaic stays within about `max_side`
+    cells per side.
     """
     patches = _patches(embedding, grid_h, grid_w)  # (H*W, d)
     max_tiles = check_int("max_tiles", max_tiles, minimum=1)
@@ -157,10 +158,9 @@ def similarity_tiles(
     tile_cols = np.unique(np.round(np.linspace(0, grid_w - 1, min(grid_w, max_tiles))).astype(int))
     sources = (tile_rows[:, None] * grid_w + tile_cols[None, :]).reshape(-1)  # (th * tw,)
     maps = _cosine_rows(patches, sources).reshape(-1, grid_h, grid_w)  # (th * tw, H, W)
-    row_edges = bin_edges(grid_h, max(1, max_side // tile_rows.size - 1))
-    col_edges = bin_edges(grid_w, max(1, max_side // tile_cols.size - 1))
-    sums = np.add.reduceat(np.add.reduceat(maps, row_edges[:-1], axis=1), col_edges[:-1], axis=2)
-    means = sums / np.outer(np.diff(row_edges), np.diff(col_edges))  # (th * tw, h, w)
+    tile_h = max(1, max_side // tile_rows.size - 1)  # cells per tile side
+    tile_w = max(1, max_side // tile_cols.size - 1)
+    means = resampler(grid_w, tile_w).apply(resampler(grid_h, tile_h).apply(maps, axis=1), axis=2)
     return SimilarityTiles(
         tile_rows=tile_rows,
         tile_cols=tile_cols,
@@ -180,14 +180,20 @@ def vit_encoding_overview(
     max_rows: int = limits.MAX_HEATMAP_ROWS,
     max_cols: int = limits.MAX_HEATMAP_COLS,
 ) -> Overview:
-    """The ``(tokens, d_model)`` table as a heatmap overview; the cls row is kept on its own row
-    (never averaged with patches) so that it stays visible."""
+    """The ``(tokens, d_model)`` table as a heatmap overview (`core.overview.resample`); the cls
+    row is kept on its own row (never mixed with patches) so that it stays visible. The columns
+    are four runs of one kind each ([sin | cos] of one coordinate, then of the other), resampled
+    apart when the table is wider than the screen."""
     table = sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
     head = 1 if cls_token else 0
-    values, row_edges, col_edges = block_mean(table[head:], max_rows - head, max_cols)  # (R, C)
-    if head:
-        cls_row = block_mean(table[:1], 1, max_cols)[0]  # (1, C): zeros
-        values = np.concatenate([cls_row, values], axis=0)  # (1 + R, C)
-        row_edges = np.concatenate([[0], row_edges + 1])
-    exact = row_edges.size - 1 == table.shape[0] and col_edges.size - 1 == d_model
-    return Overview(values=values, row_edges=row_edges, col_edges=col_edges, exact=exact)
+    patches = resample(table[head:], max_rows=max_rows - head, max_cols=max_cols,
+                       col_segments=4)  # (R, C)
+    if not head:
+        return patches
+    cls_row = resample(table[:1], max_rows=1, max_cols=max_cols, col_segments=4)  # (1, C): zeros
+    return Overview(
+        values=np.concatenate([cls_row.values, patches.values], axis=0),  # (1 + R, C)
+        row_edges=np.concatenate([[0], patches.row_edges + 1]),
+        col_edges=patches.col_edges,
+        exact=patches.exact,
+    )

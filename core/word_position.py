@@ -36,7 +36,7 @@ import numpy as np
 
 from core._checks import check_choice, check_finite_array, check_int
 from core.i18n import LocalizedError, Text
-from core.overview import Overview, block_mean
+from core.overview import Overview, resample
 from core.sinusoidal import LAYOUTS, Layout, sinusoidal_encoding
 
 if TYPE_CHECKING:
@@ -549,11 +549,8 @@ def periodic_dimensions(table: np.ndarray, count: int = 4, *, min_cycles: int = 
 
 
 def table_overview(table: np.ndarray, max_rows: int, max_cols: int) -> Overview:
-    """Any position table as a heatmap-ready `Overview` (area means when it is larger)."""
-    table = check_finite_array("table", table, ndim=2)
-    values, row_edges, col_edges = block_mean(table, max_rows, max_cols)
-    exact = values.shape == table.shape
-    return Overview(values=values, row_edges=row_edges, col_edges=col_edges, exact=exact)
+    """Any position table as a heatmap-ready `Overview` (`core.overview.resample` when larger)."""
+    return resample(table, max_rows=max_rows, max_cols=max_cols, max_cells=max_rows * max_cols)
 
 
 def symmetric_range(values: np.ndarray, quantile: float = 0.995) -> float:

@@ -104,3 +104,45 @@ def article_torch_div_term(max_len: int, d_model: int):
     pe[:, 0::2] = torch.sin(position * div_term)
     pe[:, 1::2] = torch.cos(position * div_term)
     return pe
+
+
+# --- tensor2tensor's get_timing_signal_1d (tensor2tensor/layers/common_attention.py) -------------
+def t2t_get_timing_signal_1d(length, channels, min_timescale=1.0, max_timescale=1.0e4,
+                             start_index=0):
+    """The paper's authors' code, in numpy: d/2 timescales from min to max *inclusive*,
+    [sin | cos] concatenated, a zero column padded for odd channels. Shape (length, channels)."""
+    position = np.arange(length, dtype=np.float64) + start_index
+    num_timescales = channels // 2
+    log_timescale_increment = math.log(float(max_timescale) / float(min_timescale)) / max(
+        float(num_timescales) - 1, 1
+    )
+    inv_timescales = min_timescale * np.exp(
+        np.arange(num_timescales, dtype=np.float64) * -log_timescale_increment
+    )
+    scaled_time = position[:, None] * inv_timescales[None, :]
+    signal = np.concatenate([np.sin(scaled_time), np.cos(scaled_time)], axis=1)
+    return np.pad(signal, [[0, 0], [0, channels % 2]])
+
+
+# --- An image resampler, one cell at a time ----------------------------------------------------
+def loop_gaussian_resample(values: np.ndarray, bins: int, axis: int = 0) -> np.ndarray:
+    """Downsample `values` along `axis` to `bins` cells the textbook way, one cell at a time: cell
+    j is the Gaussian-weighted mean (sigma = half a cell, cut at 3 sigma, renormalised at the
+    ends) of the entries around its centre (j + 1/2) * size / bins - 1/2. Unchanged if it fits."""
+    values = np.moveaxis(np.asarray(values, dtype=np.float64), axis, 0)
+    size = values.shape[0]
+    if bins >= size:
+        return np.moveaxis(values.copy(), 0, axis)
+    step = size / bins
+    sigma = 0.5 * step
+    out = np.zeros((bins, *values.shape[1:]))
+    for j in range(bins):
+        center = (j + 0.5) * step - 0.5
+        total = 0.0
+        for index in range(size):
+            if abs(index - center) <= 3 * sigma:
+                weight = math.exp(-0.5 * ((index - center) / sigma) ** 2)
+                out[j] += weight * values[index]
+                total += weight
+        out[j] /= total
+    return np.moveaxis(out, 0, axis)

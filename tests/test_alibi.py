@@ -23,6 +23,7 @@ from core.figures.alibi import (
 )
 from core.figures.extrapolation import make_alibi_reach_line_figure
 from core.page_params import params_of
+from tests import reference
 
 # get_slopes(12) = get_slopes_power_of_2(8) + get_slopes(16)[0::2][:4]
 REFERENCE_12 = [
@@ -96,21 +97,24 @@ def test_exact_overview_equals_the_bias(heads, seq, causal):
                                rtol=1e-6)
 
 
-def test_averaged_overview_is_the_mean_of_visible_entries():
+def test_resampled_overview_weighs_the_visible_entries_only():
+    """Each cell: the textbook Gaussian resampler's weights over the visible entries, normalised
+    by their share; blank (NaN) where the filter sees more masked than visible entries."""
     heads, seq, side = 4, 50, 7
     overview = alibi.alibi_bias_overview(heads, seq, causal=True, max_side=side)
     assert overview.values.shape == (heads, side, side) and not overview.exact
     bias = alibi.alibi_bias(heads, seq, causal=True)
-    rows, cols = overview.row_edges, overview.col_edges
     for h in range(heads):
-        for r in range(side):
-            for c in range(side):
-                block = bias[h, rows[r] : rows[r + 1], cols[c] : cols[c + 1]]
-                visible = block[np.isfinite(block)]
-                if visible.size:
-                    assert overview.values[h, r, c] == pytest.approx(visible.mean(), rel=1e-5)
-                else:
-                    assert np.isnan(overview.values[h, r, c])
+        visible = np.isfinite(bias[h]).astype(float)
+        weighted = reference.loop_gaussian_resample(
+            reference.loop_gaussian_resample(np.where(visible > 0, bias[h], 0.0), side),
+            side, axis=1)
+        share = reference.loop_gaussian_resample(
+            reference.loop_gaussian_resample(visible, side), side, axis=1)
+        expected = np.where(share >= 0.5, weighted / np.where(share > 0, share, 1), np.nan)
+        np.testing.assert_allclose(overview.values[h], expected, rtol=1e-5, atol=1e-6)
+    assert np.isnan(overview.values[:, 0, -1]).all()  # the far upper corner is masked
+    assert np.isfinite(overview.values[:, -1, 0]).all()
 
 
 def test_reach_is_a_softmax_of_the_bias():

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import core
-from core import similarity, vit_tiles, wavelength_views
+from core import limits, similarity, vit_tiles, wavelength_views
 from core.page_params import params_of
 from tests import reference
 
@@ -84,15 +84,17 @@ def test_sinusoid_envelope_collapses_onto_offset_dot_product():
 @given(n=st.integers(1, 700), d=st.integers(1, 6), rows=st.integers(1, 80),
        cols=st.integers(1, 80), metric=st.sampled_from(["dot", "cosine"]))
 def test_upper_triangle_pass_equals_the_full_float64_gram(n, d, rows, cols, metric):
-    """Only the upper triangle is multiplied out: block means and per-offset extremes still equal
-    the full matrix's, for any size (chunks of 256 rows), bins and metric."""
+    """Only the upper triangle is multiplied out for the envelope, and the overview is
+    (W_r X)(W_c X)^T: both still equal the full matrix's (resampled by the textbook loop), for any
+    size (chunks of 256 rows), cells and metric."""
     table = similarity.random_table(n, d, seed=n)
     result = similarity.pairwise_similarity(table, metric=metric, max_rows=rows, max_cols=cols)
     unit = table.astype(np.float64)
     if metric == "cosine":
         unit = unit / np.linalg.norm(unit, axis=1, keepdims=True)
     gram = unit @ unit.T
-    expected, _, _ = core.block_mean(gram, rows, cols)
+    expected = reference.loop_gaussian_resample(
+        reference.loop_gaussian_resample(gram, rows), cols, axis=1)
     np.testing.assert_allclose(result.overview.values, expected, atol=2e-4)
     skew = {k: np.diagonal(gram, offset=k) for k in range(-(n - 1), n)}
     np.testing.assert_allclose(result.lowest, [skew[k].min() for k in result.offsets], atol=2e-4)
@@ -100,12 +102,12 @@ def test_upper_triangle_pass_equals_the_full_float64_gram(n, d, rows, cols, metr
                                atol=2e-4)
 
 
-def test_large_matrix_is_block_averaged():
+def test_large_matrix_is_resampled_like_the_full_matrix():
     table = core.sinusoidal_encoding(1000, 32)
     result = similarity.pairwise_similarity(table, max_rows=100, max_cols=50)
     assert result.overview.values.shape == (100, 50) and not result.overview.exact
     full = table.astype(np.float64) @ table.astype(np.float64).T
-    expected, _, _ = core.block_mean(full, 100, 50)
+    expected = core.resample(full, max_rows=100, max_cols=50).values
     np.testing.assert_allclose(result.overview.values, expected, atol=1e-4)
 
 
@@ -350,21 +352,32 @@ def test_tiles_for_large_grids_stay_small():
     assert tiles.tile_rows[0] == 0 and tiles.tile_rows[-1] == 63
     assert not tiles.every_patch and not tiles.exact
     assert max(tiles.mosaic().shape) <= vit_tiles.MAX_MOSAIC_SIDE
-    # each averaged tile is the block mean of that patch's full map
+    # each resampled tile is that patch's full map through the textbook resampler
     full = vit_tiles.patch_similarity_map(emb, 64, 64, 0, 63)
-    expected, _, _ = core.block_mean(full, tiles.tiles.shape[2], tiles.tiles.shape[3])
+    expected = reference.loop_gaussian_resample(
+        reference.loop_gaussian_resample(full, tiles.tiles.shape[2]), tiles.tiles.shape[3], axis=1)
     np.testing.assert_allclose(tiles.tiles[0, -1], expected, atol=1e-6)
 
 
 def test_vit_encoding_overview_keeps_the_cls_row():
     overview = vit_tiles.vit_encoding_overview(14, 14, 768, cls_token=True)
-    assert overview.values.shape == (197, 320)
+    assert overview.values.shape == (197, 768)  # every channel its own column up to 1024
     assert overview.row_edges[-1] == 197 and overview.col_edges[-1] == 768
     np.testing.assert_array_equal(overview.values[0], 0.0)
     big = vit_tiles.vit_encoding_overview(64, 64, 1280, cls_token=True)
-    assert big.values.shape == (400, 320)
+    assert big.values.shape == (1 + limits.MAX_HEATMAP_CELLS // 1024, 1024)
     np.testing.assert_array_equal(big.row_edges[:2], [0, 1])  # the cls row on its own
     np.testing.assert_array_equal(big.values[0], 0.0)
+    # 1280 channels are four runs of 320 (sin, cos of one coordinate, then the other), each
+    # shown as 256 columns of its own kind: patch (0, 0) has every sine 0 and every cosine 1.
+    wide = vit_tiles.vit_encoding_overview(8, 8, 1280)  # 64 exact rows, 1280 -> 1024 columns
+    assert wide.values.shape == (64, 1024)
+    first_patch = wide.values[0]
+    np.testing.assert_allclose(first_patch[0:256], 0.0, atol=1e-6)
+    np.testing.assert_allclose(first_patch[256:512], 1.0, atol=1e-6)
+    np.testing.assert_allclose(first_patch[512:768], 0.0, atol=1e-6)
+    np.testing.assert_allclose(first_patch[768:], 1.0, atol=1e-6)
+    assert list(wide.col_edges[[0, 256, 512, 768, 1024]]) == [0, 320, 640, 960, 1280]
     exact = vit_tiles.vit_encoding_overview(4, 4, 64)
     assert exact.exact
     np.testing.assert_allclose(exact.values, core.sincos_2d_encoding(4, 4, 64), atol=1e-7)

@@ -248,7 +248,7 @@ def test_patch_map_and_halves_figures():
 def test_vit_encoding_figure_marks_cls_and_split():
     overview = vit_tiles.vit_encoding_overview(14, 14, 768, cls_token=True)
     fig = make_vit_encoding_figure(overview, d_model=768, cls_token=True)
-    assert np.asarray(fig.data[0].z).shape == (197, 320)
+    assert np.asarray(fig.data[0].z).shape == (197, 768)
     shape_kinds = [(s.type, s.x0, s.y0) for s in fig.layout.shapes]
     assert ("line", 383.5, 0) in shape_kinds  # the x | y channel split
     assert any(t == "rect" and y0 == -0.5 for t, _, y0 in shape_kinds)  # the cls row

@@ -89,6 +89,80 @@ def test_float32_accuracy_for_100k_positions():
     assert np.abs(fast[:, 1::2] - np.cos(angles)).max() < 1e-6
 
 
+def float64_phasors(start: int, count: int, omega: np.ndarray) -> np.ndarray:
+    """e^{i p w} for p in [start, start + count), complex128, to ~1e-15: rows of 1000 positions as
+    exact anchors e^{i 1000 j w} times exact steps e^{i r w} (np.exp of float64 angles each)."""
+    rows = -(-count // 1000)
+    anchors = np.exp(1j * np.multiply.outer(start + 1000.0 * np.arange(rows), omega))  # (J, h)
+    steps = np.exp(1j * np.multiply.outer(np.arange(1000.0), omega))  # (1000, h)
+    return (anchors[:, None, :] * steps[None]).reshape(rows * 1000, -1)[:count]
+
+
+@pytest.mark.parametrize("d_model", [64, 512, 768])
+def test_float32_error_bound_over_a_million_positions(d_model):
+    """The one bound the README and the docstrings state (FLOAT32_ERROR_BOUND), measured over
+    every position 0 .. 1e6; and every entry stays in [-1, 1]."""
+    omega = 10000.0 ** (-np.arange(0, d_model, 2) / d_model)
+    # the reference itself, against np.sin / np.cos of float64 angles, on a sample of positions
+    sample = np.array([0, 1, 999, 1000, 4633, 654_488, 999_999, 1_000_000])
+    exact = np.multiply.outer(sample.astype(np.float64), omega)
+    check = float64_phasors(0, 1_000_001, omega[:4])[sample]
+    np.testing.assert_allclose(check.imag, np.sin(exact[:, :4]), atol=1e-12)
+    worst = 0.0
+    chunk = 40_000
+    for start in range(0, 1_000_001, chunk):
+        count = min(chunk, 1_000_001 - start)
+        table = core.sinusoidal_encoding(count, d_model, start=start)  # (count, d) float32
+        assert np.abs(table).max() <= 1.0
+        phasor = float64_phasors(start, count, omega)
+        worst = max(worst, np.abs(table[:, 0::2] - phasor.imag).max(),
+                    np.abs(table[:, 1::2] - phasor.real).max())
+    assert worst <= core.FLOAT32_ERROR_BOUND
+    assert worst > core.FLOAT32_ERROR_BOUND / 2  # the bound is measured, not a loose guess
+
+
+def test_sines_never_leave_the_unit_interval():
+    """The products of two rounded unit phasors once gave 1.0000001 (exact: 0.99999998903)."""
+    assert core.sinusoidal_encoding(4634, 512)[4633, 291] == np.float32(1.0)
+    assert core.sinusoidal_encoding(654489, 64)[654488, 17] == np.float32(-1.0)
+    assert np.abs(core.sinusoidal_encoding(5000, 512)).max() <= 1.0  # PositionalEncoding's buffer
+
+
+@pytest.mark.parametrize("d_model", [2, 4, 64, 512, 768])
+@pytest.mark.parametrize("base", [10000.0, 500000.0])
+def test_tensor2tensor_timescales_equal_its_timing_signal(d_model, base):
+    """timescales="tensor2tensor" with the concatenated layout is tensor2tensor's
+    get_timing_signal_1d (a copy in tests/reference.py): its slowest wavelength is exactly
+    2 pi base, where the paper's formula stops at 2 pi base^((d-2)/d)."""
+    table = core.sinusoidal_encoding(300, d_model, base=base, layout="concatenated",
+                                     timescales="tensor2tensor")
+    expected = reference.t2t_get_timing_signal_1d(300, d_model, max_timescale=base)
+    np.testing.assert_allclose(table, expected, atol=3e-7)
+    lengths = core.wavelengths(d_model, base=base, timescales="tensor2tensor")
+    assert lengths[0] == pytest.approx(2 * math.pi)
+    if d_model > 2:
+        assert lengths[-1] == pytest.approx(2 * math.pi * base, rel=1e-12)
+        paper = core.wavelengths(d_model, base=base)
+        assert paper[-1] == pytest.approx(2 * math.pi * base ** ((d_model - 2) / d_model))
+        assert np.all(lengths[1:] > paper[1:])  # every other timescale is longer
+
+
+def test_paper_and_tensor2tensor_slowest_wavelengths_at_d512():
+    """The issue's numbers: 60,611.5 (the formula) vs 62,831.9 (tensor2tensor, = 2 pi 10^4)."""
+    assert core.wavelengths(512)[-1] == pytest.approx(60_611.5, abs=0.1)
+    assert core.wavelengths(512, timescales="tensor2tensor")[-1] == pytest.approx(62_831.85,
+                                                                                  abs=0.01)
+
+
+def test_worked_entry_uses_the_chosen_timescales():
+    paper = core.worked_entry(5, 7, 8)  # pair 3 of 4: exponent 2*3/8
+    t2t = core.worked_entry(5, 7, 8, timescales="tensor2tensor")  # exponent 3/3
+    assert paper.exponent == pytest.approx(0.75) and t2t.exponent == pytest.approx(1.0)
+    assert t2t.value == pytest.approx(math.cos(5 / 10000.0))
+    with pytest.raises(ValueError, match="timescales"):
+        core.frequencies(8, timescales="t2t")
+
+
 def test_start_offset_continues_the_table():
     full = core.sinusoidal_encoding(300, 16)
     np.testing.assert_allclose(core.sinusoidal_encoding(100, 16, start=200), full[200:], atol=3e-7)
