@@ -3,6 +3,7 @@
 import streamlit as st
 
 import core
+from core.figures.export import TableExport
 from core.figures.heatmap import make_pe_heatmap_figure
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
@@ -13,15 +14,16 @@ from ui.text import explain
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def cached_overview(positions: int, d_model: int, base: float, layout: str) -> core.Overview:
-    return core.sinusoid_overview(positions, d_model, base=base, layout=layout)
+def cached_overview(positions: int, d_model: int, base: float, layout: str,
+                    timescales: str) -> core.Overview:
+    return core.sinusoid_overview(positions, d_model, base=base, layout=layout,
+                                  timescales=timescales)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def cached_window(pos_start, pos_count, dim_start, dim_count, d_model, base, layout):
-    return core.sinusoid_window(
-        pos_start, pos_count, dim_start, dim_count, d_model, base=base, layout=layout
-    )
+def cached_window(pos_start, pos_count, dim_start, dim_count, d_model, base, layout, timescales):
+    return core.sinusoid_window(pos_start, pos_count, dim_start, dim_count, d_model, base=base,
+                                layout=layout, timescales=timescales)
 
 
 lang = current_language()
@@ -34,6 +36,8 @@ with st.sidebar:
     )
     base = controls.number("base", t("heatmap.base"), fmt="%g", help=t("heatmap.base_help"))
     layout = controls.choice("layout", t("heatmap.layout"), help=t("heatmap.layout_help"))
+    timescales = controls.choice("timescales", t("heatmap.timescales"),
+                                 help=t("heatmap.timescales_help"))
 layout_text = {
     "interleaved": t("heatmap.summary_interleaved"),
     "concatenated": t("heatmap.summary_concatenated"),
@@ -41,22 +45,32 @@ layout_text = {
 explain(
     t("heatmap.summary", positions=positions, d_model=d_model, base=base, layout=layout)
     + layout_text[layout]
+    + (t("heatmap.summary_tensor2tensor") if timescales == "tensor2tensor" else "")
 )
-# Files name the table: pe-heatmap_d128_pos64_interleaved (base only when not the paper's).
+# Files name the table: pe-heatmap_d128_pos64_interleaved (base and timescales only when not the
+# paper's).
 table_name = [f"d{d_model}", f"pos{positions}", layout,
-              None if base == DEFAULT_BASE else f"base{base:g}"]
-overview = cached_overview(positions, d_model, base, layout)
+              None if base == DEFAULT_BASE else f"base{base:g}",
+              None if timescales == "paper" else timescales]
+overview = cached_overview(positions, d_model, base, layout, timescales)
 show_chart(
     make_pe_heatmap_figure(overview, title=t("heatmap.chart_title", layout=layout), lang=lang),
     key="heatmap_chart",
     name=file_stem("heatmap", *table_name),
+    # The downloads carry the table itself (built only when a button is pressed), not the
+    # overview drawn on screen, up to core.figures.export's caps.
+    table=TableExport(
+        overview, (positions, d_model),
+        lambda: core.sinusoidal_encoding(positions, d_model, base=base, layout=layout,
+                                         timescales=timescales),
+    ),
 )
 
 
 # The worked example and the zoom window rerun on their own (fragments): changing the position
 # or the window does not redraw the big heatmap.
 @st.fragment
-def worked_example(d_model: int, base: float, layout: str) -> None:
+def worked_example(d_model: int, base: float, layout: str, timescales: str) -> None:
     st.subheader(t("heatmap.worked"))
     sub_left, sub_right = st.columns(2)
     with sub_left:
@@ -68,11 +82,14 @@ def worked_example(d_model: int, base: float, layout: str) -> None:
     if dim >= d_model:
         st.info(t("heatmap.no_such_dimension", dim=dim, d_model=d_model, last=d_model - 1))
         dim = d_model - 1
-    entry = core.worked_entry(pos, dim, d_model, base=base, layout=layout)
+    entry = core.worked_entry(pos, dim, d_model, base=base, layout=layout, timescales=timescales)
     i = entry.pair
+    # The exponent as the convention writes it: 2i/d (paper) or i/(d/2 - 1) (tensor2tensor).
+    exponent = (rf"2\cdot {i}/{d_model}" if timescales == "paper"
+                else rf"{i}/{max(d_model // 2 - 1, 1)}")
     st.latex(
         rf"\begin{{aligned}}PE_{{({entry.position},\,{entry.dimension})}} &= \{entry.function}"
-        rf"\!\left(\frac{{{entry.position}}}{{{base:g}^{{2\cdot {i}/{d_model}}}}}\right)"
+        rf"\!\left(\frac{{{entry.position}}}{{{base:g}^{{{exponent}}}}}\right)"
         rf" = \{entry.function}\!\left(\frac{{{entry.position}}}{{{entry.denominator:.6g}}}"
         rf"\right)\\ &= \{entry.function}({entry.angle:.6g}) = {entry.value:.6f}\end{{aligned}}"
     )
@@ -89,7 +106,7 @@ def worked_example(d_model: int, base: float, layout: str) -> None:
 
 
 @st.fragment
-def zoom_window(positions: int, d_model: int, base: float, layout: str) -> None:
+def zoom_window(positions: int, d_model: int, base: float, layout: str, timescales: str) -> None:
     st.subheader(t("heatmap.zoom"))
     z1, z2, z3 = st.columns(3)
     with z1:
@@ -102,7 +119,7 @@ def zoom_window(positions: int, d_model: int, base: float, layout: str) -> None:
         )
     rows = min(zoom_size, positions)
     start = min(zoom_pos, positions - rows)
-    window = cached_window(start, rows, zoom_dim, zoom_size, d_model, base, layout)
+    window = cached_window(start, rows, zoom_dim, zoom_size, d_model, base, layout, timescales)
     explain(
         t("heatmap.zoom_caption", first_pos=window.row_edges[0], last_pos=window.row_edges[-1] - 1,
           first_dim=window.col_edges[0], last_dim=window.col_edges[-1] - 1),
@@ -118,8 +135,8 @@ def zoom_window(positions: int, d_model: int, base: float, layout: str) -> None:
 
 left, right = st.columns(2, gap="large")
 with left:
-    worked_example(d_model, base, layout)
+    worked_example(d_model, base, layout, timescales)
 with right:
-    zoom_window(positions, d_model, base, layout)
+    zoom_window(positions, d_model, base, layout, timescales)
 
 controls.finish()

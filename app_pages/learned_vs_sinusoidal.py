@@ -21,11 +21,11 @@ from ui.i18n import current_language, t
 from ui.model import cached_minilm
 from ui.text import escape_markdown, explain
 
-# Four heatmaps share one rerun's budget (see core.limits): 256 x 192 cells per table and
-# 256 x 256 per similarity matrix are ~0.9 MB of float32 together.
-HEATMAP_ROWS = 256
-HEATMAP_COLS = 192
 D_MODEL = 384  # MiniLM's width; the sinusoid is built at the same width to compare like with like
+# Two heatmaps a view share one rerun's budget (see core.limits): 256 rows x all 384 columns per
+# table (a column never mixes a sine with a cosine), 256 x 256 per similarity matrix.
+HEATMAP_ROWS = 256
+HEATMAP_COLS = D_MODEL
 PERIODIC_DIMENSIONS = 4
 MAX_OFFSET = 128  # offsets -128..128 around each anchor: wide enough to see the curves' shape
 EXTENT_POSITIONS = 768  # the extent chart shows at least this far: 256 positions past the table

@@ -27,18 +27,21 @@ from ui.text import escape_markdown, explain
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def cached_curves(positions: int, d_model: int, dims: tuple[int, ...], base: float):
-    return dimension_curves(positions, d_model, dims, base=base)
+def cached_curves(positions: int, d_model: int, dims: tuple[int, ...], base: float,
+                  timescales: str):
+    return dimension_curves(positions, d_model, dims, base=base, timescales=timescales)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def cached_spectrum(d_model: int, positions: int, base: float):
-    return wavelength_spectrum(d_model, positions, base=base)
+def cached_spectrum(d_model: int, positions: int, base: float, timescales: str):
+    return wavelength_spectrum(d_model, positions, base=base, timescales=timescales)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def cached_clocks(positions: int, d_model: int, dims: tuple[int, ...], base: float):
-    return clock_frames(positions, d_model, clock_pairs(d_model, dims), base=base)
+def cached_clocks(positions: int, d_model: int, dims: tuple[int, ...], base: float,
+                  timescales: str):
+    return clock_frames(positions, d_model, clock_pairs(d_model, dims), base=base,
+                        timescales=timescales)
 
 
 lang = current_language()
@@ -54,6 +57,8 @@ with st.sidebar:
     base = controls.number(
         "base", t("wavelengths.base"), fmt="%g", help=t("wavelengths.base_help")
     )
+    timescales = controls.choice("timescales", t("wavelengths.timescales"),
+                                 help=t("wavelengths.timescales_help"))
     dims_text = controls.text("dims", t("wavelengths.dims"), help=t("wavelengths.dims_help"))
 try:
     dims = parse_dims(dims_text, d_model)
@@ -65,26 +70,31 @@ except LocalizedError as error:
         controls.notices.append(notice)
 
 explain(t("wavelengths.intro"))
+# The convention's own exponent: 2i/d (the paper's formula), i/(d/2 - 1) (tensor2tensor).
+exponent_tex = "2i/d" if timescales == "paper" else "i/(d/2-1)"
+step_tex = "2/d" if timescales == "paper" else "1/(d/2-1)"
 st.latex(
-    r"\omega_i = \mathrm{base}^{-2i/d}, \qquad \lambda_i = \frac{2\pi}{\omega_i} "
-    r"= 2\pi\,\mathrm{base}^{2i/d}, \qquad \frac{\lambda_{i+1}}{\lambda_i} = \mathrm{base}^{2/d}"
+    rf"\omega_i = \mathrm{{base}}^{{-{exponent_tex}}}, \qquad "
+    rf"\lambda_i = \frac{{2\pi}}{{\omega_i}} = 2\pi\,\mathrm{{base}}^{{{exponent_tex}}}, \qquad "
+    rf"\frac{{\lambda_{{i+1}}}}{{\lambda_i}} = \mathrm{{base}}^{{{step_tex}}}"
 )
 # Files name the table and the dimensions: pe-wavelength-curves_d128_pos2048_dims0-1-64-65-126-127
-# (base only when not the paper's).
-table_name = [f"d{d_model}", f"pos{positions}", None if base == DEFAULT_BASE else f"base{base:g}"]
+# (base and timescales only when not the paper's).
+table_name = [f"d{d_model}", f"pos{positions}", None if base == DEFAULT_BASE else f"base{base:g}",
+              None if timescales == "paper" else timescales]
 dims_name = "dims" + "-".join(map(str, dims))  # the clocks' pairs follow from them
 
 
 def curves_section() -> None:
     """The chosen dimensions against position, and the spectrum of wavelengths."""
-    curves = cached_curves(positions, d_model, dims, base)
+    curves = cached_curves(positions, d_model, dims, base, timescales)
     show_chart(
         make_dimension_curves_figure(curves, lang=lang),
         key="curves_chart",
         name=file_stem("wavelength-curves", *table_name, dims_name),
     )
 
-    spectrum = cached_spectrum(d_model, positions, base)
+    spectrum = cached_spectrum(d_model, positions, base, timescales)
     left, right = st.columns([3, 2], gap="large")
     with left:
         show_chart(
@@ -94,14 +104,31 @@ def curves_section() -> None:
         )
     with right:
         st.subheader(t("wavelengths.progression"))
+        last_pair = d_model // 2 - 1
+        if timescales == "paper":
+            st.markdown(
+                t("wavelengths.numbers", shortest=spectrum.shortest, base=base, d_model=d_model,
+                  ratio=spectrum.ratio, last_pair=last_pair, exponent=d_model - 2,
+                  longest=spectrum.longest)
+            )
+            explain(t("wavelengths.last_pair", longest=spectrum.longest,
+                      paper_longest=spectrum.paper_longest))
+        else:
+            st.markdown(
+                t("wavelengths.numbers_tensor2tensor", shortest=spectrum.shortest, base=base,
+                  steps=max(last_pair, 1), ratio=spectrum.ratio, last_pair=last_pair,
+                  longest=spectrum.longest)
+            )
+            explain(t("wavelengths.last_pair_tensor2tensor",
+                      paper_longest=spectrum.paper_longest))
+        st.markdown(f"**{t('wavelengths.conventions')}**")
+        paper = cached_spectrum(d_model, positions, base, "paper")
+        t2t = cached_spectrum(d_model, positions, base, "tensor2tensor")
         st.markdown(
-            t("wavelengths.numbers", shortest=spectrum.shortest, base=base, d_model=d_model,
-              ratio=spectrum.ratio, last_pair=d_model // 2 - 1, exponent=d_model - 2,
-              longest=spectrum.longest)
-        )
-        explain(
-            t("wavelengths.last_pair", longest=spectrum.longest,
-              paper_longest=spectrum.paper_longest)
+            t("wavelengths.conventions_table", last_pair=last_pair,
+              paper_shortest=paper.shortest, t2t_shortest=t2t.shortest,
+              paper_ratio=paper.ratio, t2t_ratio=t2t.ratio,
+              paper_longest=paper.longest, t2t_longest=t2t.longest)
         )
         explain(
             t("wavelengths.incomplete", positions=positions,
@@ -113,7 +140,7 @@ def clocks_section() -> None:
     """Each (sin, cos) pair as a clock hand; a slider moves them all."""
     st.subheader(t("wavelengths.clocks"))
     explain(t("wavelengths.clocks_text"))
-    clocks = cached_clocks(positions, d_model, dims, base)
+    clocks = cached_clocks(positions, d_model, dims, base, timescales)
     if clocks.truncated:
         explain(
             t("wavelengths.clocks_truncated", last=MAX_CLOCK_FRAMES - 1, positions=positions),

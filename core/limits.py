@@ -23,6 +23,9 @@ DEFAULT_BASE = 10000.0  # the paper's value
 MAX_HEATMAP_ROWS = 512
 MAX_HEATMAP_COLS = 1024
 MAX_HEATMAP_CELLS = 512 * 320
+# A wider table is drawn as 512 columns (about a screen's width), each resampling neighbouring
+# columns of one kind; its rows then get 320 cells.
+WIDE_HEATMAP_COLS = 512
 # Square matrices (similarity between positions): 400 x 400 cells.
 MAX_SQUARE_SIDE = 400
 

@@ -134,9 +134,11 @@ def overview_shape(
     max_cells: int = limits.MAX_HEATMAP_CELLS,
     col_multiple: int = 1,
 ) -> tuple[int, int]:
-    """Cells (R, C) for a `rows` x `cols` table: columns first (each its own up to `max_cols`,
-    a multiple of `col_multiple` when fewer), then as many rows as the cell budget allows."""
-    cols_shown = cols if cols <= max_cols else max(col_multiple, max_cols // col_multiple
+    """Cells (R, C) for a `rows` x `cols` table: columns first (each its own up to `max_cols`;
+    wider: `limits.WIDE_HEATMAP_COLS` or `max_cols` if less, a multiple of `col_multiple`), then
+    as many rows as the cell budget allows."""
+    wide = min(max_cols, limits.WIDE_HEATMAP_COLS)
+    cols_shown = cols if cols <= max_cols else max(col_multiple, wide // col_multiple
                                                     * col_multiple)
     rows_shown = min(rows, max_rows, max(1, max_cells // cols_shown))
     return rows_shown, cols_shown

@@ -13,6 +13,7 @@ from core.params import (
     D_MODEL,
     LAYOUT,
     POSITIONS,
+    TIMESCALES,
     BoolParam,
     ChoiceParam,
     IntParam,
@@ -27,6 +28,7 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         POSITIONS,
         BASE,
         LAYOUT,
+        TIMESCALES,
         IntParam("pos", 1, 0, 10**6),  # the worked example's position
         IntParam("dim", 2, 0, limits.MAX_D_MODEL - 1),  # ... and dimension
         IntParam("zoom_pos", 0, 0, limits.MAX_POSITIONS - 1),  # the exact zoom window's corner
@@ -38,6 +40,7 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         D_MODEL,
         POSITIONS,
         BASE,
+        TIMESCALES,
         # Interleaved columns to plot, e.g. "0,1,64,65"; empty: the fastest, a middle and the
         # slowest (sin, cos) pair. Parsed by core.wavelength_views.parse_dims.
         TextParam("dims", "", max_length=200),

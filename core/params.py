@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from core import limits
 from core.i18n import Lang, LocalizedError, message
+from core.sinusoidal import LAYOUTS
+from core.sinusoidal import TIMESCALES as TIMESCALES_CHOICES
 
 RawValue = str | Sequence[str]
 
@@ -227,4 +229,6 @@ def url_value(param: Param, value: object) -> str | None:
 D_MODEL = IntParam("d_model", 128, limits.MIN_D_MODEL, limits.MAX_D_MODEL, multiple_of=2)
 POSITIONS = IntParam("positions", 128, 1, limits.MAX_POSITIONS)
 BASE = FloatParam("base", limits.DEFAULT_BASE, 1.0, limits.MAX_BASE, exclusive_minimum=True)
-LAYOUT = ChoiceParam("layout", "interleaved", ("interleaved", "concatenated"))
+LAYOUT = ChoiceParam("layout", "interleaved", LAYOUTS)
+# The frequencies' spacing: the paper's formula, or tensor2tensor's (the authors' own code).
+TIMESCALES = ChoiceParam("timescales", "paper", TIMESCALES_CHOICES)

@@ -22,7 +22,7 @@ from core import limits
 from core._checks import check_even_d_model, check_int
 from core.i18n import LocalizedError, Text
 from core.params import shorten
-from core.sinusoidal import frequencies, wavelengths
+from core.sinusoidal import Timescales, frequencies, timescale_exponents, wavelengths
 
 MAX_DIMS = 12  # curves on one chart: more are unreadable
 MAX_CLOCKS = 16  # a 4 x 4 grid of clocks
@@ -74,14 +74,19 @@ class DimensionCurves:
 
 
 def dimension_curves(
-    num_positions: int, d_model: int, dims: tuple[int, ...], *, base: float = limits.DEFAULT_BASE
+    num_positions: int,
+    d_model: int,
+    dims: tuple[int, ...],
+    *,
+    base: float = limits.DEFAULT_BASE,
+    timescales: Timescales = "paper",
 ) -> DimensionCurves:
     """The columns `dims` of the interleaved table for positions 0 .. num_positions - 1.
 
     Only those columns are computed (the table itself may be 8192 x 4096); float64.
     """
     num_positions = check_int("num_positions", num_positions, minimum=1)
-    omega = frequencies(d_model, base=base)  # (d/2,), also checks d_model and base
+    omega = frequencies(d_model, base=base, timescales=timescales)  # (d/2,), checks d and base
     dims_array = np.array(
         [check_int("dims", d, minimum=0, maximum=2 * omega.size - 1) for d in dims], dtype=np.int64
     )  # (m,)
@@ -104,11 +109,12 @@ def dimension_curves(
 class Spectrum:
     """The wavelengths of all d/2 pairs and the numbers the page quotes about them."""
 
-    wavelengths: np.ndarray  # (d/2,) 2*pi*base^(2i/d)
+    wavelengths: np.ndarray  # (d/2,) 2*pi*base^(2i/d) (paper) or 2*pi*base^(i/(d/2-1)) (t2t)
     base: float
     num_positions: int  # the sequence length drawn for comparison
-    ratio: float  # lambda_{i+1} / lambda_i = base^(2/d)
-    paper_longest: float  # the paper's rounded "base * 2 pi"
+    ratio: float  # lambda_{i+1} / lambda_i: base^(2/d) (paper) or base^(1/(d/2-1)) (t2t)
+    paper_longest: float  # the paper's text: "base * 2 pi"
+    timescales: str = "paper"
 
     @property
     def shortest(self) -> float:
@@ -125,17 +131,24 @@ class Spectrum:
 
 
 def wavelength_spectrum(
-    d_model: int, num_positions: int, *, base: float = limits.DEFAULT_BASE
+    d_model: int,
+    num_positions: int,
+    *,
+    base: float = limits.DEFAULT_BASE,
+    timescales: Timescales = "paper",
 ) -> Spectrum:
     """Wavelengths against pair index i for the spectrum chart: ``(d_model/2,)`` and summary."""
     num_positions = check_int("num_positions", num_positions, minimum=1)
-    lengths = wavelengths(d_model, base=base)  # (d/2,), also checks d_model and base
+    exponents = timescale_exponents(d_model, timescales)  # (d/2,), checks d_model, timescales
+    lengths = wavelengths(d_model, base=base, timescales=timescales)  # (d/2,), checks base
+    step = exponents[1] - exponents[0] if exponents.size > 1 else 2.0 / d_model
     return Spectrum(
         wavelengths=lengths,
         base=float(base),
         num_positions=num_positions,
-        ratio=float(base) ** (2.0 / d_model),
+        ratio=float(base) ** float(step),
         paper_longest=2.0 * np.pi * float(base),
+        timescales=timescales,
     )
 
 
@@ -172,6 +185,7 @@ def clock_frames(
     *,
     base: float = limits.DEFAULT_BASE,
     max_frames: int = MAX_CLOCK_FRAMES,
+    timescales: Timescales = "paper",
 ) -> ClockFrames:
     """The clock hands for positions 0 .. min(num_positions, max_frames) - 1.
 
@@ -180,7 +194,7 @@ def clock_frames(
     num_positions = check_int("num_positions", num_positions, minimum=1)
     frames = min(num_positions, check_int("max_frames", max_frames, minimum=1))
     curves = dimension_curves(frames, d_model, tuple(c for i in pairs for c in (2 * i, 2 * i + 1)),
-                              base=base)
+                              base=base, timescales=timescales)
     y = curves.values[:, 0::2]  # (F, m) sin: the even dimensions
     x = curves.values[:, 1::2]  # (F, m) cos: the odd dimensions
     omega = 2.0 * np.pi / curves.wavelengths[0::2]  # (m,)

@@ -49,13 +49,41 @@ def test_worked_example_shows_the_articles_number():
     assert "= -0.989992" in at.latex[0].value  # the article: cos(3) ~ -0.9899
 
 
-def test_large_table_is_an_area_averaged_overview():
+def test_large_table_is_a_resampled_overview():
     at = open_page(PAGE, {"d_model": "4096", "positions": "8192"})
     assert not at.exception
     heatmap = plotly_figures(at)[0]
     z = decode(heatmap["data"][0]["z"])
-    assert z.shape == (400, 320)
-    assert any("Overview" in a["text"] for a in heatmap["layout"]["annotations"])
+    assert z.shape == (320, 512)
+    notes = " ".join(a["text"] for a in heatmap["layout"]["annotations"])
+    assert "Overview" in notes and "never a sine with a cosine" in notes
+    assert "change faster than one cell" in notes
+
+
+def test_tensorflow_tutorial_size_keeps_every_dimension_and_names_the_fast_ones():
+    """/heatmap?d_model=512&positions=2048: 512 columns, and the figure says which columns are
+    too fast for the rows (drawn grey), with a dotted line where they end."""
+    at = open_page(PAGE, {"d_model": "512", "positions": "2048"})
+    heatmap = plotly_figures(at)[0]
+    z = decode(heatmap["data"][0]["z"])
+    assert z.shape[1] == 512
+    notes = " ".join(a["text"] for a in heatmap["layout"]["annotations"])
+    omega = 10000.0 ** (-np.arange(0, 512, 2) / 512)
+    fast_pairs = int(np.sum(omega > np.pi * z.shape[0] / 2048))
+    assert f"Columns 0–{2 * fast_pairs - 1} change faster than one cell" in notes
+    lines = [s for s in heatmap["layout"]["shapes"] if s["type"] == "line"]
+    assert [s["x0"] for s in lines] == [2 * fast_pairs - 0.5]
+
+
+def test_tensor2tensor_timescales_control_changes_the_table_and_the_formula():
+    at = open_page(PAGE, {"d_model": "4", "positions": "5", "timescales": "tensor2tensor",
+                          "layout": "concatenated", "pos": "3", "dim": "1"})
+    assert not at.exception and at.radio(key="timescales").value == "tensor2tensor"
+    z = decode(plotly_figures(at)[0]["data"][0]["z"])
+    np.testing.assert_allclose(z, reference.t2t_get_timing_signal_1d(5, 4), atol=1e-6)
+    formula = at.latex[0].value
+    assert r"10000^{1/1}" in formula  # pair 1 of 2: exponent i/(d/2 - 1) = 1
+    assert r"\sin(0.0003) = 0.000300" in formula
 
 
 @pytest.mark.parametrize(

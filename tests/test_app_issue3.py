@@ -10,6 +10,7 @@ import pytest
 
 import core
 from core.page_params import PAGE_PARAMS
+from tests import reference
 from tests.apptest import decode, notices, open_page, plotly_figures
 
 WAVELENGTHS = "app_pages/wavelengths.py"
@@ -48,6 +49,25 @@ def test_wavelengths_default_dims_and_numbers():
     at.radio(key="view").set_value("clocks").run()
     (clocks,) = plotly_figures(at)
     assert len(clocks["frames"]) == 400
+
+
+def test_wavelengths_shows_both_timescale_conventions_side_by_side():
+    """The formula's slowest wavelength (60,611.5 at d = 512) beside tensor2tensor's exact
+    2 pi 10^4 (62,831.9); the control switches the curves to tensor2tensor's frequencies."""
+    at = open_page(WAVELENGTHS, {"d_model": "512", "positions": "2048"})
+    text = markdown(at)
+    table = next(line for line in text.splitlines() if "longest" in line and "|" in line)
+    assert "60,611.5" in table and "62,831.9" in table
+    ratio = next(line for line in text.splitlines() if "ratio" in line and "|" in line)
+    assert f"{10000 ** (2 / 512):.6f}" in ratio and f"{10000 ** (1 / 255):.6f}" in ratio
+    at.radio(key="timescales").set_value("tensor2tensor").run()
+    assert not at.exception
+    curves, _ = plotly_figures(at)
+    last = curves["data"][-1]  # dim 511: cos of the slowest pair
+    assert "λ=62,831.85" in last["name"]
+    expected = reference.t2t_get_timing_signal_1d(2048, 512)[:, 511]  # concatenated: cos 255
+    np.testing.assert_allclose(decode(last["y"]), expected, atol=1e-9)
+    assert "**62,831.9**" in markdown(at) and r"1/(d/2-1)" in at.latex[0].value
 
 
 def test_wavelengths_dims_control_drives_the_curves():

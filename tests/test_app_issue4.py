@@ -15,6 +15,7 @@ from safetensors.numpy import load_file
 
 import core
 from core import minilm
+from tests import reference
 from tests.apptest import decode, notices, open_page, plotly_figures, unescape
 
 WORD = "app_pages/word_position.py"
@@ -212,10 +213,12 @@ def test_learned_page_default_and_its_numbers(weights):
     omega = 10000.0 ** (-np.arange(0, 384, 2) / 384)
     assert values[3:] == [f"{math.sqrt(192):.4f}", f"{math.sqrt(192):.4f}",
                           f"{np.mean(np.cos(omega)):.4f}"]
-    # The learned heatmap is MiniLM's table, area-averaged 2 x 2.
+    # The learned heatmap is MiniLM's table: every dimension its own column, the 512 rows
+    # resampled to 256 (the textbook Gaussian resampler, one cell at a time).
     z = decode(figures[0]["data"][0]["z"])
-    assert z.shape == (256, 192)
-    np.testing.assert_allclose(z[5, 7], table[10:12, 14:16].mean(), atol=1e-6)
+    assert z.shape == (256, 384)
+    expected = reference.loop_gaussian_resample(table[:40], 20)  # the top cells: rows < 40
+    np.testing.assert_allclose(z[5, :], expected[5, :], atol=1e-5)
     # The waves sentence: dimension 190 is 82% one wave of period 511 / 3 positions.
     body = table[1:, 190] - table[1:, 190].mean()
     power = np.abs(np.fft.fft(body)[1:256]) ** 2

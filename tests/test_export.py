@@ -23,6 +23,8 @@ from core.figures.common import (
     presentation_style,
 )
 from core.figures.export import (
+    EXPORT_MAX_CELLS_NPY,
+    TableExport,
     figure_csv,
     figure_image,
     figure_npy,
@@ -32,6 +34,7 @@ from core.figures.export import (
 )
 from core.figures.heatmap import make_pe_heatmap_figure
 from core.i18n import message
+from tests import reference
 from tests.apptest import open_page
 from ui.charts import file_stem
 from ui.pages import PAGES
@@ -79,6 +82,54 @@ def test_csv_of_a_heatmap_is_its_matrix():
     npy = np.load(io.BytesIO(figure_npy(fig)))
     assert npy.shape == (5, 4)
     np.testing.assert_allclose(npy, table, atol=1e-6)
+
+
+def test_table_export_carries_the_exact_table_not_the_overview():
+    """A 2048 x 512 heatmap draws a resampled overview; its downloads are the table itself."""
+    overview = core.sinusoid_overview(2048, 512)
+    assert not overview.exact
+    export = TableExport(overview, (2048, 512), lambda: core.sinusoidal_encoding(2048, 512))
+    assert export.file_name("pe-heatmap_d512_pos2048_interleaved", "npy") == (
+        "pe-heatmap_d512_pos2048_interleaved.npy")
+    table = np.load(io.BytesIO(export.npy()), allow_pickle=False)
+    assert table.shape == (2048, 512) and table.dtype == np.float32
+    np.testing.assert_allclose(table, reference.loop_interleaved(2048, 512), atol=2e-7)
+    rows = list(csv.reader(io.StringIO(export.csv().decode("utf-8"))))
+    assert rows[0][:3] == ["position \\ dimension", "0", "1"] and rows[0][-1] == "511"
+    assert [r[0] for r in rows[1:4]] == ["0", "1", "2"] and len(rows) == 2049
+    assert float(rows[2][1]) == pytest.approx(np.sin(1.0), abs=1e-7)  # PE(1, 0)
+
+
+def test_table_export_above_the_caps_says_overview_and_names_the_ranges():
+    overview = core.sinusoid_overview(8192, 4096)
+    export = TableExport(overview, (8192, 4096), lambda: pytest.fail("must not build 128 MB"))
+    assert 8192 * 4096 > EXPORT_MAX_CELLS_NPY
+    assert export.file_name("pe-heatmap_d4096_pos8192_interleaved", "csv") == (
+        "pe-heatmap_d4096_pos8192_interleaved_overview.csv")
+    assert export.file_name("x", "npy") == "x_overview.npy"
+    np.testing.assert_array_equal(np.load(io.BytesIO(export.npy())), overview.values)
+    rows = list(csv.reader(io.StringIO(export.csv().decode("utf-8"))))
+    assert rows[0][0].startswith("overview: position \\ dimension")
+    assert rows[0][1:3] == ["0-7", "8-15"]  # 4096 dimensions in 512 cells
+    assert [r[0] for r in rows[1:3]] == ["0-25", "26-50"]  # 8192 positions in 320 cells
+    assert len(rows) == 321 and len(rows[0]) == 513
+
+
+def test_csv_between_the_caps_is_exact_only_where_it_fits():
+    """2048 x 2048 is 4M cells: exact in .npy, the overview in CSV (over 2^21 cells)."""
+    overview = core.sinusoid_overview(2048, 2048)
+    export = TableExport(overview, (2048, 2048), lambda: core.sinusoidal_encoding(2048, 2048))
+    assert export.file_name("t", "npy") == "t.npy"
+    assert export.file_name("t", "csv") == "t_overview.csv"
+    assert np.load(io.BytesIO(export.npy())).shape == (2048, 2048)
+
+
+def test_heatmap_csv_headers_are_clean_numbers():
+    """Cell centres such as 0.30000000000000004 became header cells; now 0.3 (or 2 for 2.0)."""
+    fig = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]], x=[0.1 + 0.2, 2.0], y=[357.90000000000003, 5]))
+    rows = list(csv.reader(io.StringIO(figure_csv(fig).decode("utf-8"))))
+    assert rows[0] == ["y \\ x", "0.3", "2"]
+    assert [r[0] for r in rows[1:]] == ["357.9", "5"]
 
 
 def test_csv_and_npy_of_curves_are_one_row_per_point():

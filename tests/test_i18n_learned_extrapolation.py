@@ -263,7 +263,7 @@ def test_learned_figures_in_chinese():
     big = wp.table_overview(rng.normal(size=(600, 8)), 256, 192)
     fig = make_table_heatmap_figure(big, zmax=1.0, title="t", lang="zh")
     assert fig.layout.annotations[0].text.startswith("概览")
-    assert "块均值" in fig.data[0].hovertemplate
+    assert "平滑后的" in fig.data[0].hovertemplate
 
     sim = make_similarity_figure(wp.table_overview(np.eye(4), 256, 256), metric="dot", zmax=1,
                                  title="s", lang="zh")

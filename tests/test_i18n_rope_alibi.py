@@ -263,8 +263,8 @@ def test_alibi_figures_in_chinese():
     assert fig.layout.xaxis.title.text == message("fig.alibi.head_x_title", "zh")
     assert fig.layout.yaxis.title.text == message("fig.alibi.head_y_title", "zh")
     assert fig.layout.title.text == "第 2 个头：偏置 −0.0625·(i − j)"
-    assert fig.layout.annotations[0].text.startswith("概览：每个格子是约 10 x 10 个元素")
-    assert fig.data[0].hovertemplate.startswith("query 约 %{y:.0f}（每块约 10 个）")
+    assert fig.layout.annotations[0].text.startswith("概览：每个格子是每约 10 x 10 个元素")
+    assert fig.data[0].hovertemplate.startswith("query 约 %{y:.0f}（每格约 10 个）")
 
     fig = make_alibi_reach_figure(alibi.alibi_attention_reach(4, 50), lang="zh")
     assert fig.layout.xaxis.title.text == message("fig.alibi.reach_x_title", "zh")

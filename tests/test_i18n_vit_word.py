@@ -164,14 +164,15 @@ def test_vit_grid_figures_in_chinese():
     halves = make_halves_figure(columns, rows, row=2, col=7, d_model=32, lang="zh")
     assert halves.layout.xaxis.title.text == zh("fig.vit_grid.x_title")
     assert halves.layout.yaxis.title.text == zh("fig.vit_grid.y_title")
-    overview = vit_tiles.vit_encoding_overview(14, 14, 768, cls_token=True)  # averaged
+    overview = vit_tiles.vit_encoding_overview(24, 24, 768, cls_token=True)  # resampled rows
+    assert not overview.exact
     encoding = make_vit_encoding_figure(overview, d_model=768, cls_token=True, lang="zh")
     assert encoding.layout.xaxis.title.text == zh("fig.vit_grid.encoding_x_title")
     assert encoding.layout.yaxis.title.text == zh("fig.vit_grid.encoding_y_title_cls")
     assert encoding.data[0].hovertemplate == zh("fig.vit_grid.encoding_hover_block")
     rows_shown, cols_shown = overview.values.shape
     assert encoding.layout.annotations[0].text == zh(
-        "fig.vit_grid.encoding_overview_cls", tokens=197, d_model=768, rows=rows_shown,
+        "fig.vit_grid.encoding_overview_cls", tokens=577, d_model=768, rows=rows_shown,
         cols=cols_shown)
     # Without lang: English, as before.
     assert make_patch_map_figure(sim, row=2, col=7).layout.xaxis.title.text == "patch column (x)"

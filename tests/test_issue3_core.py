@@ -365,19 +365,19 @@ def test_vit_encoding_overview_keeps_the_cls_row():
     assert overview.row_edges[-1] == 197 and overview.col_edges[-1] == 768
     np.testing.assert_array_equal(overview.values[0], 0.0)
     big = vit_tiles.vit_encoding_overview(64, 64, 1280, cls_token=True)
-    assert big.values.shape == (1 + limits.MAX_HEATMAP_CELLS // 1024, 1024)
+    assert big.values.shape == (1 + limits.MAX_HEATMAP_CELLS // 512, 512)
     np.testing.assert_array_equal(big.row_edges[:2], [0, 1])  # the cls row on its own
     np.testing.assert_array_equal(big.values[0], 0.0)
     # 1280 channels are four runs of 320 (sin, cos of one coordinate, then the other), each
-    # shown as 256 columns of its own kind: patch (0, 0) has every sine 0 and every cosine 1.
-    wide = vit_tiles.vit_encoding_overview(8, 8, 1280)  # 64 exact rows, 1280 -> 1024 columns
-    assert wide.values.shape == (64, 1024)
+    # shown as 128 columns of its own kind: patch (0, 0) has every sine 0 and every cosine 1.
+    wide = vit_tiles.vit_encoding_overview(8, 8, 1280)  # 64 exact rows, 1280 -> 512 columns
+    assert wide.values.shape == (64, 512)
     first_patch = wide.values[0]
-    np.testing.assert_allclose(first_patch[0:256], 0.0, atol=1e-6)
-    np.testing.assert_allclose(first_patch[256:512], 1.0, atol=1e-6)
-    np.testing.assert_allclose(first_patch[512:768], 0.0, atol=1e-6)
-    np.testing.assert_allclose(first_patch[768:], 1.0, atol=1e-6)
-    assert list(wide.col_edges[[0, 256, 512, 768, 1024]]) == [0, 320, 640, 960, 1280]
+    np.testing.assert_allclose(first_patch[0:128], 0.0, atol=1e-6)
+    np.testing.assert_allclose(first_patch[128:256], 1.0, atol=1e-6)
+    np.testing.assert_allclose(first_patch[256:384], 0.0, atol=1e-6)
+    np.testing.assert_allclose(first_patch[384:], 1.0, atol=1e-6)
+    assert list(wide.col_edges[[0, 128, 256, 384, 512]]) == [0, 320, 640, 960, 1280]
     exact = vit_tiles.vit_encoding_overview(4, 4, 64)
     assert exact.exact
     np.testing.assert_allclose(exact.values, core.sincos_2d_encoding(4, 4, 64), atol=1e-7)

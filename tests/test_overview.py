@@ -78,13 +78,14 @@ def test_overview_columns_are_grey_when_fast_and_faithful_when_slow(
 )
 def test_closed_form_overview_equals_the_resampled_table(n, d_model, max_rows, layout):
     """The closed form H(w) sin(w c) is the Gaussian resampler applied to the full table (the
-    textbook loop), up to the kernel's cut and the table's ends: interior cells within 0.02."""
+    textbook loop), up to the kernel's cut, the table's ends and the integer sampling of a narrow
+    kernel (H(2 pi - w) <= 0.031 at sigma = 0.5): interior cells within 0.035."""
     table = exact_at(np.arange(n, dtype=np.float64), d_model, 10000.0, layout)
     expected = reference.loop_gaussian_resample(table, min(n, max_rows))
     overview = core.sinusoid_overview(n, d_model, layout=layout, max_rows=max_rows,
                                       max_cells=10**9)
     interior = slice(2, -2) if expected.shape[0] > 4 else slice(None)
-    np.testing.assert_allclose(overview.values[interior], expected[interior], atol=0.02)
+    np.testing.assert_allclose(overview.values[interior], expected[interior], atol=0.035)
 
 
 def test_tensorflow_tutorial_table_shows_no_pattern_the_table_does_not_have():
@@ -112,12 +113,12 @@ def test_wide_tables_never_mix_a_sine_with_a_cosine(d_model, layout):
     """Wider than 1024 columns: each cell resamples neighbouring columns of one kind only. At
     position 0 every sine is 0 and every cosine 1, so a cell mixing the two would show 0.5."""
     overview = core.sinusoid_overview(64, d_model, layout=layout)
-    assert overview.values.shape == (64, 1024)
+    assert overview.values.shape == (64, limits.WIDE_HEATMAP_COLS)
     first = overview.values[0]  # position 0
     if layout == "interleaved":
         sines, cosines = first[0::2], first[1::2]
     else:
-        sines, cosines = first[:512], first[512:]
+        sines, cosines = first[:256], first[256:]
     np.testing.assert_allclose(sines, 0.0, atol=1e-6)
     np.testing.assert_allclose(cosines, 1.0, atol=1e-6)
 
@@ -171,7 +172,7 @@ def test_overview_cells_stay_within_the_budget():
     for positions, d_model in [(8192, 4096), (8192, 1024), (2048, 512), (8192, 64)]:
         overview = core.sinusoid_overview(positions, d_model)
         rows, cols = overview.values.shape
-        assert cols == min(d_model, limits.MAX_HEATMAP_COLS)
+        assert cols == (d_model if d_model <= limits.MAX_HEATMAP_COLS else limits.WIDE_HEATMAP_COLS)
         assert rows * cols <= limits.MAX_HEATMAP_CELLS and rows <= limits.MAX_HEATMAP_ROWS
         assert overview.values.dtype == np.float32
 

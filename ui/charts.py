@@ -15,7 +15,13 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.figures.common import EXPORT_HEIGHT, EXPORT_WIDTH, export_style, presentation_style
-from core.figures.export import figure_csv, figure_image, figure_npy, image_export_problem
+from core.figures.export import (
+    TableExport,
+    figure_csv,
+    figure_image,
+    figure_npy,
+    image_export_problem,
+)
 from ui.i18n import presenting, t
 
 PNG_SCALES = (2, 4)  # 3840 x 2160 (a 4K slide) and 7680 x 4320, both 16:9
@@ -36,9 +42,10 @@ def dark_theme() -> bool:
         return False
 
 
-def show_chart(fig: go.Figure, *, key: str, name: str) -> None:
+def show_chart(fig: go.Figure, *, key: str, name: str, table: TableExport | None = None) -> None:
     """`st.plotly_chart` with the app's settings: `key` names the chart (CSS class st-key-<key>),
-    `name` is the file stem of its downloads (`file_stem`)."""
+    `name` is the file stem of its downloads (`file_stem`). A heatmap of a table passes `table`:
+    its CSV and .npy then carry the table's numbers, not the picture's."""
     if presenting():
         fig = presentation_style(fig, dark=dark_theme())
         theme = None  # the clean template itself, not Streamlit's
@@ -53,11 +60,11 @@ def show_chart(fig: go.Figure, *, key: str, name: str) -> None:
         },
     }
     st.plotly_chart(fig, key=key, theme=theme, config=config)
-    export_menu(fig, key=key, name=name)
+    export_menu(fig, key=key, name=name, table=table)
 
 
 @st.fragment
-def export_menu(fig: go.Figure, *, key: str, name: str) -> None:
+def export_menu(fig: go.Figure, *, key: str, name: str, table: TableExport | None = None) -> None:
     """The Export popover: PNG at 2x and 4x of 1920 x 1080 (16:9), SVG, CSV and .npy.
 
     Its buttons exist only while it is open: opening it reruns this fragment alone, and a rerun
@@ -89,12 +96,14 @@ def export_menu(fig: go.Figure, *, key: str, name: str) -> None:
             disabled=problem is not None, help=why, icon=":material/draw:", width="stretch",
         )
         st.download_button(
-            t("export.csv"), data=lambda: figure_csv(fig), file_name=f"{name}.csv",
+            t("export.csv"), data=table.csv if table else lambda: figure_csv(fig),
+            file_name=table.file_name(name, "csv") if table else f"{name}.csv",
             mime="text/csv", key=f"{key}_csv", on_click="ignore", icon=":material/table:",
             width="stretch",
         )
         st.download_button(
-            t("export.npy"), data=lambda: figure_npy(fig), file_name=f"{name}.npy",
+            t("export.npy"), data=table.npy if table else lambda: figure_npy(fig),
+            file_name=table.file_name(name, "npy") if table else f"{name}.npy",
             mime="application/octet-stream", key=f"{key}_npy", on_click="ignore",
             icon=":material/data_array:", width="stretch",
         )

@@ -6,10 +6,13 @@ Debian's /usr/bin/chromium by itself, or the one named by BROWSER_PATH. It would
 browser of its own if none were found; this module never lets it (no network at run time), and
 `image_export_problem` says what is missing instead.
 
-The data: a figure made of one heatmap gives its matrix (CSV with the x values as the header and
-the y values as the first column; .npy the 2-D array). Any other figure gives one row per point:
-trace name, x, y (and z for 3-D traces), in CSV and as a numpy structured array in .npy (no
-pickled objects: `np.load` reads it without allow_pickle).
+The data: a heatmap of a table (`TableExport`) gives the exact table, every row x column, up to
+EXPORT_MAX_CELLS_NPY cells in .npy and EXPORT_MAX_CELLS_CSV in CSV; above that it gives the
+overview drawn on screen, and then the file name ends in ``_overview`` and the CSV header names
+each cell's range of rows and columns ("0-4"). Any other figure made of one heatmap gives its matrix
+(CSV with the x values as the header and the y values as the first column; .npy the 2-D array).
+Any other figure gives one row per point: trace name, x, y (and z for 3-D traces), in CSV and as a
+numpy structured array in .npy (no pickled objects: `np.load` reads it without allow_pickle).
 """
 
 from __future__ import annotations
@@ -18,18 +21,27 @@ import base64
 import csv
 import importlib.util
 import io
+import itertools
 import os
 import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 import plotly.graph_objects as go
 
 from core.figures.common import EXPORT_HEIGHT, EXPORT_WIDTH
+from core.overview import Overview
 
 ImageFormat = Literal["png", "svg"]
 BROWSER_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 MAX_PNG_SCALE = 4  # 7680 x 4320 pixels: a 4K slide, twice over
+# The exact table in a download: 2^24 cells is 64 MB of float32 (8192 x 2048, or the similarity
+# matrix at 4096 x 4096), made only when the button is pressed; CSV is ~10 bytes a cell, so it
+# stops at 2^21 cells (~20 MB of text: 2048 x 1024).
+EXPORT_MAX_CELLS_NPY = 2**24
+EXPORT_MAX_CELLS_CSV = 2**21
 
 
 def find_browser() -> str | None:
@@ -133,6 +145,65 @@ def figure_rows(fig: go.Figure) -> tuple[list[str], list[tuple]]:
     return columns, rows
 
 
+def _label(value: float) -> str:
+    """An axis value as a header cell: 3 not 3.0, 0.3 not 0.30000000000000004."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.6g}"
+
+
+def _ranges(edges: np.ndarray) -> list[str]:
+    """Header cells of binned rows or columns: "0-4", or "7" for a one-entry bin."""
+    return [f"{a}" if b - a == 1 else f"{a}-{b - 1}" for a, b in itertools.pairwise(edges)]
+
+
+def _matrix_csv(values: np.ndarray, corner: str, rows: list[str], cols: list[str]) -> bytes:
+    out = io.StringIO()
+    out.write(",".join([corner, *cols]) + "\n")
+    for label, row in zip(rows, values, strict=True):
+        out.write(label + "," + ",".join(f"{v:.8g}" for v in row.tolist()) + "\n")
+    return out.getvalue().encode("utf-8")
+
+
+def _npy(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class TableExport:
+    """What the CSV and .npy of a heatmap of a table hold: the table itself, built only when a
+    download asks for it, or above the size caps the overview on screen (said by the file name
+    and the CSV header)."""
+
+    overview: Overview  # what the chart draws
+    shape: tuple[int, int]  # the exact table's (rows, columns)
+    table: Callable[[], np.ndarray]  # builds the exact table, ``shape``
+    row_name: str = "position"  # the CSV header's corner: "position \ dimension"
+    col_name: str = "dimension"
+
+    def is_exact(self, fmt: Literal["csv", "npy"]) -> bool:
+        cap = EXPORT_MAX_CELLS_CSV if fmt == "csv" else EXPORT_MAX_CELLS_NPY
+        return self.overview.exact or self.shape[0] * self.shape[1] <= cap
+
+    def file_name(self, stem: str, fmt: Literal["csv", "npy"]) -> str:
+        return f"{stem}.{fmt}" if self.is_exact(fmt) else f"{stem}_overview.{fmt}"
+
+    def npy(self) -> bytes:
+        if self.is_exact("npy"):
+            return _npy(np.asarray(self.table(), dtype=np.float32))
+        return _npy(self.overview.values)
+
+    def csv(self) -> bytes:
+        corner = f"{self.row_name} \\ {self.col_name}"
+        if self.is_exact("csv"):
+            rows, cols = self.shape
+            return _matrix_csv(np.asarray(self.table()), corner, [str(r) for r in range(rows)],
+                               [str(c) for c in range(cols)])
+        view = self.overview
+        return _matrix_csv(view.values, f"overview: {corner} (ranges each cell stands for)",
+                           _ranges(view.row_edges), _ranges(view.col_edges))
+
+
 def figure_csv(fig: go.Figure) -> bytes:
     """The numbers behind the figure as CSV (UTF-8, for trace names in any language)."""
     out = io.StringIO()
@@ -142,9 +213,9 @@ def figure_csv(fig: go.Figure) -> bytes:
         z = _array(heatmap.z).astype(float)
         x = _axis_values(heatmap.x, z.shape[1])
         y = _axis_values(heatmap.y, z.shape[0])
-        writer.writerow(["y \\ x", *x.tolist()])
+        writer.writerow(["y \\ x", *map(_label, x.tolist())])
         for i in range(z.shape[0]):
-            writer.writerow([y[i].item(), *z[i].tolist()])
+            writer.writerow([_label(y[i].item()), *z[i].tolist()])
     else:
         columns, rows = figure_rows(fig)
         writer.writerow(columns)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
 import plotly.graph_objects as go
 
-from core.figures.common import DIVERGING, base_layout, heatmap_smoothing
+from core.figures.common import DIVERGING, NEUTRAL, base_layout, heatmap_smoothing
 from core.i18n import Lang, message
 from core.overview import Overview
 
@@ -20,8 +19,8 @@ def make_pe_heatmap_figure(
 ) -> go.Figure:
     """Positions down, dimensions across, fixed diverging scale [-1, 1] centred on zero.
 
-    Exact overviews hover with the exact entry; averaged ones say so, on the figure and in the
-    hover text, and hover with the block's range and mean.
+    Exact overviews hover with the exact entry; resampled ones say so, on the figure and in the
+    hover text, and a dotted line marks where columns stop changing faster than one cell.
     """
     values = overview.values  # (R, C) float32
     if overview.exact:
@@ -29,13 +28,12 @@ def make_pe_heatmap_figure(
         y = overview.row_edges[:-1]
         hover = message("fig.heatmap.hover_exact", lang)
     else:
-        # Bin centres, and the bin sizes in the hover text: per-cell range arrays would triple
+        # Cell centres, and the cell sizes in the hover text: per-cell range arrays would triple
         # what the browser receives.
         x = overview.col_centers
         y = overview.row_centers
-        rows_per_bin = np.diff(overview.row_edges).mean()
-        cols_per_bin = np.diff(overview.col_edges).mean()
-        hover = message("fig.heatmap.hover_block", lang, rows=rows_per_bin, cols=cols_per_bin)
+        hover = message("fig.heatmap.hover_block", lang, rows=overview.rows_per_cell,
+                        cols=overview.cols_per_cell)
     fig = go.Figure(
         go.Heatmap(
             z=values,
@@ -53,19 +51,33 @@ def make_pe_heatmap_figure(
     fig.update_yaxes(title_text=y_title or message("fig.heatmap.y_title", lang),
                      autorange="reversed")
     fig.update_xaxes(title_text=x_title or message("fig.heatmap.x_title", lang))
-    if not overview.exact:
-        rows, cols = values.shape
+    notes = overview_notes(overview, lang)
+    if notes:
         fig.add_annotation(
-            text=message(
-                "fig.heatmap.overview_note", lang, rows=np.diff(overview.row_edges).mean(),
-                cols=np.diff(overview.col_edges).mean(), cells_rows=rows, cells_cols=cols,
-            ),
-            xref="paper",
-            yref="paper",
-            x=0,
-            y=1.0,
-            yanchor="bottom",
-            showarrow=False,
-            font={"size": 11},
+            text="<br>".join(notes), xref="paper", yref="paper", x=0, y=1.0, yanchor="bottom",
+            xanchor="left", align="left", showarrow=False, font={"size": 11},
         )
-    return base_layout(fig, title)
+    for _start, stop in overview.fast_dims:  # where the grey, too-fast columns end
+        fig.add_vline(x=stop - 0.5, line={"color": NEUTRAL, "dash": "dot", "width": 1})
+    fig = base_layout(fig, title)
+    if notes:  # room for the notes between the title and the plot
+        fig.update_layout(margin={"t": 60 + 16 * len(notes)})
+    return fig
+
+
+def overview_notes(overview: Overview, lang: Lang = "en") -> list[str]:
+    """What an overview's reader must know, one line each: how the cells were made, and which
+    columns change faster than a cell (drawn grey)."""
+    notes = []
+    if not overview.exact:
+        rows, cols = overview.values.shape
+        note = message("fig.heatmap.overview_note", lang, rows=overview.rows_per_cell,
+                       cells_rows=rows, cells_cols=cols)
+        if overview.cols_per_cell > 1:
+            note += message("fig.heatmap.overview_note_columns", lang,
+                            cols=overview.cols_per_cell)
+        notes.append(note)
+    if overview.fast_dims:
+        ranges = ", ".join(f"{start}–{stop - 1}" for start, stop in overview.fast_dims)
+        notes.append(message("fig.heatmap.fast_note", lang, ranges=ranges))
+    return notes
