@@ -5,6 +5,7 @@ import streamlit as st
 
 import core
 from core import word_position as wp
+from core.figures.export import TableExport
 from core.figures.learned import (
     make_dimensions_figure,
     make_extent_figure,
@@ -176,6 +177,8 @@ def tables_section() -> None:
             ),
             key="learned_table_chart",
             name=file_stem("learned-table", "minilm", f"pos{learned_rows}"),
+            table=TableExport(learned["table"], (learned_rows, D_MODEL),
+                              lambda: cached_tables(positions)[0]),
         )
     with right:
         show_chart(
@@ -185,6 +188,8 @@ def tables_section() -> None:
             ),
             key="sinusoid_table_chart",
             name=file_stem("sinusoid-table", f"d{D_MODEL}", f"pos{positions}", "interleaved"),
+            table=TableExport(sinusoid["table"], (positions, D_MODEL),
+                              lambda: cached_tables(positions)[1]),
         )
     explain(
         t("learned-vs-sinusoidal.tables_caption", learned=learned["table_range"],
@@ -204,12 +209,14 @@ def similarity_section() -> None:
     panels = (
         (left, t("learned-vs-sinusoidal.similarity_learned", metric=metric_name), learned,
          "learned_similarity_chart",
-         file_stem("learned-similarity", "minilm", f"pos{learned_rows}", metric)),
+         file_stem("learned-similarity", "minilm", f"pos{learned_rows}", metric), "learned",
+         learned_rows),
         (right, t("learned-vs-sinusoidal.similarity_sinusoidal", metric=metric_name), sinusoid,
          "sinusoid_similarity_chart",
-         file_stem("sinusoid-similarity", f"d{D_MODEL}", f"pos{positions}", metric)),
+         file_stem("sinusoid-similarity", f"d{D_MODEL}", f"pos{positions}", metric),
+         "sinusoidal", positions),
     )
-    for column, title, part, key, name in panels:
+    for column, title, part, key, name, which, rows in panels:
         with column:
             show_chart(
                 make_similarity_figure(
@@ -218,6 +225,9 @@ def similarity_section() -> None:
                 ),
                 key=key,
                 name=name,
+                table=TableExport(part["similarity"], (rows, rows),
+                                  lambda which=which: cached_similarity(positions, metric, which),
+                                  row_name="position i", col_name="position j"),
             )
     explain(
         t("learned-vs-sinusoidal.similarity_text",

@@ -5,6 +5,7 @@ import streamlit as st
 
 import core
 from core import similarity
+from core.figures.export import TableExport
 from core.figures.similarity import (
     make_anchor_profile_figure,
     make_distance_figure,
@@ -15,6 +16,7 @@ from core.figures.similarity import (
 )
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
+from core.word_position import similarity_matrix
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
 from ui.i18n import current_language, t
@@ -127,6 +129,12 @@ def matrix_section() -> None:
                                           lang=lang),
             key="matrix_chart",
             name=file_stem("similarity-matrix", *table_name, metric),
+            # The downloads are the exact (positions, positions) matrix, made on demand.
+            table=TableExport(
+                sinusoid_pairs.overview, (positions, positions),
+                lambda: similarity_matrix(cached_table(positions, d_model, base), metric),
+                row_name="p", col_name="q",
+            ),
         )
     with right:
         st.subheader(t("similarity.toeplitz"))

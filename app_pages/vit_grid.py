@@ -4,6 +4,7 @@ import streamlit as st
 
 import core
 from core import vit_tiles
+from core.figures.export import TableExport
 from core.figures.vit_grid import (
     make_halves_figure,
     make_patch_map_figure,
@@ -148,6 +149,9 @@ def encoding_section() -> None:
         make_vit_encoding_figure(overview, d_model=d_model, cls_token=cls_token, lang=lang),
         key="encoding_chart",
         name=file_stem("vit-grid-encoding", *grid_name, "cls" if cls_token else None),
+        table=TableExport(overview, (grid_h * grid_w + cls_token, d_model),
+                          lambda: cached_embedding(grid_h, grid_w, d_model, base, cls_token),
+                          row_name="token", col_name="channel"),
     )
     if cls_token:
         explain(t("vit-grid.cls_caption", d_model=d_model), caption=True)

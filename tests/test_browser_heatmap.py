@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import io
+
+import numpy as np
 import pytest
+
+import core
+from tests.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
@@ -54,6 +60,28 @@ def test_heatmap_bad_url_shows_notice_not_traceback(browser_page):
 def test_heatmap_at_maximum_size_draws_an_overview(browser_page):
     browser_page.open("/heatmap?d_model=4096&positions=8192", charts=2)
     # The chart's text may paint after its svg exists: wait for it, a fixed check is flaky.
-    browser_page.page.get_by_text("Overview: each cell is the mean").first.wait_for(timeout=30_000)
+    browser_page.page.get_by_text("never a sine with a cosine").first.wait_for(timeout=30_000)
     assert browser_page.exceptions() == []
     browser_page.screenshot("heatmap-max")
+
+
+def test_tensorflow_tutorial_table_downloads_exactly_and_says_what_it_hides(browser_page):
+    """/heatmap?d_model=512&positions=2048: the chart is a resampled overview that names its
+    too-fast columns; its .npy download is the exact 2048 x 512 table."""
+    browser_page.open("/heatmap?d_model=512&positions=2048", charts=2)
+    page = browser_page.page
+    page.get_by_text("change faster than one cell").first.wait_for(timeout=30_000)
+    browser_page.screenshot("heatmap-2048x512")
+    page.locator(".st-key-heatmap_chart_export button").first.click()
+    button = page.get_by_role("button", name=".npy (data)").first
+    button.wait_for()
+    with page.expect_download(timeout=60_000) as download_info:
+        button.click()
+    download = download_info.value
+    assert download.suggested_filename == "pe-heatmap_d512_pos2048_interleaved.npy"
+    path = ARTIFACTS / download.suggested_filename
+    download.save_as(path)
+    table = np.load(io.BytesIO(path.read_bytes()), allow_pickle=False)
+    assert table.shape == (2048, 512)
+    np.testing.assert_allclose(table, core.sinusoidal_encoding(2048, 512), atol=1e-6)
+    assert browser_page.exceptions() == []

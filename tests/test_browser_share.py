@@ -9,6 +9,7 @@ import math
 import struct
 from urllib.parse import parse_qsl, urlsplit
 
+import numpy as np
 import pytest
 
 from core.i18n import message
@@ -221,4 +222,26 @@ def test_zoom_window_data_downloads_as_csv_with_the_exact_values(browser_page):
             expected = math.sin(angle) if dim % 2 == 0 else math.cos(angle)
             assert float(value) == pytest.approx(expected, abs=1e-6), (pos, dim)
     assert [int(float(r[0])) for r in rows[1:]] == list(range(3, 11))
+    assert browser_page.exceptions() == []
+
+
+def test_similarity_matrix_downloads_exactly_while_the_chart_is_resampled(browser_page):
+    """600 positions are drawn as 400 x 400 resampled cells; the .npy is the exact (600, 600)
+    cosine matrix, checked against sum_i cos(w_i (p - q)) / (d/2) computed here."""
+    browser_page.open("/similarity?positions=600&d_model=32&metric=cosine", charts=1)
+    page = browser_page.page
+    page.locator(".st-key-matrix_chart_export button").first.click()
+    button = page.get_by_role("button", name=".npy (data)").first
+    button.wait_for()
+    with page.expect_download(timeout=60_000) as download_info:
+        button.click()
+    download = download_info.value
+    assert download.suggested_filename == "pe-similarity-matrix_d32_pos600_cosine.npy"
+    path = ARTIFACTS / download.suggested_filename
+    download.save_as(path)
+    matrix = np.load(path, allow_pickle=False)
+    omega = 10000.0 ** (-np.arange(0, 32, 2) / 32)
+    offsets = np.subtract.outer(np.arange(600), np.arange(600))
+    expected = np.cos(offsets[..., None] * omega).sum(axis=-1) / 16
+    np.testing.assert_allclose(matrix, expected, atol=1e-5)
     assert browser_page.exceptions() == []

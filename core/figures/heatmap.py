@@ -73,10 +73,10 @@ def overview_notes(overview: Overview, lang: Lang = "en") -> list[str]:
         rows, cols = overview.values.shape
         note = message("fig.heatmap.overview_note", lang, rows=overview.rows_per_cell,
                        cells_rows=rows, cells_cols=cols)
-        if overview.cols_per_cell > 1:
-            note += message("fig.heatmap.overview_note_columns", lang,
-                            cols=overview.cols_per_cell)
         notes.append(note)
+        if overview.cols_per_cell > 1:
+            notes.append(message("fig.heatmap.overview_note_columns", lang,
+                                 cols=overview.cols_per_cell))
     if overview.fast_dims:
         ranges = ", ".join(f"{start}–{stop - 1}" for start, stop in overview.fast_dims)
         notes.append(message("fig.heatmap.fast_note", lang, ranges=ranges))
