@@ -23,7 +23,8 @@ def loop_interleaved(num_positions: int, d_model: int, base: float = 10000.0) ->
 
 
 def loop_concatenated(num_positions: int, d_model: int, base: float = 10000.0) -> np.ndarray:
-    """tensor2tensor's layout, one entry at a time: sines in [0, d/2), cosines in [d/2, d)."""
+    """MAE's layout (the paper's frequencies), one entry at a time: sines in [0, d/2), cosines
+    in [d/2, d)."""
     half = d_model // 2
     out = np.zeros((num_positions, d_model))
     for pos in range(num_positions):
