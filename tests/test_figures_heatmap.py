@@ -21,16 +21,25 @@ def test_exact_heatmap_traces_and_axes():
     assert not fig.layout.annotations
 
 
-def test_overview_says_it_averages_and_hovers_ranges():
+def test_overview_says_it_is_resampled_and_hovers_cell_sizes():
     overview = core.sinusoid_overview(1000, 1000, max_rows=10, max_cols=10)
     fig = make_pe_heatmap_figure(overview, title="t")
     (heatmap,) = fig.data
     assert np.asarray(heatmap.z).shape == (10, 10)
-    assert "block mean" in heatmap.hovertemplate
-    assert "block of ~100" in heatmap.hovertemplate
+    assert "smoothed value" in heatmap.hovertemplate
+    assert "cell of ~100" in heatmap.hovertemplate
     np.testing.assert_allclose(heatmap.y[:2], [49.5, 149.5])  # centres of positions 0-99, 100-199
-    note = fig.layout.annotations[0].text
-    assert "mean of a block of about 100 positions x 100 dimensions" in note
+    notes = [a.text for a in fig.layout.annotations][0].split("<br>")
+    assert notes[0].startswith("Overview: 10 x 10 cells, one every ~100 positions")
+    assert notes[1] == ("Each column: ~100 neighbouring sines (or cosines), never a sine with a "
+                        "cosine.")
+    fast_pairs = int(np.sum(10000.0 ** (-np.arange(0, 1000, 2) / 1000) > np.pi * 10 / 1000))
+    assert notes[2].startswith(f"Columns 0–{2 * fast_pairs - 1} change faster than one cell")
+
+
+def test_exact_table_has_no_notes():
+    fig = make_pe_heatmap_figure(core.sinusoid_overview(64, 32), title="t")
+    assert len(fig.layout.annotations) == 0 and len(fig.layout.shapes) == 0
 
 
 def test_figure_json_is_compact():
