@@ -97,11 +97,11 @@ def test_similarity_matrix_is_toeplitz_and_scaled():
     assert fig.layout.xaxis.title.text == "position q"
 
 
-def test_large_similarity_matrix_says_it_averages():
+def test_large_similarity_matrix_says_it_is_resampled():
     result = similarity.pairwise_similarity(core.sinusoidal_encoding(2048, 64), metric="cosine")
     fig = make_similarity_matrix_figure(result, metric="cosine", d_model=64)
     assert np.asarray(fig.data[0].z).shape == (400, 400)
-    assert "2048 x 2048 pairs shown as 400 x 400 block means" in fig.layout.annotations[0].text
+    assert "2048 x 2048 pairs shown as 400 x 400 smoothed cells" in fig.layout.annotations[0].text
     assert len(fig.to_json()) < 1_500_000
 
 
