@@ -9,6 +9,7 @@ from ui import share
 from ui.controls import PageControls
 from ui.i18n import browser_language, current_language, presenting, t
 from ui.pages import HOME, PAGES
+from ui.runtime import freeze_long_lived_objects
 
 # Presentation mode: bigger type everywhere, no header bar (figures restyle in ui.charts).
 PRESENTATION_CSS = """<style>
@@ -19,6 +20,11 @@ header[data-testid="stHeader"] { display: none; }
 # The browser tab's icon. Set before st.navigation, or the browser first asks fonts.gstatic.com
 # for the page's material icon as a favicon: a request to the internet from every visitor.
 APP_ICON = "🌀"
+
+# Streamlit's full garbage collection after every rerun walks every object the process holds
+# (~60-150 ms); frozen, the imported libraries are skipped (ui/runtime.py). Again after a page's
+# first lazy import (torch, scikit-learn): it runs before this run's page, after that one's.
+freeze_long_lived_objects()
 
 lang = current_language()
 st.set_page_config(page_icon=APP_ICON)  # before st.navigation: see APP_ICON

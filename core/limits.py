@@ -17,14 +17,18 @@ MAX_BASE = 1e8  # LLaMA-3 uses 5e5; 1e8 leaves room to explore without float64 t
 DEFAULT_BASE = 10000.0  # the paper's value
 
 # What a heatmap sends to the browser: about a screen's worth of cells. Every dimension keeps its
-# own column up to 1024 (a column never mixes a sin with a cos); the rows then share a budget of
-# 163,840 cells (512 x 320): ~0.87 MB as plotly 7's base64 float32, which leaves the zoom window's
-# 256 x 256 exact cells and the page inside the 1.5 MB-per-rerun budget.
+# own column up to 1024 (a column never mixes a sine with a cosine); the rows then share a budget of
+# 131,072 cells (512 x 256): ~0.7 MB as plotly 7's base64 float32, which leaves room for the zoom
+# window's 256 x 256 exact cells inside the 1.5 MB-per-rerun budget (measured: 163,840 cells put
+# the heatmap page at its maximum over it, 1508 KB).
 MAX_HEATMAP_ROWS = 512
 MAX_HEATMAP_COLS = 1024
-MAX_HEATMAP_CELLS = 512 * 320
+MAX_HEATMAP_CELLS = 2**17
+# A heatmap alone in its view may use 512 x 320 cells (~0.87 MB): the 2-D grid's table then shows
+# ViT-B/16's (197, 768) exactly.
+SOLE_HEATMAP_CELLS = 512 * 320
 # A wider table is drawn as 512 columns (about a screen's width), each resampling neighbouring
-# columns of one kind; its rows then get 320 cells.
+# columns of one kind; its rows then get 256 cells.
 WIDE_HEATMAP_COLS = 512
 # Square matrices (similarity between positions): 400 x 400 cells.
 MAX_SQUARE_SIDE = 400

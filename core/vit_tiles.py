@@ -179,6 +179,7 @@ def vit_encoding_overview(
     cls_token: bool = False,
     max_rows: int = limits.MAX_HEATMAP_ROWS,
     max_cols: int = limits.MAX_HEATMAP_COLS,
+    max_cells: int = limits.SOLE_HEATMAP_CELLS,
 ) -> Overview:
     """The ``(tokens, d_model)`` table as a heatmap overview (`core.overview.resample`); the cls
     row is kept on its own row (never mixed with patches) so that it stays visible. The columns
@@ -187,7 +188,7 @@ def vit_encoding_overview(
     table = sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
     head = 1 if cls_token else 0
     patches = resample(table[head:], max_rows=max_rows - head, max_cols=max_cols,
-                       col_segments=4)  # (R, C)
+                       max_cells=max_cells, col_segments=4)  # (R, C)
     if not head:
         return patches
     cls_row = resample(table[:1], max_rows=1, max_cols=max_cols, col_segments=4)  # (1, C): zeros

@@ -54,7 +54,7 @@ def test_large_table_is_a_resampled_overview():
     assert not at.exception
     heatmap = plotly_figures(at)[0]
     z = decode(heatmap["data"][0]["z"])
-    assert z.shape == (320, 512)
+    assert z.shape == (256, 512)
     notes = " ".join(a["text"] for a in heatmap["layout"]["annotations"])
     assert "Overview" in notes and "never a sine with a cosine" in notes
     assert "change faster than one cell" in notes

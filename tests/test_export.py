@@ -111,8 +111,8 @@ def test_table_export_above_the_caps_says_overview_and_names_the_ranges():
     rows = list(csv.reader(io.StringIO(export.csv().decode("utf-8"))))
     assert rows[0][0].startswith("overview: position \\ dimension")
     assert rows[0][1:3] == ["0-7", "8-15"]  # 4096 dimensions in 512 cells
-    assert [r[0] for r in rows[1:3]] == ["0-25", "26-50"]  # 8192 positions in 320 cells
-    assert len(rows) == 321 and len(rows[0]) == 513
+    assert [r[0] for r in rows[1:3]] == ["0-31", "32-63"]  # 8192 positions in 256 cells
+    assert len(rows) == 257 and len(rows[0]) == 513
 
 
 def test_csv_between_the_caps_is_exact_only_where_it_fits():

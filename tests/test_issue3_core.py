@@ -365,7 +365,7 @@ def test_vit_encoding_overview_keeps_the_cls_row():
     assert overview.row_edges[-1] == 197 and overview.col_edges[-1] == 768
     np.testing.assert_array_equal(overview.values[0], 0.0)
     big = vit_tiles.vit_encoding_overview(64, 64, 1280, cls_token=True)
-    assert big.values.shape == (1 + limits.MAX_HEATMAP_CELLS // 512, 512)
+    assert big.values.shape == (1 + limits.SOLE_HEATMAP_CELLS // 512, 512)
     np.testing.assert_array_equal(big.row_edges[:2], [0, 1])  # the cls row on its own
     np.testing.assert_array_equal(big.values[0], 0.0)
     # 1280 channels are four runs of 320 (sin, cos of one coordinate, then the other), each
