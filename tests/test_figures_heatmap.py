@@ -29,7 +29,7 @@ def test_overview_says_it_is_resampled_and_hovers_cell_sizes():
     assert "smoothed value" in heatmap.hovertemplate
     assert "cell of ~100" in heatmap.hovertemplate
     np.testing.assert_allclose(heatmap.y[:2], [49.5, 149.5])  # centres of positions 0-99, 100-199
-    notes = [a.text for a in fig.layout.annotations][0].split("<br>")
+    notes = fig.layout.annotations[0].text.split("<br>")
     assert notes[0].startswith("Overview: 10 x 10 cells, one every ~100 positions")
     assert notes[1] == ("Each column: ~100 neighbouring sines (or cosines), never a sine with a "
                         "cosine.")
