@@ -56,7 +56,6 @@ with st.sidebar:
                     captions=[LANGUAGE_NAMES[code] for code in LANGUAGES])
     controls.toggle("present", t("app.present"), help=t("app.present_help"))
 controls.finish()
-try:
-    navigation.run()
-finally:  # also after a page's st.stop(): the link is there whatever the page showed
-    share.show_link()
+if not presenting():  # slides stay clean; present=1 links are shared like any other
+    share.show_link()  # at the top of every page: the address bar itself (ui/share.py)
+navigation.run()

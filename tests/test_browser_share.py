@@ -100,6 +100,11 @@ def test_presentation_mode_hides_the_explanations(browser, app_url, scheme):
         presenting.page.context.close()
 
 
+def shown_link(seen: BrowserPage) -> str:
+    """The text of the "Link to this view" element at the top of the page."""
+    return seen.page.locator(".pe-link code").first.text_content().strip()
+
+
 def _controls_to_change(page: str) -> list[tuple[str, str]]:
     """(key, kind) of the controls a person would change first: numbers, then choices."""
     wanted = []
@@ -149,7 +154,8 @@ def test_every_pages_state_round_trips_through_its_url(browser, app_url, page):
         assert len(changed) == ROUND_TRIP_CHANGES, changed
         url = first.page.url
         assert all(f"{key}=" in url for key in changed), (changed, url)
-        link = first.page.locator('[data-testid="stCode"] code').last.text_content().strip()
+        first.page.wait_for_timeout(400)  # the link element re-reads the address bar every 250 ms
+        link = shown_link(first)
         assert same_link(link, url), (link, url)
         first.page.wait_for_timeout(500)
         expected = first.page.evaluate(browser_support.CHART_SIGNATURE_JS)
@@ -245,3 +251,36 @@ def test_similarity_matrix_downloads_exactly_while_the_chart_is_resampled(browse
     expected = np.cos(offsets[..., None] * omega).sum(axis=-1) / 16
     np.testing.assert_allclose(matrix, expected, atol=1e-5)
     assert browser_page.exceptions() == []
+
+
+def test_link_carries_fragment_controls_and_restores_them(browser, app_url):
+    """The heatmap's worked example and zoom window are fragments: changing them reruns only the
+    fragment. The link at the top is the address bar itself, so it carries them, and a fresh
+    browser opening it shows PE(5, 2), not PE(1, 2)."""
+    first = new_page(browser, app_url)
+    second = new_page(browser, app_url)
+    try:
+        first.open("/heatmap?d_model=64&positions=50", charts=2)
+        position = first.page.locator('.st-key-pos input[type="number"]')
+        position.fill("5")
+        position.press("Enter")
+        first.wait_idle()
+        first.page.locator('.st-key-zoom_size [data-testid="stNumberInputStepUp"]').click()
+        first.wait_idle()
+        first.page.wait_for_function("() => location.search.includes('zoom_size=')")
+        first.page.wait_for_timeout(400)
+        link = shown_link(first)
+        assert same_link(link, first.page.url) and "pos=5" in link and "zoom_size=33" in link
+        second.page.goto(link)
+        second.wait_idle(timeout=60_000)
+        assert second.page.locator('.st-key-pos input').input_value() == "5"
+        assert second.page.locator('.st-key-zoom_size input').input_value() == "33"
+        formula = second.page.locator(".katex-display").first  # the worked formula
+        formula.wait_for()
+        value = math.sin(5 / 10000 ** (2 / 64))  # PE(5, 2): the sine of pair 1
+        assert f"{value:.6f}" in formula.text_content()
+        assert first.exceptions() == [] and second.exceptions() == []
+        first.screenshot("link-fragment-controls")
+    finally:
+        first.page.context.close()
+        second.page.context.close()
