@@ -116,12 +116,12 @@ def test_table_export_above_the_caps_says_overview_and_names_the_ranges():
 
 
 def test_csv_between_the_caps_is_exact_only_where_it_fits():
-    """2048 x 2048 is 4M cells: exact in .npy, the overview in CSV (over 2^21 cells)."""
-    overview = core.sinusoid_overview(2048, 2048)
-    export = TableExport(overview, (2048, 2048), lambda: core.sinusoidal_encoding(2048, 2048))
+    """4096 x 1024 is 4M cells: exact in .npy (up to 2^22), the overview in CSV (over 2^20)."""
+    overview = core.sinusoid_overview(4096, 1024)
+    export = TableExport(overview, (4096, 1024), lambda: core.sinusoidal_encoding(4096, 1024))
     assert export.file_name("t", "npy") == "t.npy"
     assert export.file_name("t", "csv") == "t_overview.csv"
-    assert np.load(io.BytesIO(export.npy())).shape == (2048, 2048)
+    assert np.load(io.BytesIO(export.npy())).shape == (4096, 1024)
 
 
 def test_heatmap_csv_headers_are_clean_numbers():

@@ -37,11 +37,13 @@ from core.overview import Overview
 ImageFormat = Literal["png", "svg"]
 BROWSER_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 MAX_PNG_SCALE = 4  # 7680 x 4320 pixels: a 4K slide, twice over
-# The exact table in a download: 2^24 cells is 64 MB of float32 (8192 x 2048, or the similarity
-# matrix at 4096 x 4096), made only when the button is pressed; CSV is ~10 bytes a cell, so it
-# stops at 2^21 cells (~20 MB of text: 2048 x 1024).
-EXPORT_MAX_CELLS_NPY = 2**24
-EXPORT_MAX_CELLS_CSV = 2**21
+# The exact table in a download, made only when the button is pressed: 2^22 cells is 16 MB of
+# float32 (8192 x 512, 4096 x 1024, the 2048 x 2048 similarity matrix); CSV is ~11 bytes a cell,
+# so it stops at 2^20 cells (~11 MB of text: 2048 x 512). Not more: Streamlit keeps each generated
+# file in server memory until the session's next rerun, and downloads do not rerun, so a visitor
+# clicking a 64 MB download ten times would hold 640 MB of a small demo server.
+EXPORT_MAX_CELLS_NPY = 2**22
+EXPORT_MAX_CELLS_CSV = 2**20
 
 
 def find_browser() -> str | None:
