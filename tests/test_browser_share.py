@@ -273,10 +273,17 @@ def test_link_carries_fragment_controls_and_restores_them(browser, app_url):
         assert same_link(link, first.page.url) and "pos=5" in link and "zoom_size=33" in link
         second.page.goto(link)
         second.wait_idle(timeout=60_000)
-        assert second.page.locator('.st-key-pos input').input_value() == "5"
-        assert second.page.locator('.st-key-zoom_size input').input_value() == "33"
+        # The app container reports "notRunning" between navigation's first run and the page's
+        # run, and a number input mounts with its default before its value: wait for the page.
         formula = second.page.locator(".katex-display").first  # the worked formula
         formula.wait_for()
+        second.wait_idle(timeout=60_000)
+        restored = "() => document.querySelector('.st-key-pos input')?.value === '5'"
+        try:
+            second.page.wait_for_function(restored, timeout=5_000)
+        finally:
+            assert second.page.locator('.st-key-pos input').input_value() == "5"
+        assert second.page.locator('.st-key-zoom_size input').input_value() == "33"
         value = math.sin(5 / 10000 ** (2 / 64))  # PE(5, 2): the sine of pair 1
         assert f"{value:.6f}" in formula.text_content()
         assert first.exceptions() == [] and second.exceptions() == []
