@@ -42,6 +42,19 @@ def make_dimension_curves_figure(curves: DimensionCurves, *, lang: Lang = "en") 
     return base_layout(fig, message("fig.wavelengths.curves_title", lang), height=440)
 
 
+def _clear_of_markers(lengths: np.ndarray, y: float) -> dict:
+    """Where a horizontal line's label sits clear of the spectrum's markers. The markers rise
+    from the lower left to the upper right and cross the line once, at pair i*: left of i* they
+    are below the line, right of it above. So a line crossed in the right half keeps its label
+    above the line at the left edge, one crossed in the left half below the line at the right
+    edge (2π, crossed at pair 0: below, right; the paper's 2π·base, above every pair: above,
+    left)."""
+    crossing = float(np.mean(lengths < y * (1 - 1e-9)))  # i* / (d/2)
+    if crossing >= 0.5:
+        return {"x": 0, "xref": "paper", "xanchor": "left", "yanchor": "bottom"}
+    return {"x": 1, "xref": "paper", "xanchor": "right", "yanchor": "top"}
+
+
 MAX_SPECTRUM_MARKERS = 256  # markers drawn per spectrum trace (d_model = 4096 has 2048 pairs)
 
 
@@ -80,19 +93,28 @@ def make_spectrum_figure(spectrum: Spectrum, *, lang: Lang = "en") -> go.Figure:
     for y, label, dash, color in lines:
         fig.add_hline(y=y, line={"dash": dash, "color": color, "width": 1.5})
         # On a log axis an annotation's y is log10 of the value (add_hline's own label is not).
-        fig.add_annotation(x=0, xref="paper", xanchor="left", y=math.log10(y), yanchor="bottom",
-                           text=label, showarrow=False, font={"size": 11, "color": color})
+        fig.add_annotation(y=math.log10(y), text=label, showarrow=False,
+                           font={"size": 11, "color": color}, **_clear_of_markers(lengths, y))
+    # The last pair's value below the curve's right end: the markers climb from the lower left,
+    # so the region under them to the right is empty.
     fig.add_annotation(
         x=pairs[-1],
         y=math.log10(spectrum.longest),
-        text=message("fig.wavelengths.spectrum_last", lang, length=spectrum.longest),
+        text=message("fig.wavelengths.spectrum_last", lang, pair=int(pairs[-1]),
+                     length=spectrum.longest),
         showarrow=True,
-        ax=-40,
-        ay=40,
+        arrowhead=2,
+        ax=0,
+        ay=70,
         xanchor="right",
+        yanchor="top",
+        font={"size": 11},
     )
     fig.update_xaxes(title_text=message("fig.wavelengths.spectrum_x_title", lang))
-    fig.update_yaxes(title_text=message("fig.wavelengths.spectrum_y_title", lang), type="log")
+    # Labels at powers of ten only: plotly's default log ticks also label 2 and 5 of every
+    # decade, a column of "5, 2, 5, 2" that reads as data.
+    fig.update_yaxes(title_text=message("fig.wavelengths.spectrum_y_title", lang), type="log",
+                     dtick=1)
     fig.update_layout(legend={"orientation": "h", "y": -0.2})
     return base_layout(fig, message("fig.wavelengths.spectrum_title", lang), height=460)
 
