@@ -374,7 +374,8 @@ def test_figures_have_their_traces_and_axes():
 
     ext = rope.rope_context_extension(128, 2048, 8192)
     fig = make_context_extension_figure(ext)
-    assert len(fig.data) == 6  # trained + target per method
+    # Per method: the target, its pairs past training, the training line, 2π.
+    assert len(fig.data) == 12
     titles = [a.text for a in fig.layout.annotations]
     assert "<b>no scaling</b><br>23 of 64 pairs beyond" in titles
     assert "<b>position interpolation</b><br>0 of 64 pairs beyond" in titles
@@ -387,4 +388,40 @@ def test_figures_have_their_traces_and_axes():
     fig = make_learned_reach_figure(learned, 4)
     assert any("no row" in (a.text or "") for a in fig.layout.annotations)
     fig = make_rope_reach_figure(ext)
-    assert len(fig.data) == 3 and fig.layout.yaxis.type == "log"
+    assert len(fig.data) == 5 and fig.layout.yaxis.type == "log"
+
+
+@pytest.mark.parametrize("make", ["rope", "extrapolation"])
+def test_context_extension_figures_show_every_line_and_name_the_red(make):
+    """The target with position interpolation lies on the training line: the training line is
+    drawn above the targets, dashed, so both show; the red markers (angles never seen in
+    training) and 2π have legend entries; no label is drawn over the lines."""
+    from core.figures.extrapolation import make_rope_reach_figure
+    from core.figures.rope import BEYOND_COLOUR, TRAINED_COLOUR
+
+    ext = rope.rope_context_extension(128, 2048, 8192)
+    fig = (make_context_extension_figure(ext) if make == "rope" else make_rope_reach_figure(ext))
+    panels = sorted({trace.xaxis or "x" for trace in fig.data})
+    for axis in panels:
+        traces = [t for t in fig.data if (t.xaxis or "x") == axis]
+        trained = [i for i, t in enumerate(traces) if t.line.color == TRAINED_COLOUR]
+        # The target's angles: every trace but the training line and 2π.
+        angles = [i for i, t in enumerate(traces)
+                  if i not in trained and not t.name.startswith("2π")]
+        assert len(angles) >= 2
+        assert len(trained) == 1 and traces[trained[0]].line.dash in ("dash", "dot", "dashdot")
+        # Every target drawn before (under) the dashed training line, except markers that sit
+        # on it (the interpolated target's open diamonds).
+        for i in angles:
+            assert i < trained[0] or traces[i].mode == "markers"
+    named = {t.name: t for t in fig.data if t.showlegend is not False}
+    red = [t for t in named.values() if t.marker.color == BEYOND_COLOUR]
+    assert len(red) == 1 and red[0].name == "angles never seen in training"
+    two_pi = [t for t in named.values() if t.name.startswith("2π")]
+    assert len(two_pi) == 1 and list(two_pi[0].y) == [2 * np.pi, 2 * np.pi]
+    assert not [a for a in fig.layout.annotations if "2π" in (a.text or "")]
+    # The red markers are exactly the pairs beyond training, at their target angles.
+    beyond = ext.beyond["none"]
+    first_red = next(t for t in fig.data if t.marker.color == BEYOND_COLOUR)
+    np.testing.assert_array_equal(first_red.x, ext.pairs[beyond])
+    np.testing.assert_allclose(first_red.y, ext.target["none"][beyond])

@@ -8,11 +8,20 @@ import plotly.graph_objects as go
 from core.extrapolation import AlibiReach, LearnedReach, SinusoidNovelty
 from core.figures.alibi import head_colours
 from core.figures.common import NEUTRAL, base_layout
-from core.figures.rope import BEYOND_COLOUR, TRAINED_COLOUR
+from core.figures.rope import (
+    BEYOND_COLOUR,
+    TARGET_COLOUR,
+    TRAINED_COLOUR,
+    beyond_trace,
+    full_turn_trace,
+    trained_trace,
+)
 from core.i18n import Lang, message
 from core.rope import ContextExtension
 
 PANEL_HEIGHT = 360
+LEARNED_SHOWN_ROWS = 1.5  # the learned panel spans the table and half as much again
+INTERPOLATED_COLOUR = "#2ca02c"  # green: neither the target's blue nor the red beyond
 
 
 def _mark_training(fig: go.Figure, train_length: int, end: float) -> None:
@@ -47,20 +56,33 @@ def make_learned_reach_figure(
     learned: LearnedReach, train_length: int, *, lang: Lang = "en"
 ) -> go.Figure:
     """Norm of each learned row; past the last row there is nothing to draw."""
+    end = float(learned.positions[-1])
+    drawn = slice(0, min(learned.positions.size, learned.rows))  # NaN past the rows: not sent
     fig = go.Figure(go.Scatter(
-        x=learned.positions, y=np.asarray(learned.norms, dtype=np.float32), mode="lines",
-        name="|P[p]|",
+        x=learned.positions[drawn], y=np.asarray(learned.norms[drawn], dtype=np.float32),
+        mode="lines", name="|P[p]|",
         hovertemplate="p = %{x}<br>|P[p]| = %{y:.3f}<extra></extra>",
     ))
-    end = float(learned.positions[-1])
-    if end >= learned.rows:
-        fig.add_vrect(x0=learned.rows - 0.5, x1=end, fillcolor=NEUTRAL, opacity=0.15,
+    # The table's rows and half as much again of nothing: past that the panel would be a grey field
+    # (at the defaults, 512 rows on an 8192-wide axis left 94% of it empty). L and T, if further
+    # right, are named at the edge.
+    shown = min(end, float(LEARNED_SHOWN_ROWS * learned.rows))
+    if shown >= learned.rows:
+        fig.add_vrect(x0=learned.rows - 0.5, x1=shown, fillcolor=NEUTRAL, opacity=0.15,
                       line_width=0,
                       annotation_text=message("fig.extrapolation.learned_no_row", lang),
                       annotation_position="top left")
-    _mark_training(fig, train_length, end)
+    if train_length <= shown:
+        _mark_training(fig, train_length, shown)
+    else:
+        fig.add_annotation(
+            x=1, xref="paper", xanchor="right", y=0.5, yref="paper", showarrow=False,
+            text=message("fig.extrapolation.learned_further", lang, train=train_length,
+                         target=int(end) + 1),
+            font={"size": 11},
+        )
     fig.update_xaxes(title_text=message("fig.extrapolation.position_p", lang),
-                     range=[0, max(end, 1)])
+                     range=[0, max(shown, 1)])
     fig.update_yaxes(title_text=message("fig.extrapolation.learned_y", lang))
     return base_layout(fig, message("fig.extrapolation.learned_title", lang, rows=learned.rows),
                        height=PANEL_HEIGHT)
@@ -69,31 +91,27 @@ def make_learned_reach_figure(
 def make_rope_reach_figure(extension: ContextExtension, *, lang: Lang = "en") -> go.Figure:
     """Per pair: the largest angle in training, at the target unscaled, and with interpolation."""
     pairs = extension.pairs
-    beyond = extension.beyond["none"]
     fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=pairs, y=extension.trained, mode="lines",
-        name=message("fig.extrapolation.rope_trained", lang),
-        line={"color": TRAINED_COLOUR, "width": 3},
-        hovertemplate=message("fig.extrapolation.rope_trained_hover", lang),
-    ))
     fig.add_trace(go.Scatter(
         x=pairs, y=extension.target["none"], mode="lines+markers",
         name=message("fig.extrapolation.rope_unscaled", lang),
-        line={"color": "#1f77b4"},
-        marker={"size": 5, "color": np.where(beyond, BEYOND_COLOUR, "#1f77b4")},
+        line={"color": TARGET_COLOUR, "width": 1.5}, marker={"size": 5},
         hovertemplate=message("fig.extrapolation.rope_target_hover", lang),
     ))
+    fig.add_trace(beyond_trace(pairs, extension.target["none"], extension.beyond["none"],
+                               lang=lang))
+    fig.add_trace(trained_trace(pairs, extension.trained,
+                                message("fig.extrapolation.rope_trained", lang), lang=lang))
+    # Interpolated, the target's angles are the training's (up to 1/factor of a step): open
+    # diamonds on the dashed training line show both.
     fig.add_trace(go.Scatter(
-        x=pairs, y=extension.target["position_interpolation"], mode="lines",
+        x=pairs, y=extension.target["position_interpolation"], mode="markers",
         name=message("fig.extrapolation.rope_interpolated", lang, factor=extension.factor),
-        line={"dash": "dot"},
+        marker={"symbol": "diamond-open", "size": 7, "color": INTERPOLATED_COLOUR,
+                "maxdisplayed": 64},
         hovertemplate=message("fig.extrapolation.rope_target_hover", lang),
     ))
-    fig.add_hline(y=2 * np.pi, line={"dash": "dot", "color": NEUTRAL, "width": 1})
-    # Placed by hand: add_hline's own label lands at the raw value on a log axis.
-    fig.add_annotation(text="2π", x=1, xref="paper", xanchor="right", y=np.log10(2 * np.pi),
-                       yref="y", yanchor="bottom", showarrow=False, font={"size": 11})
+    fig.add_trace(full_turn_trace(pairs, lang=lang))
     fig.update_xaxes(title_text=message("fig.extrapolation.rope_x", lang))
     fig.update_yaxes(type="log", dtick=1, title_text=message("fig.extrapolation.rope_y", lang))
     fig.update_layout(legend={"orientation": "h", "y": -0.3})

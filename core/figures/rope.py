@@ -25,7 +25,47 @@ def method_names(lang: Lang = "en") -> dict[str, str]:
 METHOD_NAMES = method_names("en")  # English, for callers that name no language
 TRAINED_COLOUR = "#7f7f7f"  # grey: what training saw
 BEYOND_COLOUR = "#c0392b"  # the app's accent red: never seen in training
+TARGET_COLOUR = "#1f77b4"
 MAX_ROTATION_POINTS = 128  # points per circle in the rotation figure
+
+
+# The context-extension charts (this page's and the extrapolation page's) share their lines:
+# the target drawn first, the pairs past training in red over it, the training line on top,
+# dashed (with position interpolation the target lies on it, and must show through), and 2π as
+# a legend entry rather than a label that lands on the lines.
+def trained_trace(pairs: np.ndarray, trained: np.ndarray, name: str, *, lang: Lang = "en",
+                  showlegend: bool = True) -> go.Scatter:
+    """Each pair's largest angle in training: grey, dashed, drawn above the targets."""
+    return go.Scatter(
+        x=pairs, y=trained, mode="lines", name=name,
+        line={"color": TRAINED_COLOUR, "width": 2.5, "dash": "dash"},
+        showlegend=showlegend, legendgroup="trained",
+        hovertemplate=message("fig.rope.extension_trained_hover", lang),
+    )
+
+
+def beyond_trace(pairs: np.ndarray, angles: np.ndarray, beyond: np.ndarray, *,
+                 lang: Lang = "en", showlegend: bool = True) -> go.Scatter:
+    """The pairs whose angle at the target length exceeds any seen in training: red markers,
+    with their own legend entry."""
+    return go.Scatter(
+        x=pairs[beyond], y=angles[beyond], mode="markers",
+        name=message("fig.rope.extension_beyond", lang),
+        marker={"size": 6, "color": BEYOND_COLOUR},
+        showlegend=showlegend, legendgroup="beyond",
+        hovertemplate=message("fig.rope.extension_beyond_hover", lang),
+    )
+
+
+def full_turn_trace(pairs: np.ndarray, *, lang: Lang = "en",
+                    showlegend: bool = True) -> go.Scatter:
+    """2π across the panel: a pair whose trained angle is above it has turned fully."""
+    return go.Scatter(
+        x=[float(pairs[0]), float(pairs[-1])], y=[2 * np.pi, 2 * np.pi], mode="lines",
+        name=message("fig.rope.extension_two_pi", lang),
+        line={"color": NEUTRAL, "width": 1, "dash": "dot"},
+        showlegend=showlegend, legendgroup="two_pi", hoverinfo="skip",
+    )
 
 
 def make_rope_rotation_figure(
@@ -134,33 +174,29 @@ def make_context_extension_figure(extension: ContextExtension, *, lang: Lang = "
     ]
     fig = make_subplots(rows=1, cols=len(methods), subplot_titles=titles, shared_yaxes=True)
     pairs = extension.pairs
+    # The red markers' legend entry comes from a panel that has some.
+    red_legend = next((m for m in methods if extension.beyond[m].any()), methods[0])
     for col, method in enumerate(methods, start=1):
-        angles = extension.target[method]  # (d/2,)
-        beyond = extension.beyond[method]  # (d/2,)
+        first = col == 1  # one legend entry per kind of line
         fig.add_trace(go.Scatter(
-            x=pairs, y=extension.trained, mode="lines",
-            name=message("fig.rope.extension_trained", lang, last=extension.train_length - 1),
-            line={"color": TRAINED_COLOUR, "width": 3},
-            showlegend=col == 1, legendgroup="trained",
-            hovertemplate=message("fig.rope.extension_trained_hover", lang),
-        ), row=1, col=col)
-        fig.add_trace(go.Scatter(
-            x=pairs, y=angles, mode="lines+markers",
+            x=pairs, y=extension.target[method], mode="lines+markers",
             name=message("fig.rope.extension_target", lang, last=extension.target_length - 1),
-            line={"color": "#1f77b4"},
-            marker={"size": 5, "color": np.where(beyond, BEYOND_COLOUR, "#1f77b4")},
-            showlegend=col == 1, legendgroup="target",
+            line={"color": TARGET_COLOUR, "width": 1.5}, marker={"size": 5},
+            showlegend=first, legendgroup="target",
             hovertemplate=message("fig.rope.extension_target_hover", lang),
         ), row=1, col=col)
-        fig.add_hline(y=2 * np.pi, line={"dash": "dot", "color": NEUTRAL, "width": 1},
+        fig.add_trace(beyond_trace(pairs, extension.target[method], extension.beyond[method],
+                                   lang=lang, showlegend=method == red_legend),
                       row=1, col=col)
+        fig.add_trace(trained_trace(pairs, extension.trained,
+                                    message("fig.rope.extension_trained", lang,
+                                            last=extension.train_length - 1),
+                                    lang=lang, showlegend=first), row=1, col=col)
+        fig.add_trace(full_turn_trace(pairs, lang=lang, showlegend=first), row=1, col=col)
         fig.update_xaxes(title_text=message("fig.rope.extension_x_title", lang), row=1, col=col)
     # Every panel (shared_yaxes matches ranges, not axis types); ticks at powers of ten only.
     fig.update_yaxes(type="log", dtick=1)
     fig.update_yaxes(title_text=message("fig.rope.extension_y_title", lang), row=1, col=1)
-    fig.add_annotation(text=message("fig.rope.extension_two_pi", lang), xref="paper",
-                       x=0, y=np.log10(2 * np.pi), yref="y", showarrow=False, yanchor="bottom",
-                       xanchor="left", font={"size": 10})
     fig.update_layout(legend={"orientation": "h", "y": -0.25})
     fig.update_annotations(font={"size": 12})
     base_layout(
