@@ -176,7 +176,7 @@ def test_figures_have_their_traces_and_axes():
     assert len(fig.data) == 12
     assert all(trace.coloraxis == "coloraxis" for trace in fig.data)  # one shared scale
     assert fig.layout.coloraxis.cmax == 0
-    assert fig.layout.coloraxis.cmin == pytest.approx(float(np.nanmin(grid.values)))
+    np.testing.assert_allclose(fig.data[0].customdata, grid.values[0], rtol=1e-6)  # the hover
     assert "<b>h3" in fig.layout.annotations[2].text
 
     fig = make_alibi_head_figure(grid, 2, slopes[2])
@@ -188,3 +188,42 @@ def test_figures_have_their_traces_and_axes():
 
     fig = make_alibi_reach_line_figure(extrapolation.alibi_reach(10, 40), 10)
     assert len(fig.data) == 8
+
+
+def _colour_fractions(fig, trace) -> np.ndarray:
+    """Where each cell of a heatmap trace falls on its colour axis, 0 (cmin) .. 1 (cmax)."""
+    axis = fig.layout.coloraxis
+    z = np.asarray(trace.z, dtype=float)
+    return (z - axis.cmin) / (axis.cmax - axis.cmin)
+
+
+@pytest.mark.parametrize(("heads", "positions"), [(8, 256), (16, 1024), (4, 64)])
+def test_every_head_of_the_bias_grid_shows_a_gradient(heads, positions):
+    """On one linear scale the paper's heads 5-8 (m = 1/32 .. 1/256) were one flat yellow:
+    every head's cells now span a fifth of the shared scale or more, steeper heads reach
+    darker, and the colour bar's labels sit where their bias values fall."""
+    slopes = alibi.alibi_slopes(heads)
+    grid = alibi.alibi_bias_overview(heads, positions, max_side=64)
+    fig = make_alibi_bias_grid_figure(grid, slopes)
+    darkest = []
+    for trace in fig.data:
+        fractions = _colour_fractions(fig, trace)
+        assert np.nanmax(fractions) - np.nanmin(fractions) >= 0.2
+        assert np.nanmin(fractions) >= -1e-6 and np.nanmax(fractions) <= 1 + 1e-6
+        darkest.append(np.nanmin(fractions))
+    assert np.all(np.diff(darkest) > 0)  # head 1 (steepest) darkest, then in order
+    # A colour bar label "−10" sits where a bias of -10 is coloured: -log10(1 + 10 / m_min).
+    colorbar = fig.layout.coloraxis.colorbar
+    floor = slopes.min()
+    for value, text in zip(colorbar.tickvals, colorbar.ticktext, strict=True):
+        bias = float(text.replace("−", "-"))
+        assert value == pytest.approx(-np.log10(1 + abs(bias) / floor))
+
+
+def test_enlarged_head_axes_span_the_keys_and_queries():
+    """Square cells by shrinking the plot: the key axis spans the keys (it ran from -100 to 350
+    around 256 keys when plotly padded the range instead)."""
+    grid = alibi.alibi_bias_overview(8, 256)
+    fig = make_alibi_head_figure(grid, 0, 0.5)
+    assert fig.layout.yaxis.scaleanchor == "x"
+    assert fig.layout.xaxis.constrain == "domain" and fig.layout.yaxis.constrain == "domain"

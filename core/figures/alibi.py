@@ -27,6 +27,13 @@ def head_colours(slopes: np.ndarray) -> list[str]:
     return sample_colorscale("Plasma", list(0.85 * (logs.max() - logs) / span))
 
 
+def symlog_bias(bias: np.ndarray, floor: float) -> np.ndarray:
+    """-log10(1 + |bias| / floor): 0 at no penalty, one unit per decade of penalty beyond
+    `floor` (a symmetric log, linear below `floor`), so heads whose slopes differ 256-fold each
+    span a visible part of one colour scale."""
+    return -np.log10(1.0 + np.abs(bias) / floor)
+
+
 MAX_CURVE_POINTS = 512  # points per line of the attention-reach figure
 
 
@@ -76,18 +83,33 @@ def make_alibi_bias_grid_figure(
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles,
                         horizontal_spacing=0.02, vertical_spacing=0.3 / rows)
     x, y, hover = _bias_hover(overview, lang)
+    # One colour scale for every head, logarithmic in the penalty: on a linear scale the
+    # shallow heads (m = 1/32 .. 1/256 reach -8 .. -1 where head 1 reaches -128) were one flat
+    # yellow. Colours follow -log10(1 + |bias|/m_min); the hover shows the bias itself.
+    floor = float(np.min(slopes))  # the smallest penalty of any head: m_min at distance 1
     for h in range(heads):
+        values = overview.values[h]
         fig.add_trace(
-            go.Heatmap(z=overview.values[h], x=x, y=y,
+            go.Heatmap(z=symlog_bias(values, floor).astype(np.float32), x=x, y=y,
+                       customdata=values.astype(np.float32),
                        hovertemplate=message("fig.alibi.grid_hover_head", lang, head=h + 1)
-                       + hover, coloraxis="coloraxis",
-                       zsmooth=heatmap_smoothing(overview.values[h])),
+                       + hover.replace("%{z", "%{customdata"), coloraxis="coloraxis",
+                       zsmooth=heatmap_smoothing(values)),
             row=h // cols + 1, col=h % cols + 1,
         )
     lowest = float(np.nanmin(overview.values)) if np.isfinite(overview.values).any() else -1.0
-    colorbar = {"title": {"text": message("fig.alibi.bias_colorbar", lang)}}
-    fig.update_layout(coloraxis={"colorscale": BIAS_SCALE, "cmin": min(lowest, -1e-9), "cmax": 0,
-                                 "colorbar": colorbar})
+    lowest = min(lowest, -floor)
+    ticks = [0.0] + [-(10.0 ** k) for k in range(math.floor(math.log10(floor)) + 1,
+                                                math.floor(math.log10(-lowest)) + 1)]
+    if rows == 1 and len(ticks) > 4:  # a one-row grid's colour bar is ~100 px: every 2nd decade
+        ticks = [0.0, *ticks[1:][::-1][::2][::-1]]
+    colorbar = {
+        "title": {"text": message("fig.alibi.bias_colorbar", lang)},
+        "tickvals": [float(symlog_bias(np.float64(t), floor)) for t in ticks],
+        "ticktext": ["0"] + [f"−{-t:g}" for t in ticks[1:]],
+    }
+    fig.update_layout(coloraxis={"colorscale": BIAS_SCALE, "cmin": float(symlog_bias(
+        np.float64(lowest), floor)), "cmax": 0, "colorbar": colorbar})
     fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False, ticks="",
                      constrain="domain")
     fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, ticks="",
@@ -111,9 +133,11 @@ def make_alibi_head_figure(
         colorbar={"title": {"text": message("fig.alibi.bias_colorbar", lang)}},
         zsmooth=heatmap_smoothing(overview.values[head]),
     ))
-    fig.update_xaxes(title_text=message("fig.alibi.head_x_title", lang))
+    # Square cells (scaleanchor) by shrinking the plot, not by padding the key axis: padded, a
+    # wide chart ran its x axis from -100 to 350 around 256 keys.
+    fig.update_xaxes(title_text=message("fig.alibi.head_x_title", lang), constrain="domain")
     fig.update_yaxes(title_text=message("fig.alibi.head_y_title", lang), autorange="reversed",
-                     scaleanchor="x")
+                     scaleanchor="x", constrain="domain")
     if not overview.exact:
         fig.add_annotation(
             text=message("fig.alibi.head_overview_note", lang,
