@@ -10,6 +10,7 @@ from core.figures.vit_grid import (
     make_patch_map_figure,
     make_tiles_figure,
     make_vit_encoding_figure,
+    similarity_range,
 )
 from core.i18n import LocalizedError
 from core.limits import DEFAULT_BASE
@@ -113,19 +114,23 @@ st.latex(
 def tiles_section() -> None:
     """The ViT paper's similarity tiles, and the selected patch against every patch."""
     embedding = cached_embedding(grid_h, grid_w, d_model, base, cls_token)
-    left, right = st.columns([3, 2], gap="medium")  # the tiles need the room
+    tiles = cached_tiles(grid_h, grid_w, d_model, base)
+    similarity_map = vit_tiles.patch_similarity_map(embedding, grid_h, grid_w, row, col)
+    # One colour range for both charts, so a colour means the same cosine in each. The tiles
+    # take the page's width: beside the patch map their square was narrower than its height,
+    # and the colour bar (as tall as the figure) overshot it.
+    colours = similarity_range(tiles.mosaic(), similarity_map)
+    show_chart(make_tiles_figure(tiles, colours=colours, lang=lang), key="tiles_chart",
+               name=file_stem("vit-grid-tiles", *grid_name))
+    left, right = st.columns([3, 2], gap="medium")
     with left:
-        tiles = cached_tiles(grid_h, grid_w, d_model, base)
-        show_chart(make_tiles_figure(tiles, lang=lang), key="tiles_chart",
-                   name=file_stem("vit-grid-tiles", *grid_name))
-        explain(t("vit-grid.tiles_caption"), caption=True)
-    with right:
-        similarity_map = vit_tiles.patch_similarity_map(embedding, grid_h, grid_w, row, col)
         show_chart(
-            make_patch_map_figure(similarity_map, row=row, col=col, lang=lang),
+            make_patch_map_figure(similarity_map, row=row, col=col, colours=colours, lang=lang),
             key="patch_chart",
             name=file_stem("vit-grid-patch", *grid_name, f"r{row}c{col}"),
         )
+    with right:
+        explain(t("vit-grid.tiles_caption"), caption=True)
 
 
 def halves_section() -> None:

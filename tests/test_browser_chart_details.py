@@ -70,3 +70,41 @@ def test_wavelength_spectrum_labels_stay_off_the_markers(browser, app_url, query
         chart.screenshot(path=f"test-artifacts/wavelength-spectrum{query.replace('&', '-')}.png")
     finally:
         seen.page.context.close()
+
+
+# Each heatmap's drawn plot area (its axes' box) and its colour bar, in page pixels.
+COLORBAR_HEIGHTS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(chart => {
+    const bar = chart.querySelector('.colorbar .cbbg');  // the bar with its title
+    const plot = chart.querySelector('.heatmaplayer');
+    if (!bar || !plot) return null;
+    return {bar: bar.getBoundingClientRect().height, plot: plot.getBoundingClientRect().height,
+            range: chart._fullLayout.coloraxis ? null
+                   : [chart._fullData[0].zmin, chart._fullData[0].zmax]};
+}).filter(x => x)"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 720), (1440, 900), (1920, 1080)])
+def test_vit_tiles_colour_bars_match_their_plots_and_each_other(browser, app_url, width, height):
+    """The tiles and the selected patch's map side by side: one colour range, and each colour
+    bar as tall as the square it describes (they were taller than the plots)."""
+    seen = open_at(browser, app_url, "/vit-grid", charts=2, width=width, height=height)
+    try:
+        charts = seen.page.evaluate(COLORBAR_HEIGHTS_JS)
+        assert len(charts) == 2
+        for chart in charts:
+            assert chart["bar"] == pytest.approx(chart["plot"], rel=0.1), chart
+        assert charts[0]["range"] == pytest.approx(charts[1]["range"]), charts
+        assert seen.exceptions() == []
+        seen.screenshot(f"vit-tiles-{width}x{height}")
+    finally:
+        seen.page.context.close()
+
+
+def test_alibi_enlarged_head_axis_spans_the_keys(browser, app_url):
+    seen = open_at(browser, app_url, "/alibi?view=head&positions=256", charts=1)
+    try:
+        low, high = seen.page.evaluate(
+            "() => document.querySelector('.js-plotly-plot')._fullLayout.xaxis.range")
+        assert -1 <= low <= 0 and 255 <= high <= 256.5, (low, high)
+    finally:
+        seen.page.context.close()

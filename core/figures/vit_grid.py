@@ -18,21 +18,32 @@ SELECTED = {"symbol": "square-open", "size": 14, "color": "white", "line": {"wid
 SIMILARITY_SCALE = "Viridis"
 
 
-def _similarity_range(*maps: np.ndarray) -> dict:
+# Plot heights (pixels) of the two square charts, chosen so that their squares are bound by the
+# height, not the width, at 1280 px and wider with the sidebar open: then the colour bar (as tall
+# as the plot area) is as tall as the square.
+TILES_SIDE = 600
+PATCH_SIDE = 280
+MARGINS = 120  # base_layout's top + bottom
+
+
+def similarity_range(*maps: np.ndarray) -> dict:
     """The colour range shared by some maps: their lowest value up to 1 (a patch with itself)."""
     low = min(float(np.nanmin(m)) for m in maps)
     return {"zmin": min(low, 0.999), "zmax": 1.0, "colorscale": SIMILARITY_SCALE}
 
 
-def make_tiles_figure(tiles: SimilarityTiles, *, lang: Lang = "en") -> go.Figure:
+def make_tiles_figure(
+    tiles: SimilarityTiles, *, colours: dict | None = None, lang: Lang = "en"
+) -> go.Figure:
     """One tile per (shown) patch, laid out as the grid: the tile at (r, c) is the cosine
-    similarity of patch (r, c)'s encoding with every patch's."""
+    similarity of patch (r, c)'s encoding with every patch's. `colours` (from
+    `similarity_range`) shares a colour range with another chart."""
     mosaic = tiles.mosaic()  # (th * (h + 1), tw * (w + 1)) with NaN gaps
     th, tw, h, w = tiles.tiles.shape
     fig = go.Figure(
         go.Heatmap(
             z=mosaic,
-            **_similarity_range(mosaic),
+            **(colours or similarity_range(mosaic)),
             colorbar={"title": {"text": message("fig.vit_grid.cosine", lang)}, "thickness": 12},
             hoverongaps=False,
             hovertemplate=message("fig.vit_grid.tiles_hover", lang),
@@ -70,7 +81,7 @@ def make_tiles_figure(tiles: SimilarityTiles, *, lang: Lang = "en") -> go.Figure
         showarrow=False, font={"size": 11},
     )
     aspect = mosaic.shape[0] / mosaic.shape[1]  # rows per column: a wide grid needs less height
-    height = int(np.clip(160 + 560 * aspect, 340, 720))
+    height = MARGINS + int(TILES_SIDE * min(1.0, aspect))
     return base_layout(fig, message("fig.vit_grid.tiles_title", lang), height=height)
 
 
@@ -87,10 +98,12 @@ def _grid_heatmap(
 
 
 def make_patch_map_figure(
-    similarity: np.ndarray, *, row: int, col: int, lang: Lang = "en"
+    similarity: np.ndarray, *, row: int, col: int, colours: dict | None = None,
+    lang: Lang = "en",
 ) -> go.Figure:
     """The selected patch's similarity with every patch ``(H, W)``, large, with hover values."""
-    fig = go.Figure(_grid_heatmap(similarity, _similarity_range(similarity), lang=lang))
+    fig = go.Figure(_grid_heatmap(similarity, colours or similarity_range(similarity),
+                                  lang=lang))
     fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", marker=SELECTED,
                              name=message("fig.vit_grid.patch_name", lang, row=row, col=col),
                              hoverinfo="skip"))
@@ -101,8 +114,9 @@ def make_patch_map_figure(
                      scaleanchor="x", scaleratio=1, showgrid=False, zeroline=False,
                      constrain="domain")
     fig.update_layout(showlegend=False)
+    aspect = similarity.shape[0] / similarity.shape[1]
     return base_layout(fig, message("fig.vit_grid.patch_title", lang, row=row, col=col),
-                       height=520)
+                       height=MARGINS + int(PATCH_SIDE * min(1.0, aspect)))
 
 
 def make_halves_figure(
@@ -116,7 +130,7 @@ def make_halves_figure(
         subplot_titles=(message("fig.vit_grid.halves_column", lang, half=half),
                         message("fig.vit_grid.halves_row", lang, half=half, d_model=d_model)),
     )
-    colors = _similarity_range(column_half, row_half)
+    colors = similarity_range(column_half, row_half)
     for c, values in ((1, column_half), (2, row_half)):
         fig.add_trace(_grid_heatmap(values, colors, lang=lang, showscale=c == 2), row=1, col=c)
         fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", marker=SELECTED,
