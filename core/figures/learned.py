@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.figures.common import base_layout
+from core.figures.common import NEUTRAL, base_layout
 from core.figures.heatmap import make_pe_heatmap_figure
 from core.i18n import Lang, message
 from core.overview import Overview
@@ -118,33 +118,68 @@ def make_offset_figure(
                        height=460)
 
 
+# A path is drawn through the points only when it reads as one: consecutive points closer than
+# this fraction of the cloud's spread. The learned table's neighbours jump across the cloud (steps
+# about as long as its radius) and joined they drew a hairball.
+PATH_STEP_RATIO = 0.25
+TRAJECTORY_LABELS = 2  # positions written beside their point: the first and the last
+
+
+def reads_as_a_path(points: np.ndarray) -> bool:
+    """Whether consecutive points ``(n, 2)`` are close compared with the cloud's spread."""
+    if points.shape[0] < 3:
+        return True
+    steps = np.linalg.norm(np.diff(points, axis=0), axis=1)  # (n - 1,)
+    spread = np.sqrt(np.mean(np.sum((points - points.mean(axis=0)) ** 2, axis=1)))
+    return bool(np.median(steps) <= PATH_STEP_RATIO * max(spread, 1e-12))
+
+
 def make_trajectory_figure(
     panels: Mapping[str, tuple[np.ndarray, Sequence[str]]], *, lang: Lang = "en"
 ) -> go.Figure:
-    """The position vectors projected to 2-D, joined in order and coloured by position: the path
-    a sequence traces through the space. ``{name: (coordinates (n, 2), axis titles)}``."""
+    """The position vectors projected to 2-D and coloured by position (one colour bar for both
+    panels): the path a sequence traces through the space, joined in order where it reads as a
+    path, and its first and last positions labelled.
+    ``{name: (coordinates (n, 2), axis titles)}``."""
     names = list(panels)
     fig = make_subplots(rows=1, cols=len(names),
                         subplot_titles=[_panel_name(name, lang) for name in names])
+    last = max(points.shape[0] for points, _ in panels.values()) - 1
     for col, name in enumerate(names, start=1):
         points, titles = panels[name]
         positions = np.arange(points.shape[0])
+        joined = reads_as_a_path(points)
         fig.add_trace(
             go.Scatter(
-                x=points[:, 0], y=points[:, 1], mode="lines+markers",
+                x=points[:, 0], y=points[:, 1], mode="lines+markers" if joined else "markers",
                 name=_panel_name(name, lang),
                 line={"color": "rgba(120,120,120,0.35)", "width": 1},
-                marker={"color": positions, "colorscale": "Viridis", "size": 5,
-                        "showscale": col == len(names),
-                        "colorbar": {"title": {"text": message("fig.learned.position", lang)}}},
+                marker={"color": positions, "coloraxis": "coloraxis", "size": 5},
                 customdata=positions,
                 hovertemplate=message("fig.learned.trajectory_hover", lang),
                 showlegend=False,
             ),
             row=1, col=col,
         )
+        labelled = np.unique(np.linspace(0, positions.size - 1,
+                                         min(TRAJECTORY_LABELS, positions.size)).round()
+                             .astype(int))
+        fig.add_trace(
+            go.Scatter(
+                x=points[labelled, 0], y=points[labelled, 1], mode="markers+text",
+                text=[str(p) for p in labelled], textposition="top center",
+                marker={"size": 9, "color": "rgba(0,0,0,0)",
+                        "line": {"width": 1.5, "color": NEUTRAL}},
+                textfont={"size": 11}, hoverinfo="skip", showlegend=False,
+            ),
+            row=1, col=col,
+        )
         fig.update_xaxes(title_text=titles[0], row=1, col=col)
         fig.update_yaxes(title_text=titles[1], row=1, col=col)
+    fig.update_layout(coloraxis={
+        "colorscale": "Viridis", "cmin": 0, "cmax": max(last, 1),
+        "colorbar": {"title": {"text": message("fig.learned.position", lang)}},
+    })
     return base_layout(fig, message("fig.learned.trajectory_title", lang), height=480)
 
 

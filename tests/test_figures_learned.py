@@ -1,0 +1,53 @@
+"""The learned-vs-sinusoidal page's figures: the PCA path of the position vectors."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import core
+from core import word_position as wp
+from core.figures.learned import make_trajectory_figure
+
+
+def _panels(learned: np.ndarray, sinusoid: np.ndarray) -> dict:
+    return {"learned": (learned, ("a", "b")), "sinusoidal": (sinusoid, ("c", "d"))}
+
+
+def _minilm_positions(rows: int) -> np.ndarray:
+    from core.minilm import load_minilm
+
+    return load_minilm().position_embeddings[:rows].astype("float64")
+
+
+def test_learned_path_is_points_and_sinusoid_path_a_line():
+    """All 512 of MiniLM's learned rows, projected, jump across the cloud from one position to
+    the next (median step about the cloud's radius): joined in order they drew a hairball of
+    grey lines, so they are points coloured by position; the sinusoid's rows move a little per
+    position and stay a path. (The first 128 learned rows alone do read as a path.)"""
+    rows = 512
+    learned = wp.project(_minilm_positions(rows), 2, seed=0).coordinates
+    sinusoid = wp.project(core.sinusoidal_encoding(rows, 384, dtype="float64"), 2).coordinates
+    fig = make_trajectory_figure(_panels(learned, sinusoid))
+    paths = [t for t in fig.data if t.customdata is not None]  # one per panel
+    assert [("lines" in t.mode) for t in paths] == [False, True]
+    for trace, points in zip(paths, (learned, sinusoid), strict=True):
+        np.testing.assert_allclose(np.c_[trace.x, trace.y], points)
+        np.testing.assert_array_equal(trace.marker.color, np.arange(rows))  # by position
+        assert trace.marker.coloraxis == "coloraxis"
+    assert fig.layout.coloraxis.cmin == 0 and fig.layout.coloraxis.cmax == rows - 1
+    # Only the ends are labelled, beside their own points.
+    labels = [t for t in fig.data if t.text is not None]
+    assert len(labels) == 2
+    for label, points in zip(labels, (learned, sinusoid), strict=True):
+        assert list(label.text) == ["0", str(rows - 1)]
+        np.testing.assert_allclose(np.c_[label.x, label.y], points[[0, -1]])
+
+
+def test_path_rule_on_known_clouds():
+    """A circle walked in small steps is a path; the same points shuffled are not."""
+    angles = np.linspace(0, 2 * np.pi, 200)
+    circle = np.c_[np.cos(angles), np.sin(angles)]
+    shuffled = circle[np.random.default_rng(0).permutation(200)]
+    fig = make_trajectory_figure(_panels(shuffled, circle))
+    assert [t.mode for t in fig.data if t.customdata is not None] == ["markers",
+                                                                      "lines+markers"]
