@@ -99,7 +99,8 @@ def make_alibi_bias_grid_figure(
         )
     lowest = float(np.nanmin(overview.values)) if np.isfinite(overview.values).any() else -1.0
     lowest = min(lowest, -floor)
-    ticks = [0.0] + [-(10.0 ** k) for k in range(math.floor(math.log10(floor)) + 1,
+    # 0 and every decade of penalty from 10 m_min (nearer 0 its label would sit on 0's).
+    ticks = [0.0] + [-(10.0 ** k) for k in range(math.ceil(math.log10(10 * floor)),
                                                 math.floor(math.log10(-lowest)) + 1)]
     if rows == 1 and len(ticks) > 4:  # a one-row grid's colour bar is ~100 px: every 2nd decade
         ticks = [0.0, *ticks[1:][::-1][::2][::-1]]
