@@ -76,6 +76,12 @@ _LAZY: dict[str, str] = {
     "rope_scores": "core.rope",
     "alibi_slopes": "core.alibi",
     "alibi_bias": "core.alibi",
+    # RoPE context extension: a config.json's rope_scaling, and published models' settings
+    "rope_scaled_frequencies": "core.rope_scaling",
+    "scaling_bands": "core.rope_scaling",
+    "critical_pair": "core.rope_scaling",
+    "RopeConfig": "core.rope_configs",
+    "parse_config": "core.rope_configs",
 }
 
 

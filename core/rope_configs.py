@@ -1,0 +1,429 @@
+"""Published models' RoPE settings, and a pasted config.json read into the same shape.
+
+Each preset is built from the RoPE fields of the model's Hugging Face ``config.json``, copied
+verbatim into `_PUBLISHED` (`published_config` gives them back): the head width (``head_dim``,
+``qk_rope_head_dim`` or ``hidden_size / num_attention_heads``), ``rope_theta``,
+``max_position_embeddings``, a top-level ``original_max_position_embeddings`` where the config
+has one (Phi-3), and ``rope_scaling`` exactly as written. `parse_config` reads a pasted config.json
+the same way, so a preset and its config.json parse to the same `RopeConfig`.
+
+Pasted text is data from a stranger: it is parsed with ``json.loads`` only (never evaluated),
+at most `MAX_CONFIG_CHARS` characters and `MAX_JSON_DEPTH` levels of nesting (checked before
+parsing, so deep nesting cannot exhaust the stack), NaN and Infinity are refused, and every field
+used is checked for type and range with a ValueError that names it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from core import limits
+from core.rope_scaling import (
+    MAX_BASE,
+    MAX_CONTEXT,
+    MAX_D_HEAD,
+    SCALING_KEYS,
+    _whole,
+    rope_scaled_frequencies,
+    rope_type_of,
+)
+
+MAX_CONFIG_CHARS = 65536  # a real config.json is 1-5 KB; Phi-3's with its factor lists ~3.5 KB
+MAX_JSON_DEPTH = 8  # config.json nests 3 deep (config -> rope_scaling -> factor list)
+DEFAULT_ROPE_THETA = limits.DEFAULT_BASE  # transformers' default_theta when a config has none
+
+
+def _freeze(value: Any) -> Any:
+    """A read-only deep copy: dicts -> MappingProxyType, lists -> tuples (presets are shared)."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: _freeze(item) for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(item) for item in value)
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    """The JSON-ready deep copy of a `_freeze`d value: dicts and lists again."""
+    if isinstance(value, Mapping):
+        return {key: _thaw(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return [_thaw(item) for item in value]
+    return value
+
+
+@dataclass(frozen=True)
+class RopeConfig:
+    """One model's RoPE: what `core.rope_scaling.rope_scaled_frequencies` needs, and its source.
+
+    Checked on construction (a ValueError names the field). `rope_scaling` is kept read-only
+    (a mapping proxy, lists as tuples) because presets are shared; `to_config_json` gives plain
+    JSON.
+    """
+
+    name: str  # key in PRESETS ("llama-3.1-8b"), "custom" for a pasted config
+    label: str  # what a select box shows
+    d_head: int  # the rotated width of one head (DeepSeek: qk_rope_head_dim)
+    rope_theta: float  # the base b of theta_i = b^(-2i/d)
+    max_position_embeddings: int  # the config's context window (after extension, if any)
+    rope_scaling: Mapping[str, Any] | None  # config.json's rope_scaling, as written
+    source: str  # where the numbers come from (the Hugging Face repo's config.json)
+    # The config's top-level original_max_position_embeddings (Phi-3 keeps it there, and
+    # transformers prefers it to the one in rope_scaling); None when the config has none.
+    original_max_position_embeddings: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("name", "label", "source"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(f"{name}={value!r} is not allowed: {name} must be a non-empty "
+                                 f"string")
+        d_head = _whole("d_head", self.d_head, minimum=2, maximum=MAX_D_HEAD)
+        theta = _number("rope_theta", self.rope_theta, minimum=1.0, maximum=MAX_BASE, strict=True)
+        max_pos = _whole("max_position_embeddings", self.max_position_embeddings, minimum=1,
+                         maximum=MAX_CONTEXT)
+        original = self.original_max_position_embeddings
+        if original is not None:
+            original = _whole("original_max_position_embeddings", original, minimum=1,
+                              maximum=MAX_CONTEXT)
+        scaling = self.rope_scaling
+        if scaling is not None and not isinstance(scaling, Mapping):
+            raise ValueError(f"rope_scaling={scaling!r} is not allowed: rope_scaling must be a "
+                             f"dict or None")
+        object.__setattr__(self, "d_head", d_head)
+        object.__setattr__(self, "rope_theta", theta)
+        object.__setattr__(self, "max_position_embeddings", max_pos)
+        object.__setattr__(self, "original_max_position_embeddings", original)
+        object.__setattr__(self, "rope_scaling", None if scaling is None else _freeze(scaling))
+        self.scaled_frequencies()  # checks every rope_scaling value (and that d_head is even)
+
+    def __hash__(self) -> int:
+        return hash(json.dumps(self.to_config_json(), sort_keys=True))
+
+    @property
+    def rope_type(self) -> str:
+        """The method ("default" for none), aliases such as Phi-3's "su" resolved."""
+        return rope_type_of(self.rope_scaling)
+
+    def scaled_frequencies(self, seq_len: int | None = None) -> tuple[np.ndarray, float]:
+        """(inv_freq ``(d_head/2,)``, attention_factor) at running length `seq_len`."""
+        return rope_scaled_frequencies(
+            self.d_head, base=self.rope_theta, scaling=self.rope_scaling,
+            max_position_embeddings=self.max_position_embeddings, seq_len=seq_len,
+            original_max_position_embeddings=self.original_max_position_embeddings,
+        )
+
+    def to_config_json(self) -> dict[str, Any]:
+        """A config.json-shaped dict that `parse_config` reads back to this config."""
+        out: dict[str, Any] = {
+            "head_dim": self.d_head,
+            "max_position_embeddings": self.max_position_embeddings,
+            "rope_theta": self.rope_theta,
+            "rope_scaling": _thaw(self.rope_scaling),
+        }
+        if self.original_max_position_embeddings is not None:
+            out["original_max_position_embeddings"] = self.original_max_position_embeddings
+        return out
+
+
+# --- reading config.json -------------------------------------------------------------------------
+def _number(name: str, value: object, *, minimum: float, maximum: float,
+            strict: bool = False) -> float:
+    relation = ">" if strict else ">="
+    allowed = f"a number {relation} {minimum:g} and <= {maximum:g}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name}={value!r} is not allowed: {name} must be {allowed}")
+    try:
+        number = float(value)
+    except OverflowError:  # an int too large for a float (JSON allows 4300 digits)
+        raise ValueError(f"{name}={value!r} is not allowed: {name} must be {allowed}") from None
+    below = number <= minimum if strict else number < minimum
+    if not math.isfinite(number) or below or number > maximum:
+        raise ValueError(f"{name}={value!r} is not allowed: {name} must be {allowed}")
+    return number
+
+
+def _check_nesting(text: str) -> None:
+    """Refuse JSON nested deeper than MAX_JSON_DEPTH, before json.loads recurses into it."""
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise ValueError(
+                    f"config nests deeper than {MAX_JSON_DEPTH} levels: a config.json is a "
+                    f"JSON object of numbers, strings, lists and small objects"
+                )
+        elif char in "]}":
+            depth -= 1
+
+
+class _ConfigError(ValueError):
+    """Raised by the json.loads hooks: its message is already the one to show."""
+
+
+def _refuse_constant(name: str) -> float:
+    raise _ConfigError(f"config holds {name}: numbers must be finite (JSON has no NaN or Infinity)")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _ConfigError(f"config has the key {key!r} twice: each field must appear once")
+        out[key] = value
+    return out
+
+
+def _load_json(text: object) -> dict[str, Any]:
+    if not isinstance(text, str):
+        raise ValueError(f"config must be text (a config.json), got {type(text).__name__}")
+    if len(text) > MAX_CONFIG_CHARS:
+        raise ValueError(f"config has {len(text)} characters: at most {MAX_CONFIG_CHARS} are "
+                         f"allowed (a config.json is a few KB)")
+    _check_nesting(text)
+    try:
+        config = json.loads(text, parse_constant=_refuse_constant,
+                            object_pairs_hook=_unique_keys)
+    except _ConfigError:
+        raise
+    except ValueError as error:  # JSONDecodeError, or an integer of over 4300 digits
+        raise ValueError(f"config is not valid JSON: {error}") from None
+    if not isinstance(config, dict):
+        raise ValueError(f"config must be a JSON object ({{...}}), got {type(config).__name__}")
+    return config
+
+
+def _present(config: Mapping[str, Any], key: str) -> bool:
+    return config.get(key) is not None
+
+
+def _head_dim(config: Mapping[str, Any], partial_rotary_factor: object) -> int:
+    """The rotated width: qk_rope_head_dim (DeepSeek's MLA), head_dim, or hidden / heads; times
+    partial_rotary_factor when the config has one (transformers' int(head_dim * factor))."""
+    if _present(config, "qk_rope_head_dim"):
+        head = _whole("qk_rope_head_dim", config["qk_rope_head_dim"], minimum=1,
+                      maximum=MAX_D_HEAD)
+    elif _present(config, "head_dim"):
+        head = _whole("head_dim", config["head_dim"], minimum=1, maximum=MAX_D_HEAD)
+    elif _present(config, "hidden_size") or _present(config, "num_attention_heads"):
+        hidden = _whole("hidden_size", config.get("hidden_size"), minimum=1, maximum=2**20)
+        heads = _whole("num_attention_heads", config.get("num_attention_heads"), minimum=1,
+                       maximum=2**14)
+        if hidden % heads:
+            raise ValueError(f"hidden_size={hidden} is not a multiple of num_attention_heads="
+                             f"{heads}: the head width hidden_size / num_attention_heads must be "
+                             f"a whole number (or give head_dim)")
+        head = hidden // heads
+    else:
+        raise ValueError("config has no head width: give head_dim, qk_rope_head_dim, or "
+                         "hidden_size and num_attention_heads")
+    if partial_rotary_factor is not None:
+        share = _number("partial_rotary_factor", partial_rotary_factor, minimum=0.0, maximum=1.0,
+                        strict=True)
+        head = int(head * share)
+    if head < 2 or head % 2 or head > MAX_D_HEAD:
+        raise ValueError(f"the rotated head width is {head}: it must be even, from 2 to "
+                         f"{MAX_D_HEAD} (pairs of columns are rotated)")
+    return head
+
+
+def parse_config(
+    text: str, *, name: str = "custom", label: str = "Pasted config.json",
+    source: str = "pasted config.json",
+) -> RopeConfig:
+    """Read a pasted config.json into a `RopeConfig` (ValueError naming the field if unusable).
+
+    Fields, as transformers reads them: the head width (see `_head_dim`); ``rope_theta`` (10000
+    when absent; transformers 5's ``rope_parameters`` may hold it); ``max_position_embeddings``
+    (required); ``rope_scaling``, or else ``rope_parameters`` (``rope_theta`` and
+    ``partial_rotary_factor`` are lifted out of it; a ``default`` type is stored as None); a
+    top-level ``original_max_position_embeddings``. Every other field is ignored.
+    """
+    config = _load_json(text)
+    scaling = config.get("rope_scaling") or config.get("rope_parameters")
+    which = "rope_scaling" if config.get("rope_scaling") else "rope_parameters"
+    if scaling is not None and not isinstance(scaling, dict):
+        raise ValueError(f"{which}={scaling!r} is not allowed: {which} must be a JSON object or "
+                         f"null")
+    scaling = dict(scaling or {})
+    # transformers 5 files these config fields in rope_parameters too: lift them out.
+    theta = scaling.pop("rope_theta", None)
+    if theta is None:
+        theta = config.get("rope_theta", DEFAULT_ROPE_THETA)
+    partial = scaling.pop("partial_rotary_factor", None)
+    if partial is None:
+        partial = config.get("partial_rotary_factor")
+    if "max_position_embeddings" not in config:
+        raise ValueError("config has no max_position_embeddings: it is required (the context "
+                         "window the frequencies are scaled for)")
+    rope_scaling = scaling if scaling and rope_type_of(scaling) != "default" else None
+    return RopeConfig(
+        name=name, label=label, d_head=_head_dim(config, partial), rope_theta=theta,
+        max_position_embeddings=config["max_position_embeddings"], rope_scaling=rope_scaling,
+        source=source,
+        original_max_position_embeddings=config.get("original_max_position_embeddings"),
+    )
+
+
+_CONFIG_FIELDS = ("d_head", "rope_theta", "max_position_embeddings")
+
+
+def override(config: RopeConfig, **changes: Any) -> RopeConfig:
+    """A new, checked `RopeConfig` with some values replaced.
+
+    Config fields: ``d_head``, ``rope_theta``, ``max_position_embeddings``, ``rope_scaling`` (the
+    whole dict, or None). ``original_max_position_embeddings`` goes where it takes effect: the
+    top-level field if the config has one (or has no rope_scaling), else into rope_scaling. The
+    other names are rope_scaling keys (``factor=8``, ``beta_fast=16``, ...; see
+    `core.rope_scaling.SCALING_KEYS`), set in a copy of the dict; None removes the key. name,
+    label and source stay.
+    """
+    top: dict[str, Any] = {}
+    scaling = _thaw(config.rope_scaling)
+    if "rope_scaling" in changes:
+        scaling = copy.deepcopy(changes.pop("rope_scaling"))
+        top["rope_scaling"] = scaling
+    for key, value in changes.items():
+        if key in _CONFIG_FIELDS or (key == "original_max_position_embeddings" and (
+            config.original_max_position_embeddings is not None or not isinstance(scaling, dict)
+        )):
+            top[key] = value
+            continue
+        if key not in SCALING_KEYS:
+            allowed = ", ".join((*_CONFIG_FIELDS, "rope_scaling", *SCALING_KEYS))
+            raise ValueError(f"{key}={value!r} is not allowed: override takes {allowed}")
+        if not isinstance(scaling, dict):
+            raise ValueError(
+                f"{key}={value!r} is a rope_scaling setting, but this config has no rope_scaling: "
+                f"pass rope_scaling={{...}} (or one of {', '.join(_CONFIG_FIELDS)})"
+            )
+        if value is None:
+            scaling.pop(key, None)
+        else:
+            scaling[key] = copy.deepcopy(value)
+        top["rope_scaling"] = scaling
+    return replace(config, **top)
+
+
+# --- the presets ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Published:
+    label: str
+    source: str
+    config: dict[str, Any] = field(repr=False)  # config.json's RoPE fields, verbatim
+
+
+# Phi-3-mini-128k-instruct's LongRoPE factors, from its config.json as first released (April
+# 2024, rope_scaling type "su"). The repo's later update changed these lists; see the source.
+_PHI3_MINI_128K_LONG = [
+    1.0299999713897705, 1.0499999523162842, 1.0499999523162842, 1.0799999237060547,
+    1.2299998998641968, 1.2299998998641968, 1.2999999523162842, 1.4499999284744263,
+    1.5999999046325684, 1.6499998569488525, 1.8999998569488525, 2.859999895095825,
+    3.68999981880188, 5.419999599456787, 5.489999771118164, 5.489999771118164,
+    9.09000015258789, 11.579999923706055, 15.65999984741211, 15.769999504089355,
+    15.789999961853027, 18.360000610351562, 21.989999771118164, 23.079999923706055,
+    30.009998321533203, 32.35000228881836, 32.590003967285156, 35.56000518798828,
+    39.95000457763672, 53.840003967285156, 56.20000457763672, 57.95000457763672,
+    59.29000473022461, 59.77000427246094, 59.920005798339844, 61.190006256103516,
+    61.96000671386719, 62.50000762939453, 63.3700065612793, 63.48000717163086,
+    63.48000717163086, 63.66000747680664, 63.850006103515625, 64.08000946044922,
+    64.760009765625, 64.80001068115234, 64.81001281738281, 64.81001281738281,
+]
+_PHI3_MINI_128K_SHORT = [
+    1.05, 1.05, 1.05, 1.1, 1.1, 1.1500000000000001, 1.2000000000000002, 1.2500000000000002,
+    1.3000000000000003, 1.3500000000000003, 1.5000000000000004, 2.000000000000001,
+    2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+    2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+    2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+    2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+    2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+    2.0500000000000007, 2.0500000000000007, 2.0500000000000007, 2.1000000000000005,
+    2.1000000000000005, 2.1000000000000005, 2.1500000000000004, 2.1500000000000004,
+    2.3499999999999996, 2.549999999999999, 2.5999999999999988, 2.5999999999999988,
+    2.7499999999999982, 2.849999999999998, 2.849999999999998, 2.9499999999999975,
+]
+
+_PUBLISHED: dict[str, _Published] = {
+    "llama-2-7b": _Published(
+        "LLaMA 2 7B (4k, plain RoPE)",
+        "meta-llama/Llama-2-7b-hf config.json (it has no rope_theta: transformers' default "
+        "10000 applies)",
+        {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096,
+         "rope_scaling": None},
+    ),
+    "llama-3.1-8b": _Published(
+        "Llama 3.1 8B (8k -> 128k, llama3)",
+        "meta-llama/Llama-3.1-8B config.json",
+        {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072,
+         "rope_theta": 500000.0,
+         "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                          "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
+    ),
+    "mistral-7b": _Published(
+        "Mistral 7B v0.1 (32k, plain RoPE)",
+        "mistralai/Mistral-7B-v0.1 config.json (v0.3 uses rope_theta 1000000.0)",
+        {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 32768,
+         "rope_theta": 10000.0},
+    ),
+    "qwen2.5-7b-yarn": _Published(
+        "Qwen2.5 7B Instruct + YaRN (32k -> 128k)",
+        "Qwen/Qwen2.5-7B-Instruct config.json, with the rope_scaling its README adds for "
+        "texts over 32,768 tokens",
+        {"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
+         "rope_theta": 1000000.0,
+         "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768,
+                          "type": "yarn"}},
+    ),
+    "phi-3-mini-128k": _Published(
+        "Phi-3 mini 128k (4k -> 128k, LongRoPE)",
+        "microsoft/Phi-3-mini-128k-instruct config.json as first released (April 2024, "
+        "rope_scaling type \"su\", LongRoPE's first name); the repo's later update changed the "
+        "factor lists",
+        {"hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 131072,
+         "original_max_position_embeddings": 4096, "rope_theta": 10000.0,
+         "rope_scaling": {"long_factor": _PHI3_MINI_128K_LONG,
+                          "short_factor": _PHI3_MINI_128K_SHORT, "type": "su"}},
+    ),
+    "deepseek-v2-lite": _Published(
+        "DeepSeek-V2-Lite (4k -> 160k, YaRN)",
+        "deepseek-ai/DeepSeek-V2-Lite config.json (RoPE on qk_rope_head_dim = 64 columns)",
+        {"hidden_size": 2048, "num_attention_heads": 16, "qk_rope_head_dim": 64,
+         "max_position_embeddings": 163840, "rope_theta": 10000,
+         "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 0.707,
+                          "mscale_all_dim": 0.707, "original_max_position_embeddings": 4096,
+                          "type": "yarn"}},
+    ),
+}
+
+
+def published_config(name: str) -> dict[str, Any]:
+    """The RoPE fields of preset `name`'s config.json, verbatim: a fresh, json.dumps-able dict."""
+    if name not in _PUBLISHED:
+        raise ValueError(f"name={name!r} is not allowed: name must be one of "
+                         f"{', '.join(repr(key) for key in _PUBLISHED)}")
+    return copy.deepcopy(_PUBLISHED[name].config)
+
+
+PRESETS: dict[str, RopeConfig] = {
+    name: parse_config(json.dumps(entry.config), name=name, label=entry.label,
+                       source=entry.source)
+    for name, entry in _PUBLISHED.items()
+}

@@ -1,0 +1,344 @@
+"""`core.rope_configs`: the presets' numbers, each preset against transformers' own model config
+class built from the same config.json fields, `parse_config` on pasted text (round trips and
+hostile input), and `override`."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import types
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core import rope_configs
+from core.rope_configs import PRESETS, RopeConfig, override, parse_config, published_config
+
+# The brief each preset must meet, written out again here (not read from the module).
+EXPECTED = {
+    # name: (d_head, rope_theta, max_position_embeddings, rope type, top-level original)
+    "llama-2-7b": (128, 10000.0, 4096, "default", None),
+    "llama-3.1-8b": (128, 500000.0, 131072, "llama3", None),
+    "mistral-7b": (128, 10000.0, 32768, "default", None),
+    "qwen2.5-7b-yarn": (128, 1e6, 32768, "yarn", None),
+    "phi-3-mini-128k": (96, 10000.0, 131072, "longrope", 4096),
+    "deepseek-v2-lite": (64, 10000.0, 163840, "yarn", None),
+}
+
+
+def test_presets_hold_the_published_numbers():
+    assert set(PRESETS) == set(EXPECTED)
+    for name, (d_head, theta, max_pos, rope_type, original) in EXPECTED.items():
+        preset = PRESETS[name]
+        assert preset.name == name and preset.label and "config.json" in preset.source
+        assert (preset.d_head, preset.rope_theta, preset.max_position_embeddings) == (
+            d_head, theta, max_pos)
+        assert preset.rope_type == rope_type
+        assert preset.original_max_position_embeddings == original
+    assert PRESETS["llama-3.1-8b"].rope_scaling == {
+        "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 8192, "rope_type": "llama3"}
+    assert PRESETS["qwen2.5-7b-yarn"].rope_scaling == {
+        "type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
+    assert PRESETS["deepseek-v2-lite"].rope_scaling == {
+        "beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 0.707, "mscale_all_dim": 0.707,
+        "original_max_position_embeddings": 4096, "type": "yarn"}
+    phi = PRESETS["phi-3-mini-128k"].rope_scaling
+    assert phi["type"] == "su" and len(phi["short_factor"]) == len(phi["long_factor"]) == 48
+    assert phi["short_factor"][0] == 1.05 and phi["short_factor"][-1] == 2.9499999999999975
+    assert phi["long_factor"][0] == 1.0299999713897705
+    assert phi["long_factor"][-1] == 64.81001281738281
+    assert PRESETS["llama-2-7b"].rope_scaling is None
+    assert PRESETS["mistral-7b"].rope_scaling is None
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_preset_computes(name):
+    preset = PRESETS[name]
+    for seq_len in (None, 1, preset.max_position_embeddings, 10 * preset.max_position_embeddings):
+        inv_freq, attention = preset.scaled_frequencies(seq_len=seq_len)
+        assert inv_freq.shape == (preset.d_head // 2,)
+        assert np.all(np.isfinite(inv_freq)) and np.all(inv_freq > 0)
+        assert inv_freq[0] <= 1.0 and np.all(np.diff(inv_freq) < 0)  # slower pair by pair
+        expected_attention = {
+            "qwen2.5-7b-yarn": 0.1 * math.log(4.0) + 1,  # YaRN's sqrt(1/t)
+            "phi-3-mini-128k": math.sqrt(1 + math.log(131072 / 4096) / math.log(4096)),
+        }.get(name, 1.0)  # DeepSeek's mscale == mscale_all_dim: exactly 1
+        assert attention == pytest.approx(expected_attention, rel=1e-15)
+
+
+# --- against transformers' own model config classes ----------------------------------------------
+@pytest.fixture(scope="module")
+def hf() -> types.SimpleNamespace:
+    from transformers import DeepseekV2Config, LlamaConfig, MistralConfig, Phi3Config, Qwen2Config
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    classes = {"llama-2-7b": LlamaConfig, "llama-3.1-8b": LlamaConfig,
+               "mistral-7b": MistralConfig, "qwen2.5-7b-yarn": Qwen2Config,
+               "phi-3-mini-128k": Phi3Config, "deepseek-v2-lite": DeepseekV2Config}
+    return types.SimpleNamespace(classes=classes, init=ROPE_INIT_FUNCTIONS,
+                                 default=LlamaRotaryEmbedding.compute_default_rope_parameters)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_preset_equals_transformers_model_config(hf, name):
+    """The model's own config class (LlamaConfig, Phi3Config, DeepseekV2Config, ...) built from
+    the published config.json fields, then transformers' rope function, at several lengths.
+
+    Phi-3's first config.json says ``"type": "su"``: transformers 5.23's Phi3Config renames it to
+    longrope only after filling in original_max_position_embeddings (done for longrope only), so
+    constructing it raises KeyError there; the class is given "longrope" (the rename's intent)."""
+    config_json = published_config(name)
+    if config_json.get("rope_scaling", {}) and config_json["rope_scaling"].get("type") == "su":
+        config_json["rope_scaling"]["type"] = "longrope"
+    config = hf.classes[name](**config_json)
+    rope_type = config.rope_parameters["rope_type"]
+    preset = PRESETS[name]
+    for seq_len in (None, 4096, 4097, preset.max_position_embeddings):
+        if rope_type == "default":
+            want, want_attention = hf.default(config)
+        else:
+            want, want_attention = hf.init[rope_type](config, device="cpu", seq_len=seq_len)
+        got, attention = preset.scaled_frequencies(seq_len=seq_len)
+        np.testing.assert_allclose(got, want.double().numpy(), rtol=1e-6, atol=0)
+        assert attention == pytest.approx(float(want_attention), rel=1e-6)
+
+
+# --- parse_config --------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_published_config_json_parses_to_the_preset(name):
+    preset = PRESETS[name]
+    text = json.dumps(published_config(name), indent=2)
+    parsed = parse_config(text, name=preset.name, label=preset.label, source=preset.source)
+    assert parsed == preset
+    assert hash(parsed) == hash(preset)
+    # and the minimal config.json the preset writes reads back to it too
+    again = parse_config(json.dumps(preset.to_config_json()), name=preset.name,
+                         label=preset.label, source=preset.source)
+    assert again == preset
+    np.testing.assert_array_equal(again.scaled_frequencies()[0], preset.scaled_frequencies()[0])
+
+
+def test_a_whole_config_json_with_unrelated_fields():
+    text = json.dumps({
+        "_name_or_path": "Qwen/Qwen2.5-7B-Instruct", "architectures": ["Qwen2ForCausalLM"],
+        "attention_dropout": 0.0, "hidden_act": "silu", "hidden_size": 3584,
+        "max_position_embeddings": 32768, "model_type": "qwen2", "num_attention_heads": 28,
+        "num_key_value_heads": 4, "rope_theta": 1000000.0, "sliding_window": 131072,
+        "torch_dtype": "bfloat16", "vocab_size": 152064,
+        "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768,
+                         "type": "yarn"},
+    })
+    parsed = parse_config(text)
+    assert parsed.name == "custom" and parsed.d_head == 128 and parsed.rope_type == "yarn"
+    assert parsed == RopeConfig(**{**vars(PRESETS["qwen2.5-7b-yarn"]), "name": "custom",
+                                   "label": parsed.label, "source": parsed.source})
+
+
+def test_transformers_5_rope_parameters_and_partial_rotary():
+    # transformers 5 files rope_theta (and partial_rotary_factor) inside rope_parameters.
+    parsed = parse_config(json.dumps({
+        "hidden_size": 3072, "num_attention_heads": 24, "max_position_embeddings": 131072,
+        "rope_parameters": {"rope_type": "yarn", "rope_theta": 150000, "factor": 32.0,
+                            "original_max_position_embeddings": 4096, "truncate": False,
+                            "partial_rotary_factor": 0.75},
+    }))
+    assert parsed.rope_theta == 150000.0
+    assert parsed.d_head == 96  # int(128 * 0.75), as transformers' int(head_dim * factor)
+    assert "rope_theta" not in parsed.rope_scaling
+    assert "partial_rotary_factor" not in parsed.rope_scaling
+    plain = parse_config(json.dumps({
+        "head_dim": 64, "max_position_embeddings": 2048,
+        "rope_parameters": {"rope_type": "default", "rope_theta": 1e6},
+    }))
+    assert plain.rope_scaling is None and plain.rope_theta == 1e6
+    no_theta = parse_config('{"head_dim": 64, "max_position_embeddings": 2048}')
+    assert no_theta.rope_theta == 10000.0  # transformers' default_theta
+    # DeepSeek: qk_rope_head_dim wins over head_dim, as DeepseekV2Config sets head_dim from it
+    assert parse_config('{"head_dim": 192, "qk_rope_head_dim": 64, '
+                        '"max_position_embeddings": 2048}').d_head == 64
+
+
+@pytest.mark.parametrize("text, names", [
+    ("[" * 30_000 + "]" * 30_000, ["nests deeper than 8"]),  # json.loads would recurse 30k deep
+    ("[" * 100_000, ["100000 characters"]),
+    ('{"a": ' * 9 + "1" + "}" * 9, ["nests deeper than 8"]),
+    (" " * 70_000, ["70000 characters", "65536"]),
+    ('{"head_dim": 64, "max_position_embeddings": NaN}', ["NaN"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_theta": Infinity}', ["Infinity"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_theta": -Infinity}', ["-Infinity"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_theta": 1e400}', ["rope_theta=inf"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_theta": 1' + "0" * 400 + "}",
+     ["rope_theta=1000"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_scaling": {"type": "linear", '
+     '"factor": 1' + "0" * 400 + "}}", ["factor", "1000"]),
+    ('{"head_dim": 64, "max_position_embeddings": 1' + "0" * 400 + "}",
+     ["max_position_embeddings=1000"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_theta": 1' + "0" * 5000 + "}",
+     ["not valid JSON"]),  # Python's int-digits limit, raised by json.loads as ValueError
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_theta": "10000"}',
+     ["rope_theta='10000'"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_theta": "__import__(\'os\')"}',
+     ["rope_theta=", "__import__"]),
+    ('{"head_dim": 64, "max_position_embeddings": "__import__(\'os\').system(\'ls\')"}',
+     ["max_position_embeddings=", "__import__"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_scaling": '
+     '{"type": "__import__(\'os\')"}}', ["type", "__import__"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_scaling": '
+     '{"type": "linear", "factor": "eval(1)"}}', ["factor", "eval(1)"]),
+    ('{"head_dim": 64}', ["max_position_embeddings", "required"]),
+    ('{"head_dim": 64, "max_position_embeddings": null}', ["max_position_embeddings=None"]),
+    ('{"head_dim": 64, "max_position_embeddings": true}', ["max_position_embeddings=True"]),
+    ('{"head_dim": 64, "max_position_embeddings": 4096.5}', ["max_position_embeddings=4096.5"]),
+    ('{"head_dim": 64, "max_position_embeddings": 100000000}',
+     ["max_position_embeddings=100000000", "10000000"]),
+    ('{"max_position_embeddings": 64}', ["head_dim", "hidden_size"]),
+    ('{"hidden_size": 100, "num_attention_heads": 3, "max_position_embeddings": 64}',
+     ["hidden_size=100", "num_attention_heads=3"]),
+    ('{"hidden_size": 100, "max_position_embeddings": 64}', ["num_attention_heads=None"]),
+    ('{"head_dim": 63, "max_position_embeddings": 64}', ["63", "even"]),
+    ('{"head_dim": 2048, "max_position_embeddings": 64}', ["head_dim=2048", "1024"]),
+    ('{"head_dim": 64, "partial_rotary_factor": 0, "max_position_embeddings": 64}',
+     ["partial_rotary_factor=0"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_scaling": [1, 2]}',
+     ["rope_scaling=[1, 2]"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_scaling": {"factor": 2}}',
+     ["rope_type"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_parameters": '
+     '{"full_attention": {"rope_type": "default"}}}', ["rope_type"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "rope_scaling": '
+     '{"type": "longrope", "short_factor": [1], "long_factor": [1]}}',
+     ["long_factor", "has 1 entries", "32"]),
+    ('{"head_dim": 8, "max_position_embeddings": 64, "rope_scaling": '
+     '{"type": "longrope", "short_factor": [1, 1, 1, 1], "long_factor": [1, 1, 1, -1]}}',
+     ["long_factor'][3]=-1"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64, "head_dim": 32}', ["'head_dim' twice"]),
+    ('{"head_dim": 64, "max_position_embeddings": 64', ["not valid JSON"]),
+    ("[1, 2, 3]", ["JSON object"]),
+    ('"a string"', ["JSON object"]),
+    ("", ["not valid JSON"]),
+])
+def test_hostile_or_unusable_text_raises_value_error_naming_the_field(text, names):
+    with pytest.raises(ValueError) as error:
+        parse_config(text)
+    for name in names:
+        assert name in str(error.value), (name, str(error.value))
+
+
+def test_parse_config_takes_text_only():
+    with pytest.raises(ValueError, match="text"):
+        parse_config({"head_dim": 64})  # type: ignore[arg-type]
+
+
+def test_the_nesting_check_ignores_brackets_in_strings():
+    text = json.dumps({"note": "[[[[[[[[[[{{{{{{{{{{ \\\" ]]", "head_dim": 64,
+                       "max_position_embeddings": 128})
+    assert parse_config(text).d_head == 64
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10**8) | st.floats(allow_nan=False,
+                                                                     allow_infinity=False)
+    | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["head_dim", "hidden_size", "num_attention_heads", "rope_theta",
+                         "max_position_embeddings", "rope_scaling", "rope_parameters", "type",
+                         "rope_type", "factor", "short_factor", "long_factor",
+                         "original_max_position_embeddings", "qk_rope_head_dim", "x"]),
+        inner, max_size=6),
+    max_leaves=20,
+)
+
+
+@given(JSON)
+def test_any_json_gives_a_config_or_a_value_error(value):
+    try:
+        config = parse_config(json.dumps(value))
+    except ValueError:
+        return
+    inv_freq, attention = config.scaled_frequencies()
+    assert np.all(np.isfinite(inv_freq)) and math.isfinite(attention)
+
+
+@given(st.text(max_size=200))
+def test_any_text_gives_a_config_or_a_value_error(text):
+    with contextlib.suppress(ValueError):
+        parse_config(text)
+
+
+# --- RopeConfig and override ---------------------------------------------------------------------
+def test_presets_cannot_be_changed_in_place():
+    preset = PRESETS["llama-3.1-8b"]
+    with pytest.raises(TypeError):
+        preset.rope_scaling["factor"] = 16  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        preset.rope_theta = 1.0  # type: ignore[misc]
+    assert isinstance(PRESETS["phi-3-mini-128k"].rope_scaling["long_factor"], tuple)
+    mutable = published_config("llama-3.1-8b")
+    mutable["rope_scaling"]["factor"] = 99.0
+    assert published_config("llama-3.1-8b")["rope_scaling"]["factor"] == 8.0
+
+
+def test_override_replaces_values_and_checks_them():
+    llama = PRESETS["llama-3.1-8b"]
+    sixteen = override(llama, factor=16)
+    assert sixteen.rope_scaling["factor"] == 16 and sixteen.rope_scaling["rope_type"] == "llama3"
+    assert llama.rope_scaling["factor"] == 8.0  # the preset is untouched
+    assert (sixteen.name, sixteen.label, sixteen.source) == (llama.name, llama.label,
+                                                             llama.source)
+    np.testing.assert_allclose(sixteen.scaled_frequencies()[0][-1],
+                               llama.scaled_frequencies()[0][-1] / 2)  # the slowest pair
+    assert override(llama, rope_theta=1e6).rope_theta == 1e6
+    assert override(llama, max_position_embeddings=65536).max_position_embeddings == 65536
+    inner = override(llama, original_max_position_embeddings=4096)
+    assert inner.rope_scaling["original_max_position_embeddings"] == 4096
+    assert inner.original_max_position_embeddings is None
+    phi = override(PRESETS["phi-3-mini-128k"], original_max_position_embeddings=8192)
+    assert phi.original_max_position_embeddings == 8192  # Phi-3 keeps it at the top level
+    qwen = override(PRESETS["qwen2.5-7b-yarn"], beta_fast=16, attention_factor=1.5)
+    assert qwen.scaled_frequencies()[1] == 1.5
+    assert "attention_factor" not in override(qwen, attention_factor=None).rope_scaling
+    linear = override(PRESETS["llama-2-7b"], rope_scaling={"rope_type": "linear", "factor": 2})
+    assert linear.rope_type == "linear"
+    assert override(linear, rope_scaling=None).rope_scaling is None
+
+
+@pytest.mark.parametrize("changes, names", [
+    ({"factor": 0.5}, ["factor", "0.5"]),
+    ({"factor": "16"}, ["factor", "'16'"]),
+    ({"rope_theta": 1.0}, ["rope_theta=1.0"]),
+    ({"rope_theta": float("nan")}, ["rope_theta=nan"]),
+    ({"max_position_embeddings": 0}, ["max_position_embeddings=0"]),
+    ({"d_head": 7}, ["d_head=7"]),
+    ({"d_head": 4096}, ["d_head=4096"]),
+    ({"fctor": 2}, ["fctor=2", "factor"]),
+    ({"name": "x"}, ["name='x'"]),
+    ({"high_freq_factor": 0.5}, ["high_freq_factor", "greater"]),
+    ({"rope_scaling": "yarn"}, ["rope_scaling='yarn'"]),
+])
+def test_override_rejects_bad_values(changes, names):
+    with pytest.raises(ValueError) as error:
+        override(PRESETS["llama-3.1-8b"], **changes)
+    for name in names:
+        assert name in str(error.value), (name, str(error.value))
+
+
+def test_override_of_a_scaling_key_needs_a_rope_scaling():
+    with pytest.raises(ValueError, match="no rope_scaling"):
+        override(PRESETS["mistral-7b"], factor=2)
+
+
+def test_rope_config_checks_its_fields():
+    good = {"name": "n", "label": "l", "d_head": 8, "rope_theta": 1e4,
+            "max_position_embeddings": 64, "rope_scaling": None, "source": "s"}
+    assert RopeConfig(**good).scaled_frequencies()[0].shape == (4,)
+    for key, value in [("name", ""), ("label", None), ("d_head", 3), ("rope_theta", "1e4"),
+                       ("max_position_embeddings", -1), ("rope_scaling", [1]),
+                       ("original_max_position_embeddings", 0)]:
+        with pytest.raises(ValueError, match=key):
+            RopeConfig(**{**good, key: value})
+    assert rope_configs.MAX_CONFIG_CHARS == 65536 and rope_configs.MAX_JSON_DEPTH == 8
