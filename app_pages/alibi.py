@@ -11,7 +11,7 @@ from core.figures.alibi import (
 )
 from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls
+from ui.controls import PageControls, count_stops
 from ui.i18n import current_language, t
 from ui.text import explain
 
@@ -34,12 +34,16 @@ def cached_reach(num_heads: int, positions: int):
 lang = current_language()
 st.title(t("alibi.title"))
 controls = PageControls("alibi", PAGE_PARAMS["alibi"])
+view = controls.current("view")
 with st.sidebar:
-    num_heads = controls.number("num_heads", t("alibi.num_heads"), help=t("alibi.num_heads_help"))
-    positions = controls.number("positions", t("alibi.positions"), help=t("alibi.positions_help"))
-    causal = controls.toggle("causal", t("alibi.causal"), help=t("alibi.causal_help"))
-    head = controls.number("head", t("alibi.head"), help=t("alibi.head_help"))
-if head > num_heads:
+    num_heads = controls.slider("num_heads", t("alibi.num_heads"), help=t("alibi.num_heads_help"))
+    positions = controls.stops("positions", t("alibi.positions"),
+                               count_stops(controls.params["positions"]),
+                               help=t("alibi.positions_help"))
+    with controls.shown(view in ("heads", "head")):  # the bias matrices only
+        causal = controls.toggle("causal", t("alibi.causal"), help=t("alibi.causal_help"))
+        head = controls.slider("head", t("alibi.head"), help=t("alibi.head_help"))
+if head > num_heads and view in ("heads", "head"):
     st.info(t("alibi.no_such_head", head=head, num_heads=num_heads))
     head = num_heads
 # Files name the setting: pe-alibi-bias_heads8_pos256_causal.

@@ -12,7 +12,7 @@ from core.figures.extrapolation import (
 from core.minilm import ModelUnavailableError
 from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls
+from ui.controls import PageControls, count_stops, size_stops
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
 from ui.text import explain
@@ -44,12 +44,15 @@ lang = current_language()
 st.title(t("extrapolation.title"))
 controls = PageControls("extrapolation", PAGE_PARAMS["extrapolation"])
 with st.sidebar:
-    train_length = controls.number("train_length", t("extrapolation.train_length"),
-                                   help=t("extrapolation.train_length_help"))
-    target_length = controls.number("target_length", t("extrapolation.target_length"),
-                                    help=t("extrapolation.target_length_help"))
-    d_model = controls.number("d_model", t("extrapolation.d_model"),
-                              help=t("extrapolation.d_model_help"))
+    train_length = controls.stops("train_length", t("extrapolation.train_length"),
+                                  count_stops(controls.params["train_length"]),
+                                  help=t("extrapolation.train_length_help"))
+    target_length = controls.stops("target_length", t("extrapolation.target_length"),
+                                   count_stops(controls.params["target_length"]),
+                                   help=t("extrapolation.target_length_help"))
+    d_model = controls.stops("d_model", t("extrapolation.d_model"),
+                             size_stops(controls.params["d_model"]),
+                             help=t("extrapolation.d_model_help"))
 
 explain(t("extrapolation.intro", train_length=train_length, target_length=target_length))
 extrapolating = target_length > train_length

@@ -8,7 +8,7 @@ from core.figures.heatmap import make_pe_heatmap_figure
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls
+from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
 from ui.text import explain
 
@@ -29,12 +29,15 @@ def cached_window(pos_start, pos_count, dim_start, dim_count, d_model, base, lay
 lang = current_language()
 st.title(t("heatmap.title"))
 controls = PageControls("heatmap", PAGE_PARAMS["heatmap"])
+params = controls.params
 with st.sidebar:
-    d_model = controls.number("d_model", t("heatmap.d_model"), help=t("heatmap.d_model_help"))
-    positions = controls.number(
-        "positions", t("heatmap.positions"), help=t("heatmap.positions_help")
-    )
-    base = controls.number("base", t("heatmap.base"), fmt="%g", help=t("heatmap.base_help"))
+    d_model = controls.stops("d_model", t("heatmap.d_model"), size_stops(params["d_model"]),
+                             help=t("heatmap.d_model_help"))
+    positions = controls.stops("positions", t("heatmap.positions"),
+                               count_stops(params["positions"]),
+                               help=t("heatmap.positions_help"))
+    base = controls.stops("base", t("heatmap.base"), base_stops(params["base"]),
+                          help=t("heatmap.base_help"))
     layout = controls.choice("layout", t("heatmap.layout"), help=t("heatmap.layout_help"))
     timescales = controls.choice("timescales", t("heatmap.timescales"),
                                  help=t("heatmap.timescales_help"))

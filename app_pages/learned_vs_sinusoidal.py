@@ -17,7 +17,7 @@ from core.figures.learned import (
 from core.minilm import ModelUnavailableError
 from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls
+from ui.controls import PageControls, count_stops
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
 from ui.text import escape_markdown, explain
@@ -99,17 +99,19 @@ class Analysis:
 lang = current_language()
 st.title(t("learned-vs-sinusoidal.title"))
 controls = PageControls("learned-vs-sinusoidal", PAGE_PARAMS["learned-vs-sinusoidal"])
+view = controls.current("view")
 with st.sidebar:
-    positions = controls.number(
+    positions = controls.stops(
         "positions", t("learned-vs-sinusoidal.positions"),
+        count_stops(controls.params["positions"]),
         help=t("learned-vs-sinusoidal.positions_help"),
     )
     metric = controls.choice(
         "metric", t("learned-vs-sinusoidal.metric"), help=t("learned-vs-sinusoidal.metric_help")
     )
-    anchor = controls.number(
-        "anchor", t("learned-vs-sinusoidal.anchor"), help=t("learned-vs-sinusoidal.anchor_help")
-    )
+    with controls.shown(view == "offset"):  # the offset curves' anchor
+        anchor = controls.slider("anchor", t("learned-vs-sinusoidal.anchor"),
+                                 help=t("learned-vs-sinusoidal.anchor_help"))
 # The metric as the text says it ("cosine" / "dot" are the URL's values).
 metric_name = {
     "cosine": t("learned-vs-sinusoidal.metric_cosine"),
@@ -126,13 +128,13 @@ except ModelUnavailableError as error:
     st.stop()
 
 learned_rows = min(positions, model.max_positions)
-if anchor >= learned_rows:
+if anchor >= learned_rows and view == "offset":
     st.info(
         t("learned-vs-sinusoidal.anchor_clamped", anchor=anchor, rows=learned_rows,
           last=learned_rows - 1),
         icon=":material/info:",
     )
-    anchor = learned_rows - 1
+anchor = min(anchor, learned_rows - 1)
 if positions > model.max_positions:
     st.info(
         t("learned-vs-sinusoidal.past_learned_rows", positions=positions,

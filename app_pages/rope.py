@@ -14,7 +14,7 @@ from core.figures.rope import (
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls
+from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
 from ui.text import explain
 
@@ -62,18 +62,29 @@ def set_base(value: float) -> None:
 lang = current_language()
 st.title(t("rope.title"))
 controls = PageControls("rope", PAGE_PARAMS["rope"])
+view = controls.current("view")
+rotating = view in ("rotation", "relative")  # the views that rotate vectors by a layout
 with st.sidebar:
-    d_head = controls.number("d_head", t("rope.d_head"), help=t("rope.d_head_help"))
-    base = controls.number("base", t("rope.base"), fmt="%g", help=t("rope.base_help"))
+    d_head = controls.stops("d_head", t("rope.d_head"), size_stops(controls.params["d_head"]),
+                            help=t("rope.d_head_help"))
+    base = controls.stops("base", t("rope.base"), base_stops(controls.params["base"]),
+                          help=t("rope.base_help"))
+    st.caption(t("rope.presets"))
     preset_help = {10000.0: t("rope.preset_10000"), 500000.0: t("rope.preset_500000")}
-    preset_columns = st.columns(len(BASE_PRESETS))
-    for column, value in zip(preset_columns, BASE_PRESETS, strict=True):
-        column.button(t("rope.preset_button", base=value), key=f"base_preset_{value:g}",
-                      help=preset_help[value], on_click=set_base, args=(value,), width="stretch")
-    layout = controls.choice("layout", t("rope.layout"), help=t("rope.layout_help"))
-    positions = controls.number("positions", t("rope.positions"), help=t("rope.positions_help"))
-    scaling = controls.choice("scaling", t("rope.scaling"), help=t("rope.scaling_help"))
-    factor = controls.number("factor", t("rope.factor"), help=t("rope.factor_help"))
+    preset_name = {10000.0: t("rope.preset_name_10000"), 500000.0: t("rope.preset_name_500000")}
+    for value in BASE_PRESETS:
+        st.button(preset_name[value], key=f"base_preset_{value:g}", help=preset_help[value],
+                  on_click=set_base, args=(value,), width="stretch")
+    with controls.shown(rotating):
+        layout = controls.choice("layout", t("rope.layout"), help=t("rope.layout_help"))
+    with controls.shown(view != "extension"):  # the extension view's lengths are its own
+        positions = controls.stops("positions", t("rope.positions"),
+                                   count_stops(controls.params["positions"]),
+                                   help=t("rope.positions_help"))
+    with controls.shown(rotating):
+        scaling = controls.choice("scaling", t("rope.scaling"), help=t("rope.scaling_help"))
+    with controls.shown(view == "extension" or (rotating and scaling != "none")):
+        factor = controls.slider("factor", t("rope.factor"), help=t("rope.factor_help"))
 scaling_arg = None if scaling == "none" else scaling
 # Files name the setting: pe-rope-rotation_dhead128_pos512_interleaved (base and scaling only
 # when used).

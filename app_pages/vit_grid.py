@@ -16,7 +16,7 @@ from core.i18n import LocalizedError
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls
+from ui.controls import PageControls, base_stops, size_stops
 from ui.i18n import current_language, t
 from ui.shared import read_only
 from ui.text import explain
@@ -58,6 +58,7 @@ def apply_preset(name: str) -> None:
 lang = current_language()
 st.title(t("vit-grid.title"))
 controls = PageControls("vit-grid", PAGE_PARAMS["vit-grid"])
+view = controls.current("view")
 # The presets' names and notes are core's (English) keys; shown in the visitor's language.
 preset_labels = {
     "4 x 4 teaching grid": t("vit-grid.preset_teaching"),
@@ -75,14 +76,19 @@ with st.sidebar:
         st.button(preset_labels.get(name, name), key=f"preset_{number}",
                   help=preset_notes.get(name, preset.note), on_click=apply_preset,
                   args=(name,), width="stretch")
-    grid_h = controls.number("grid_h", t("vit-grid.grid_h"), help=t("vit-grid.grid_h_help"))
-    grid_w = controls.number("grid_w", t("vit-grid.grid_w"), help=t("vit-grid.grid_w_help"))
-    d_model = controls.number("d_model", t("vit-grid.d_model"), help=t("vit-grid.d_model_help"))
-    base = controls.number("base", t("vit-grid.base"), fmt="%g", help=t("vit-grid.base_help"))
+    grid_h = controls.slider("grid_h", t("vit-grid.grid_h"), help=t("vit-grid.grid_h_help"))
+    grid_w = controls.slider("grid_w", t("vit-grid.grid_w"), help=t("vit-grid.grid_w_help"))
+    d_model = controls.stops("d_model", t("vit-grid.d_model"),
+                             size_stops(controls.params["d_model"]),
+                             help=t("vit-grid.d_model_help"))
+    base = controls.stops("base", t("vit-grid.base"), base_stops(controls.params["base"]),
+                          help=t("vit-grid.base_help"))
     cls_token = controls.toggle(
         "cls_token", t("vit-grid.cls_token"), help=t("vit-grid.cls_token_help")
     )
-    patch_text = controls.text("patch", t("vit-grid.patch"), help=t("vit-grid.patch_help"))
+    with controls.shown(view != "encoding"):  # the tiles' and the halves' selected patch
+        patch_text = controls.text("patch", t("vit-grid.patch"),
+                                   help=t("vit-grid.patch_help"))
 try:
     row, col = vit_tiles.parse_patch(patch_text, grid_h, grid_w)
 except LocalizedError as error:

@@ -21,7 +21,7 @@ from core.wavelength_views import (
     wavelength_spectrum,
 )
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls
+from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
 from ui.text import escape_markdown, explain
 
@@ -48,15 +48,14 @@ lang = current_language()
 st.title(t("wavelengths.title"))
 controls = PageControls("wavelengths", PAGE_PARAMS["wavelengths"])
 with st.sidebar:
-    d_model = controls.number(
-        "d_model", t("wavelengths.d_model"), help=t("wavelengths.d_model_help")
-    )
-    positions = controls.number(
-        "positions", t("wavelengths.positions"), help=t("wavelengths.positions_help")
-    )
-    base = controls.number(
-        "base", t("wavelengths.base"), fmt="%g", help=t("wavelengths.base_help")
-    )
+    d_model = controls.stops("d_model", t("wavelengths.d_model"),
+                             size_stops(controls.params["d_model"]),
+                             help=t("wavelengths.d_model_help"))
+    positions = controls.stops("positions", t("wavelengths.positions"),
+                               count_stops(controls.params["positions"]),
+                               help=t("wavelengths.positions_help"))
+    base = controls.stops("base", t("wavelengths.base"), base_stops(controls.params["base"]),
+                          help=t("wavelengths.base_help"))
     timescales = controls.choice("timescales", t("wavelengths.timescales"),
                                  help=t("wavelengths.timescales_help"))
     dims_text = controls.text("dims", t("wavelengths.dims"), help=t("wavelengths.dims_help"))

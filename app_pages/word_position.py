@@ -10,7 +10,7 @@ from core.minilm import ModelUnavailableError
 from core.page_params import PAGE_PARAMS
 from core.params import shorten
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls
+from ui.controls import PageControls, size_stops
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
 from ui.text import escape_markdown, explain
@@ -63,8 +63,9 @@ with st.sidebar:
     )
     layout = controls.choice("layout", t("word-position.layout"),
                              help=t("word-position.layout_help"))
-    d_model = controls.number("d_model", t("word-position.d_model"),
-                              help=t("word-position.d_model_help"))
+    d_model = controls.stops("d_model", t("word-position.d_model"),
+                             size_stops(controls.params["d_model"]),
+                             help=t("word-position.d_model_help"))
     scale = controls.toggle("scale", t("word-position.scale"), help=t("word-position.scale_help"))
     special_tokens = controls.toggle(
         "special_tokens", t("word-position.special_tokens"),

@@ -77,3 +77,28 @@ def figure_by_title(at: AppTest, title: str) -> dict:
 
 def axis_title(figure: dict, axis: str) -> str:
     return figure["layout"][axis]["title"]["text"]
+
+
+def control(at: AppTest, key: str):
+    """The widget of control `key`, whichever kind the page made it: a number box, a slider or
+    a slider of stops (ui.controls.PageControls.stops)."""
+    for kind in (at.number_input, at.slider, at.select_slider):
+        found = [w for w in kind if w.key == key]
+        if found:
+            return found[0]
+    raise KeyError(key)
+
+
+def set_control(at: AppTest, key: str, value) -> AppTest:
+    """Set control `key` as a person would and run: a value that is not one of a slider's stops
+    is typed into the slider's exact box (the pencil beside it)."""
+    widget = control(at, key)
+    if widget.type == "select_slider" and str(value) not in widget.options and not (
+        isinstance(value, float) and value.is_integer() and str(int(value)) in widget.options
+    ):
+        exact = [w for w in at.number_input if w.key == f"_exact_{key}"]
+        assert exact, f"{key}: {value} is not a stop and there is no exact box"
+        return exact[0].set_value(value).run()
+    if widget.type == "select_slider" and isinstance(value, float) and value.is_integer():
+        value = type(widget.value)(value)
+    return widget.set_value(value).run()

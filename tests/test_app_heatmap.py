@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests import reference
-from tests.apptest import decode, notices, open_page, plotly_figures
+from tests.apptest import control, decode, notices, open_page, plotly_figures, set_control
 
 PAGE = "app_pages/heatmap.py"
 
@@ -23,7 +23,7 @@ def test_default_render_has_no_exception_and_two_charts():
 
 def test_deep_link_sets_the_table_and_it_matches_the_article():
     at = open_page(PAGE, {"d_model": "4", "positions": "5"})
-    assert at.number_input(key="d_model").value == 4
+    assert control(at, "d_model").value == 4
     z = decode(plotly_figures(at)[0]["data"][0]["z"])
     np.testing.assert_allclose(z, reference.loop_interleaved(5, 4), atol=1e-6)
 
@@ -35,7 +35,7 @@ def test_changing_controls_changes_the_figure():
     after = decode(plotly_figures(at)[0]["data"][0]["z"])
     np.testing.assert_allclose(after, reference.loop_concatenated(6, 8), atol=1e-6)
     assert not np.allclose(before, after)
-    at.number_input(key="positions").set_value(9).run()
+    set_control(at, "positions", 9)
     assert decode(plotly_figures(at)[0]["data"][0]["z"]).shape == (9, 8)
 
 
@@ -116,5 +116,5 @@ def test_bad_url_value_gives_a_notice_naming_the_parameter(name, value):
 
 def test_odd_d_model_in_url_resets_the_widget_to_the_default():
     at = open_page(PAGE, {"d_model": "7"})
-    assert at.number_input(key="d_model").value == 128
+    assert control(at, "d_model").value == 128
     assert decode(plotly_figures(at)[0]["data"][0]["z"]).shape[1] == 128

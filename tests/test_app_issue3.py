@@ -11,7 +11,7 @@ import pytest
 import core
 from core.page_params import PAGE_PARAMS
 from tests import reference
-from tests.apptest import decode, notices, open_page, plotly_figures
+from tests.apptest import control, decode, notices, open_page, plotly_figures, set_control
 
 WAVELENGTHS = "app_pages/wavelengths.py"
 SIMILARITY = "app_pages/similarity.py"
@@ -78,7 +78,7 @@ def test_wavelengths_dims_control_drives_the_curves():
     y = decode(curves["data"][0]["y"])
     w = 10000 ** (-2 / 64)
     np.testing.assert_allclose(y, np.sin(np.arange(50) * w), atol=1e-6)
-    at.number_input(key="positions").set_value(80).run()
+    set_control(at, "positions", 80)
     assert decode(plotly_figures(at)[0]["data"][0]["y"]).shape == (80,)
 
 
@@ -136,12 +136,12 @@ def test_similarity_controls_drive_the_page():
     after = decode(plotly_figures(at)[0]["data"][0]["z"])
     np.testing.assert_allclose(after, before * 16, rtol=1e-4, atol=1e-4)  # |PE|^2 = d/2 = 16
     at.radio(key="view").set_value("rotation").run()
-    at.number_input(key="offset").set_value(7).run()
+    set_control(at, "offset", 7)
     shift = plotly_figures(at)[0]
     assert shift["layout"]["title"]["text"] == "M_k for k = 7"  # d = 32: the whole matrix
     z = decode(shift["data"][0]["z"])
     assert z[0, 0] == pytest.approx(math.cos(7), abs=1e-6)
-    at.number_input(key="pair").set_value(3).run()
+    set_control(at, "pair", 3)
     rotation = plotly_figures(at)[1]
     assert rotation["layout"]["title"]["text"] == "Pair 3 rotated by ω_3·k"
 
@@ -163,7 +163,7 @@ def test_similarity_base_change_does_not_recompute_the_random_contrast(monkeypat
     st.cache_data.clear()
     at = open_page(SIMILARITY, {"positions": "300", "d_model": "34"})
     assert len(tables) == 2  # the sinusoid and the random table
-    at.number_input(key="base").set_value(500.0).run()
+    set_control(at, "base", 500.0)
     assert not at.exception
     assert len(tables) == 3  # the sinusoid again, not the random table
     st.cache_data.clear()
@@ -207,8 +207,8 @@ def test_vit_grid_patch_and_halves():
 def test_vit_grid_presets_set_the_controls():
     at = open_page(VIT_GRID)
     at.button(key="preset_2").click().run()  # the 4 x 4 teaching grid
-    assert at.number_input(key="grid_h").value == 4
-    assert at.number_input(key="d_model").value == 64
+    assert control(at, "grid_h").value == 4
+    assert control(at, "d_model").value == 64
     assert at.toggle(key="cls_token").value is False
     assert "**(16, 64)**" in markdown(at)
     assert at.query_params["grid_h"] == "4"
@@ -268,5 +268,6 @@ def test_every_url_parameter_of_the_contract_is_a_control():
         assert names <= {p.name for p in PAGE_PARAMS[page]}
     at = open_page(VIT_GRID)
     keys = {w.key for w in at.number_input} | {w.key for w in at.text_input}
-    keys |= {w.key for w in at.toggle}
+    keys |= {w.key for w in at.toggle} | {w.key for w in at.slider}
+    keys |= {w.key for w in at.select_slider}
     assert {"grid_h", "grid_w", "d_model", "base", "cls_token", "patch"} <= keys

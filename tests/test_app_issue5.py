@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from tests.apptest import decode, notices, open_page, plotly_figures
+from tests.apptest import control, decode, notices, open_page, plotly_figures, set_control
 from tests.test_alibi import REFERENCE_12
 from tests.test_rope import hf_apply_rotary, loop_interleaved_rotate
 
@@ -107,7 +107,7 @@ def seeded_q_k(d_head: int) -> tuple[np.ndarray, np.ndarray]:
 def test_rope_logit_curve_equals_hugging_face_formula_and_both_anchors_agree():
     at = open_page(ROPE, {"d_head": "16", "positions": "30", "layout": "half_split",
                           "view": "relative"})
-    assert at.number_input(key="d_head").value == 16
+    assert control(at, "d_head").value == 16
     figure = figure_titled(at, "Attention logit")
     first, second = (decode(trace["y"]) for trace in figure["data"])
     q, k = seeded_q_k(16)
@@ -165,7 +165,7 @@ def test_rope_rotation_caption_counts_the_points_drawn():
 def test_rope_base_preset_button_sets_llama3_base():
     at = open_page(ROPE, {"view": "decay"})
     at.button(key="base_preset_500000").click().run()
-    assert at.number_input(key="base").value == 500000.0
+    assert control(at, "base").value == 500000.0
     decay = figure_titled(at, "Long-term decay")
     assert {t["name"] for t in decay["data"]} == {"base 500000", "base 10000"}
 
@@ -175,7 +175,7 @@ def test_rope_context_extension_counts_follow_the_factor():
     titles = [a["text"] for a in figure_titled(at, "Context extension")["layout"]["annotations"]]
     assert "<b>no scaling</b><br>23 of 64 pairs beyond" in titles
     assert "<b>position interpolation</b><br>0 of 64 pairs beyond" in titles
-    at.number_input(key="factor").set_value(1).run()
+    set_control(at, "factor", 1)
     titles = [a["text"] for a in figure_titled(at, "Context extension")["layout"]["annotations"]]
     assert "<b>no scaling</b><br>0 of 64 pairs beyond" in titles
 
@@ -275,7 +275,7 @@ def test_extrapolation_panels_say_what_happens():
 def test_extrapolation_changing_d_model_changes_the_sinusoid_panel():
     at = open_page(EXTRAPOLATION, {"train_length": "100", "target_length": "400", "d_model": "8"})
     before = decode(figure_titled(at, "Sinusoid")["data"][0]["y"])
-    at.number_input(key="d_model").set_value(64).run()
+    set_control(at, "d_model", 64)
     after = decode(figure_titled(at, "Sinusoid")["data"][0]["y"])
     assert before.shape == after.shape == (400,)
     assert not np.allclose(before, after)
@@ -327,4 +327,4 @@ def test_bad_url_value_gives_a_notice_naming_the_parameter(page, name, value):
 def test_notice_for_base_mentions_value_and_rule():
     at = open_page(ROPE, {"base": "0.5"})
     assert "base=0.5 is not allowed" in notices(at)[0]
-    assert math.isclose(at.number_input(key="base").value, 10000.0)
+    assert math.isclose(control(at, "base").value, 10000.0)

@@ -122,12 +122,18 @@ def _change(seen: BrowserPage, key: str, kind: str) -> bool:
     box = page.locator(f".st-key-{key}")
     if box.count() == 0 or not box.first.is_visible():
         return False
-    _, selector, _ = browser_support.control_change(key, kind, 0, down=False)
+    if kind == "number" and box.locator("input[type=range]").count():
+        kind = "slider"  # a number swept with a slider (ui.controls: slider, stops)
+    action, selector, what = browser_support.control_change(key, kind, 0, down=False)
     target = page.locator(selector).first
     if target.count() == 0 or not target.is_enabled():
         return False
     before = page.url
-    target.click()
+    if action == "key":
+        target.focus()
+        page.keyboard.press(what)
+    else:
+        target.click()
     seen.wait_idle()
     try:
         page.wait_for_function("u => location.href !== u", arg=before, timeout=10_000)
@@ -168,7 +174,7 @@ def test_every_pages_state_round_trips_through_its_url(browser, app_url, page):
         second.page.wait_for_timeout(500)
         assert second.page.evaluate(browser_support.CHART_SIGNATURE_JS) == expected
         for key in changed:  # the controls show the same values
-            number = f".st-key-{key} input[type=number]"
+            number = f".st-key-{key} input[type=number], .st-key-{key} input[type=range]"
             if first.page.locator(number).count():
                 assert (first.page.locator(number).first.input_value()
                         == second.page.locator(number).first.input_value())

@@ -24,7 +24,14 @@ from core.figures.learned import (
     make_trajectory_figure,
 )
 from core.i18n import message
-from tests.apptest import axis_title, figure_by_title, has_cjk, open_page, plotly_figures
+from tests.apptest import (
+    axis_title,
+    control,
+    figure_by_title,
+    has_cjk,
+    open_page,
+    plotly_figures,
+)
 
 LEARNED, EXTRAPOLATION = "app_pages/learned_vs_sinusoidal.py", "app_pages/extrapolation.py"
 LEARNED_SMALL = {"positions": "64", "anchor": "10"}
@@ -72,7 +79,7 @@ def test_learned_page_in_chinese(view):
     at = open_page(LEARNED, {"lang": "zh", "view": view, **LEARNED_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("learned-vs-sinusoidal.title", "zh")
-    assert at.number_input(key="positions").label == message("learned-vs-sinusoidal.positions",
+    assert control(at, "positions").label == message("learned-vs-sinusoidal.positions",
                                                              "zh")
     assert at.radio(key="metric").options == ["cosine", "dot"]  # the URL's values
     assert at.radio(key="view").help == message("learned-vs-sinusoidal.view_help", "zh")
@@ -149,7 +156,7 @@ def test_learned_page_notices_in_chinese():
     assert [i.value for i in at.info] == [
         message("learned-vs-sinusoidal.past_learned_rows", "zh", positions=1000, last=511)
     ]
-    at = open_page(LEARNED, {"lang": "zh", "positions": "20", "anchor": "100"})
+    at = open_page(LEARNED, {"lang": "zh", "positions": "20", "anchor": "100", "view": "offset"})
     assert [i.value for i in at.info] == [
         message("learned-vs-sinusoidal.anchor_clamped", "zh", anchor=100, rows=20, last=19)
     ]
@@ -194,9 +201,9 @@ def test_extrapolation_page_in_chinese():
     at = open_page(EXTRAPOLATION, {"lang": "zh", **EXTRAPOLATION_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("extrapolation.title", "zh")
-    assert at.number_input(key="train_length").label == message("extrapolation.train_length",
+    assert control(at, "train_length").label == message("extrapolation.train_length",
                                                                 "zh")
-    assert at.number_input(key="d_model").help == message("extrapolation.d_model_help", "zh")
+    assert control(at, "d_model").help == message("extrapolation.d_model_help", "zh")
     shown = texts(at)
     for sentence in EXTRAPOLATION_ENGLISH:
         assert sentence not in shown

@@ -22,7 +22,7 @@ from core.figures.rope import (
     method_names,
 )
 from core.i18n import message
-from tests.apptest import figure_by_title, has_cjk, open_page, plotly_figures
+from tests.apptest import control, figure_by_title, has_cjk, open_page, plotly_figures
 
 ROPE, ALIBI = "app_pages/rope.py", "app_pages/alibi.py"
 ROPE_SMALL = {"d_head": "16", "positions": "64"}
@@ -50,7 +50,7 @@ def test_rope_page_in_chinese():
     at = open_page(ROPE, {"lang": "zh", **ROPE_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("rope.title", "zh")
-    assert at.number_input(key="d_head").label == message("rope.d_head", "zh")
+    assert control(at, "d_head").label == message("rope.d_head", "zh")
     assert at.radio(key="scaling").options == ["none", "position_interpolation", "ntk_aware"]
     assert at.radio(key="view").label == message("controls.show", "zh")
     assert at.radio(key="view").help == message("rope.view_help", "zh")

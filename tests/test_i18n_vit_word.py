@@ -18,7 +18,14 @@ from core.figures.vit_grid import (
 )
 from core.figures.word_position import make_word_position_figure, projection_axis_titles
 from core.i18n import message
-from tests.apptest import has_cjk, notices, open_page, plotly_figures, unescape
+from tests.apptest import (
+    control,
+    has_cjk,
+    notices,
+    open_page,
+    plotly_figures,
+    unescape,
+)
 
 VIT_GRID = "app_pages/vit_grid.py"
 WORD = "app_pages/word_position.py"
@@ -60,7 +67,7 @@ def test_vit_grid_tiles_in_chinese():
     assert "Source 002 builds it" not in shown
     assert "As in the ViT paper's Figure 7" not in shown
     # The controls speak Chinese too.
-    assert at.number_input(key="grid_h").label == zh("vit-grid.grid_h")
+    assert control(at, "grid_h").label == zh("vit-grid.grid_h")
     assert at.button(key="preset_2").label == zh("vit-grid.preset_teaching")
 
 

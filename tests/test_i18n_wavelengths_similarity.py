@@ -26,7 +26,15 @@ from core.figures.wavelengths import (
     make_spectrum_figure,
 )
 from core.i18n import message
-from tests.apptest import axis_title, figure_by_title, has_cjk, notices, open_page, plotly_figures
+from tests.apptest import (
+    axis_title,
+    control,
+    figure_by_title,
+    has_cjk,
+    notices,
+    open_page,
+    plotly_figures,
+)
 
 WAVELENGTHS, SIMILARITY = "app_pages/wavelengths.py", "app_pages/similarity.py"
 WAVELENGTHS_SMALL = {"d_model": "32", "positions": "64"}
@@ -49,7 +57,7 @@ def test_wavelengths_curves_in_chinese():
     at = open_page(WAVELENGTHS, {"lang": "zh", "view": "curves", **WAVELENGTHS_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("wavelengths.title", "zh")
-    assert at.number_input(key="d_model").label == message("wavelengths.d_model", "zh")
+    assert control(at, "d_model").label == message("wavelengths.d_model", "zh")
     assert at.text_input(key="dims").label == message("wavelengths.dims", "zh")
     assert at.radio(key="view").help == message("wavelengths.view_help", "zh")
     curves = figure_by_title(at, message("fig.wavelengths.curves_title", "zh"))
@@ -186,7 +194,7 @@ def test_similarity_views_in_chinese(view):
     assert at.title[0].value == message("similarity.title", "zh")
     assert at.radio(key="metric").label == message("similarity.metric", "zh")
     assert at.radio(key="metric").help == message("similarity.metric_help", "zh")
-    assert at.number_input(key="anchor").label == message("similarity.anchor", "zh")
+    assert control(at, "anchor").label == message("similarity.anchor", "zh")
     figures = plotly_figures(at)
     assert len(figures) == CHARTS[view]
     for title, axes in similarity_zh_figures(view):

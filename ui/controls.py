@@ -16,12 +16,22 @@ Notices are in the visitor's language (`ui.i18n`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import streamlit as st
 
-from core.params import BoolParam, ChoiceParam, FloatParam, IntParam, Param, ParamError, TextParam
+from core.params import (
+    BoolParam,
+    ChoiceParam,
+    FloatParam,
+    IntParam,
+    Param,
+    ParamError,
+    TextParam,
+)
 from ui import share
 from ui.i18n import current_language, t
 from ui.text import escape_markdown
@@ -42,14 +52,18 @@ class PageControls:
             state[checked] = True
             found = {p.name: self._check_url(p) for p in params if p.name in st.query_params}
             unusable = [name for name, notice in found.items() if notice]
-            spelled = [  # present=1, yes, on: usable, but Streamlit reads only true/false
+            # Usable values spelled another way than the widget writes them: present=1 (a
+            # toggle reads only true/false), base=1e4 or d_model=0768 (a slider of stops
+            # matches the text of its options). Rewritten before any widget reads the URL.
+            spelled = [
                 p for p in params
-                if isinstance(p, BoolParam) and p.name in found and not found[p.name]
-                and st.query_params[p.name] not in ("true", "false")
+                if p.name in found and not found[p.name]
+                and isinstance(p, BoolParam | IntParam | FloatParam)
+                and st.query_params[p.name] != _url_text(p, p.parse(st.query_params[p.name]))
             ]
             for param in spelled:
                 value = param.parse(st.query_params[param.name])
-                st.query_params[param.name] = "true" if value else "false"
+                st.query_params[param.name] = _url_text(param, value)
             if unusable or spelled:
                 # Drop them from the URL and run again before any widget reads them: Streamlit
                 # seeds bound widgets from the URL the run started with, and some values it
@@ -120,6 +134,70 @@ class PageControls:
         )
         return self._checked(name, value)
 
+    def current(self, name: str) -> Any:
+        """The value control `name` has in this run, before its widget is made: the widget's
+        state, else the URL's value, else the default (unusable values count as the default).
+        Pages read the view this way to leave out the controls it does not use."""
+        param = self.params[name]
+        state = st.session_state
+        try:
+            if name in state:
+                return param.validate(state[name])
+            if name in st.query_params:
+                return param.parse(st.query_params.get_all(name))
+        except ParamError:
+            pass
+        return param.default
+
+    def stops(
+        self, name: str, label: str, stops: Iterable[int | float], *, help: str | None = None,
+        exact: bool = True,
+    ) -> Any:
+        """A slider over `stops` (the usual values: powers of two, 1-2-5 steps, known bases)
+        for a number people sweep. The URL's value and the current one are always among its
+        options, so a link with d_model=768 keeps working; with `exact` a small box beside it
+        takes any allowed value typed in."""
+        param = self.params[name]
+        assert isinstance(param, IntParam | FloatParam)
+        current = self.current(name)
+        options = sorted({*(param.validate(v) for v in stops if _allowed(param, v)),
+                          param.default, current})
+        if exact:
+            slider_column, exact_column = st.columns([4, 1], vertical_alignment="center")
+        else:
+            slider_column = exact_column = st.container()
+        with slider_column:
+            value = st.select_slider(
+                label, options=options, value=param.default,
+                format_func=lambda v: _url_text(param, v),  # the URL's text: links stay
+                key=name, help=help, bind="query-params",
+            )
+        if exact:
+            exact_key = f"_exact_{name}"
+            st.session_state[exact_key] = value  # the box shows the slider's value
+            with exact_column, st.popover("", icon=":material/edit:", type="tertiary",
+                                          help=t("controls.exact_help"),
+                                          key=f"_exact_box_{name}"):
+                st.number_input(
+                    t("controls.exact"), min_value=param.minimum, max_value=param.maximum,
+                    step=param.multiple_of if isinstance(param, IntParam) else None,
+                    format="%g" if isinstance(param, FloatParam) else None,
+                    key=exact_key, on_change=_take_exact, args=(param, exact_key),
+                )
+        return self._checked(name, value)
+
+    @contextlib.contextmanager
+    def shown(self, visible: bool) -> Iterator[None]:
+        """Controls made inside are on the page only when `visible`: hidden, they stay
+        (invisible) so that their values stay in the URL and the link, as Streamlit drops a
+        bound widget's parameter when the widget is not made."""
+        if visible:
+            yield
+            return
+        _hide_css()
+        with st.container(key=f"pe-hidden-{self.page}-{next(_HIDDEN)}"):
+            yield
+
     def choice(
         self, name: str, label: str, *, help: str | None = None,
         captions: Sequence[str] | None = None,
@@ -175,3 +253,61 @@ class PageControls:
             st.rerun()
         for notice in self.notices:
             self._notice_area.warning(escape_markdown(notice), icon=":material/warning:")
+
+
+_HIDDEN = iter(range(1_000_000_000))  # unique container keys per hidden block
+
+
+def _hide_css() -> None:
+    st.html("<style>[class*='st-key-pe-hidden-'] { display: none !important; }</style>")
+
+
+def _url_text(param: Param, value: Any) -> str:
+    """A value as the URL writes it (and a slider of stops labels it): 768, 10000, 0.5."""
+    if isinstance(param, BoolParam):
+        return "true" if value else "false"
+    if isinstance(param, FloatParam):
+        text = repr(float(value))  # shortest exact form, as core.params.url_value writes it
+        return text[:-2] if text.endswith(".0") else text
+    return str(value)
+
+
+def _allowed(param: IntParam | FloatParam, value: float) -> bool:
+    try:
+        param.validate(value)
+    except ParamError:
+        return False
+    return True
+
+
+def _take_exact(param: IntParam | FloatParam, exact_key: str) -> None:
+    """The exact box's value becomes the slider's (a callback runs before the widgets)."""
+    value = st.session_state.get(exact_key)
+    if value is not None and _allowed(param, value):
+        st.session_state[param.name] = param.validate(value)
+
+
+# --- the usual values of a swept number -----------------------------------------------------
+# Widths that real models use besides powers of two (ViT-S 384, BERT-base and ViT-B 768,
+# ViT-H 1280, GPT-2 XL 1600, GPT-3 2.7B 2560, LLaMA 3072 ...), and head widths (80, 96, 160).
+MODEL_WIDTHS = (80, 96, 160, 192, 384, 768, 1280, 1536, 2560, 3072)
+BASE_STOPS = (10, 100, 500, 1000, 5000, 10000, 50000, 100000, 500000, 1e6, 1e7, 1e8)
+
+
+def size_stops(param: IntParam) -> list[int]:
+    """Powers of two and real models' widths within the parameter's range."""
+    powers = [2**k for k in range(0, int(math.log2(max(param.maximum, 1))) + 1)]
+    return [v for v in (*powers, *MODEL_WIDTHS) if _allowed(param, v)]
+
+
+def count_stops(param: IntParam) -> list[int]:
+    """1-2-5 steps and powers of two within the parameter's range (positions, lengths)."""
+    values = {m * 10**k for k in range(0, 8) for m in (1, 2, 5)}
+    values |= {2**k for k in range(0, 24)}
+    values |= {param.minimum, param.maximum}
+    return sorted(v for v in values if _allowed(param, v))
+
+
+def base_stops(param: FloatParam) -> list[float]:
+    """Bases people use: 10000 (the paper, RoFormer, LLaMA 2), 500000 (LLaMA 3), 1e6 ..."""
+    return [float(v) for v in BASE_STOPS if _allowed(param, v)]

@@ -1,0 +1,60 @@
+"""Controls in headless Chromium: sliders moved by the keyboard, the exact-value box, controls a
+view does not use out of sight with their values kept in the address bar."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_browser_share import new_page, shown_link
+
+pytestmark = pytest.mark.browser
+
+
+def test_hidden_controls_keep_their_values_in_the_link(browser, app_url):
+    seen = new_page(browser, app_url)
+    try:
+        seen.open("/rope?view=extension&layout=half_split&positions=300&d_head=64", charts=1)
+        page = seen.page
+        assert not page.locator(".st-key-layout").is_visible()
+        assert not page.locator(".st-key-positions").is_visible()
+        assert page.locator(".st-key-factor").is_visible()
+        # A slider moved by the keyboard: factor 4 -> 5.
+        page.locator(".st-key-factor input[type=range]").focus()
+        page.keyboard.press("ArrowRight")
+        seen.wait_idle()
+        page.wait_for_function("() => location.search.includes('factor=5')")
+        for kept in ("layout=half_split", "positions=300", "d_head=64", "view=extension"):
+            assert kept in page.url, (kept, page.url)
+        page.wait_for_timeout(400)
+        assert "layout=half_split" in shown_link(seen)
+        # Back to a view that rotates vectors: the layout shows with its value.
+        page.locator(".st-key-view label").filter(has_text="rotation").click()
+        seen.wait_idle()
+        assert page.locator(".st-key-layout").is_visible()
+        assert page.locator(".st-key-layout label").filter(has_text="half_split").locator(
+            "input").is_checked()
+        assert seen.exceptions() == []
+        seen.screenshot("controls-rope-rotation")
+    finally:
+        seen.page.context.close()
+
+
+def test_exact_box_sets_a_width_between_the_stops(browser, app_url):
+    seen = new_page(browser, app_url)
+    try:
+        seen.open("/heatmap?positions=32", charts=2)
+        page = seen.page
+        page.locator(".st-key-_exact_box_d_model button").first.click()
+        box = page.locator(".st-key-_exact_d_model input")
+        box.wait_for()
+        box.fill("768")
+        box.press("Enter")
+        seen.wait_idle()
+        page.wait_for_function("() => location.search.includes('d_model=768')")
+        page.keyboard.press("Escape")
+        seen.wait_idle()
+        assert "32 positions x 768 dimensions" in page.locator("body").inner_text()
+        assert seen.exceptions() == []
+        seen.screenshot("controls-exact-d-model")
+    finally:
+        seen.page.context.close()
