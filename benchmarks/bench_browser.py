@@ -147,7 +147,10 @@ def prepare_change(page, control: tuple[str, str], step: int, *, down: bool):
     focused control. Going back and forth between two values would measure Streamlit's message
     cache (the browser keeps the messages it has seen) and the app's caches, not the page: see
     `browser_support.control_change`."""
-    kind, selector, arg = browser_support.control_change(*control, step, down=down)
+    key, kind = control
+    if kind == "number" and page.locator(f".st-key-{key} input[type=range]").count():
+        kind = "slider"  # a swept number is a slider (ui.controls.stops / slider)
+    kind, selector, arg = browser_support.control_change(key, kind, step, down=down)
     target = page.locator(selector)
     if kind == "click":
         target = target.nth(arg)

@@ -114,3 +114,14 @@ def control_change(key: str, kind: str, step: int, *, down: bool):
     if kind == "radio":  # the first option that is not the current one
         return "click", f"{box} label:has(input:not(:checked))", 0
     raise ValueError(f"kind={kind!r}: number, slider or radio")
+
+
+def shown_value(page, key: str) -> str:
+    """The value control `key` shows: a number box's or text box's text, or the number on a
+    slider's thumb (ui.controls makes swept numbers sliders)."""
+    box = page.locator(f".st-key-{key}").first
+    box.wait_for(state="attached")
+    thumb = box.locator('[data-testid="stSliderThumbValue"]')
+    if thumb.count():
+        return thumb.first.inner_text().strip()
+    return box.locator("input, textarea").first.input_value()

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from tests import browser_support
+
 pytestmark = pytest.mark.browser
 
 
 def test_wavelengths_deep_link(browser_page):
     browser_page.open("/wavelengths?d_model=256&positions=300&base=5000&dims=0,1,100,101", charts=2)
     page = browser_page.page
-    assert page.get_by_label("d_model (even)", exact=True).input_value() == "256"
+    assert browser_support.shown_value(page, "d_model") == "256"
     assert page.get_by_label("dimensions to plot", exact=True).input_value() == "0,1,100,101"
     # the legend
     page.get_by_text("dim 100: sin, i=50").first.wait_for(state="attached", timeout=30_000)
@@ -40,7 +42,7 @@ def test_similarity_deep_link(browser_page):
     query = "d_model=128&positions=600&anchor=300&offset=12&metric=dot&pair=2"
     browser_page.open(f"/similarity?{query}", charts=1)
     page = browser_page.page
-    assert page.get_by_label("anchor position", exact=True).input_value() == "300"
+    assert browser_support.shown_value(page, "anchor") == "300"
     assert page.get_by_role("radio", name="dot").is_checked()
     assert page.get_by_text("Toeplitz: constant along diagonals").is_visible()
     browser_page.screenshot("similarity")
@@ -63,7 +65,7 @@ def test_vit_grid_deep_link(browser_page):
         "/vit-grid?grid_h=6&grid_w=10&d_model=128&cls_token=false&patch=2,7", charts=2
     )
     page = browser_page.page
-    assert page.get_by_label("grid columns (grid_w)", exact=True).input_value() == "10"
+    assert browser_support.shown_value(page, "grid_w") == "10"
     assert page.get_by_label("selected patch (row,col)", exact=True).input_value() == "2,7"
     page.get_by_text("Patch (2, 7) against every patch").first.wait_for(
         state="attached", timeout=30_000)

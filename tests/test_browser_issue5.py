@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests import browser_support
+
 pytestmark = pytest.mark.browser
 
 
@@ -22,11 +24,6 @@ def _screenshot_whole_page(browser_page, name: str) -> None:
     page.set_viewport_size({"width": 1400, "height": min(int(height) + 100, 12000)})
     page.wait_for_timeout(1000)
     browser_page.screenshot(name)
-
-
-def _number(page, label: str) -> str:
-    """The value of the number input labelled `label` (its help button has a similar label)."""
-    return page.get_by_role("spinbutton", name=label, exact=True).input_value()
 
 
 def _chart_keys(page) -> list[str]:
@@ -60,8 +57,8 @@ ROPE_LINK = ("/rope?d_head=64&base=500000&layout=half_split&positions=300"
 def test_rope_deep_link(browser_page):
     browser_page.open(f"{ROPE_LINK}&view=relative", charts=1)
     page = browser_page.page
-    assert _number(page, "d_head (even)") == "64"
-    assert _number(page, "base") == "500000"
+    assert browser_support.shown_value(page, "d_head") == "64"
+    assert browser_support.shown_value(page, "base") == "500000"
     assert page.get_by_role("radio", name="half_split").is_checked()
     assert page.get_by_role("radio", name="position_interpolation").is_checked()
     assert page.get_by_role("radio", name="relative").is_checked()
@@ -73,7 +70,7 @@ def test_rope_deep_link(browser_page):
     assert _chart_keys(page) == ["extension_chart"]
     _show_section(browser_page, "decay")  # the controls stay as the link set them
     assert _chart_keys(page) == ["decay_chart"]
-    assert _number(page, "d_head (even)") == "64"
+    assert browser_support.shown_value(page, "d_head") == "64"
     assert "factor=8" in page.url
     assert browser_page.exceptions() == []
     assert browser_page.dialogs == []
@@ -92,8 +89,8 @@ def test_rope_link_without_view_opens_the_rotation(browser_page):
 def test_alibi_deep_link(browser_page):
     browser_page.open("/alibi?num_heads=12&positions=64&causal=false&head=10&view=head", charts=1)
     page = browser_page.page
-    assert _number(page, "num_heads") == "12"
-    assert _number(page, "head to enlarge") == "10"
+    assert browser_support.shown_value(page, "num_heads") == "12"
+    assert browser_support.shown_value(page, "head") == "10"
     page.get_by_text("Head 10: bias").first.wait_for(state="attached", timeout=30_000)
     assert _chart_keys(page) == ["head_chart"]
     _screenshot_whole_page(browser_page, "alibi-deep-link")
@@ -101,7 +98,7 @@ def test_alibi_deep_link(browser_page):
                       ("reach", "reach_chart")):
         _show_section(browser_page, view)
         assert _chart_keys(page) == [key], view
-        assert _number(page, "num_heads") == "12"
+        assert browser_support.shown_value(page, "num_heads") == "12"
     assert browser_page.exceptions() == []
     assert browser_page.dialogs == []
 
@@ -109,8 +106,8 @@ def test_alibi_deep_link(browser_page):
 def test_extrapolation_deep_link(browser_page):
     browser_page.open("/extrapolation?train_length=1024&target_length=6000&d_model=256", charts=3)
     page = browser_page.page
-    assert _number(page, "train_length L") == "1024"
-    assert _number(page, "target_length T") == "6000"
+    assert browser_support.shown_value(page, "train_length") == "1024"
+    assert browser_support.shown_value(page, "target_length") == "6000"
     page.get_by_text("RoPE (d_head = 256)").first.wait_for(state="attached", timeout=30_000)
     assert page.get_by_text("RoPE (d_head = 256)").count() == 1
     assert _drawn_charts(browser_page) >= 3
