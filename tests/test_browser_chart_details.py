@@ -108,3 +108,51 @@ def test_alibi_enlarged_head_axis_spans_the_keys(browser, app_url):
         assert -1 <= low <= 0 and 255 <= high <= 256.5, (low, high)
     finally:
         seen.page.context.close()
+
+
+# Every trace's line and marker colour (strings only) as the browser drew them, and the page's
+# background colour.
+DRAWN_COLOURS_JS = """() => {
+    const colours = [];
+    for (const gd of document.querySelectorAll('.js-plotly-plot')) {
+        for (const trace of gd._fullData) {
+            if (['heatmap', 'contour', 'image'].includes(trace.type)) continue;
+            for (const part of ['line', 'marker']) {
+                const c = trace[part] && trace[part].color;
+                if (typeof c === 'string') colours.push([trace.name || '', part, c]);
+            }
+        }
+    }
+    return {colours, background: getComputedStyle(
+        document.querySelector('[data-testid="stApp"]')).backgroundColor};
+}"""
+
+
+@pytest.mark.parametrize("path", ["/alibi?view=reach", "/extrapolation",
+                                  "/rope?view=extension", "/wavelengths"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_drawn_lines_reach_three_to_one_on_the_page(browser, app_url, path, scheme):
+    """WCAG 1.4.11 as the browser draws it: ALiBi's head 1 was navy on near-black."""
+    from core.figures.contrast import DECORATIVE_ALPHA, contrast_ratio, parse_colour
+
+    seen = new_page(browser, app_url, color_scheme=scheme)
+    try:
+        seen.page.set_viewport_size({"width": 1440, "height": 900})
+        seen.open(path, charts=1)
+        seen.page.wait_for_timeout(500)
+        drawn = seen.page.evaluate(DRAWN_COLOURS_JS)
+        background = parse_colour(drawn["background"])
+        assert (sum(background[:3]) < 100) == (scheme == "dark"), drawn["background"]
+        page_colour = "#" + "".join(f"{int(c):02x}" for c in background[:3])
+        low = []
+        for name, part, colour in drawn["colours"]:
+            parsed = parse_colour(colour)
+            if parsed is None or parsed[3] <= DECORATIVE_ALPHA:
+                continue
+            opaque = "#" + "".join(f"{round(c):02x}" for c in parsed[:3])
+            if contrast_ratio(opaque, page_colour) < 3.0:
+                low.append((name, part, colour))
+        assert drawn["colours"] and low == []
+        seen.screenshot(f"contrast-{scheme}-{path.strip('/').replace('?', '-')}")
+    finally:
+        seen.page.context.close()

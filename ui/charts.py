@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.figures.common import EXPORT_HEIGHT, EXPORT_WIDTH, export_style, presentation_style
+from core.figures.contrast import ensure_contrast
 from core.figures.export import (
     TableExport,
     figure_csv,
@@ -51,6 +52,9 @@ def show_chart(fig: go.Figure, *, key: str, name: str, table: TableExport | None
         theme = None  # the clean template itself, not Streamlit's
     else:
         theme = "streamlit"
+    # Every line, marker and label at 3:1 on both themes' backgrounds (WCAG 1.4.11): on a
+    # session's first run the server cannot tell the theme.
+    fig = ensure_contrast(fig)
     config = {
         "displaylogo": False,
         # The modebar's camera button: a 16:9 PNG named like the Export menu's.

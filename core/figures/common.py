@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from core.figures.contrast import ensure_contrast
+
 # Diverging, centred on zero, readable on light and dark backgrounds; reversed so +1 is red.
 DIVERGING = "RdBu_r"
 # Reference lines and neutral markers: a mid grey reads on the light and the dark theme alike
@@ -161,4 +163,5 @@ def export_style(fig: go.Figure) -> go.Figure:
         margin={"l": 110, "r": 40, "t": 110, "b": 100},
     )
     _legend_at_the_bottom(styled)
-    return styled
+    # On white, whatever theme the chart was shown on (its colours may have been lightened).
+    return ensure_contrast(styled, dark=False)
