@@ -100,3 +100,13 @@ def _keys_in_hidden_blocks(at) -> set[str]:
 
     walk(at._tree, False)
     return found
+
+
+def test_a_bad_switch_value_is_explained_as_a_person_would():
+    """Not "Using the default, False": the switch stays off (or on)."""
+    at = open_page("app_pages/home.py", {"present": "2"})
+    [notice] = notices(at)
+    assert notice.startswith("URL parameter present=2 is not allowed")
+    assert notice.endswith("It stays off, as by default.") and "False" not in notice
+    at = open_page("app_pages/alibi.py", {"causal": "maybe", "lang": "zh"})
+    assert notices(at) == ["URL 参数 causal=maybe 不可用：请用 true 或 false。保持默认的开启状态。"]

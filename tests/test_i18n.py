@@ -23,7 +23,9 @@ SOURCES = sorted(
 KEY_FUNCTIONS = {"t", "message", "ParamError", "LocalizedError", "Text"}
 # Where a key may be a variable: the functions that pass a key on, and the page list
 # (pages.<url_path>.title, checked by test_every_page_has_a_title_and_summary).
-PASS_KEYS_ON = {"ui/i18n.py", "core/i18n.py", "core/params.py", "ui/pages.py"}
+# Files that build keys from values; each has a test that every key it can build exists (the
+# option labels: test_every_choice_has_a_label_in_both_languages).
+PASS_KEYS_ON = {"ui/i18n.py", "core/i18n.py", "core/params.py", "ui/pages.py", "ui/controls.py"}
 
 
 def placeholders(text: str) -> set[str]:
@@ -133,3 +135,22 @@ def test_parameter_messages_in_both_languages():
         "d_model=7 is not allowed: d_model must be an even whole number from 2 to 4096"
     )
     assert raised.value.in_language("zh") == "d_model=7 不可用：d_model 必须是 2 到 4096 之间的偶数"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_choice_has_a_label_in_both_languages(lang):
+    """Radios show `options.<value>` (ui.controls), the URL keeps the value: every choice of
+    every page but the language switch (which shows its languages' own names) has a label."""
+    from core.page_params import PAGE_PARAMS
+    from core.params import ChoiceParam
+
+    labels = catalogue(lang)
+    missing = sorted({
+        choice
+        for params in PAGE_PARAMS.values() for param in params
+        if isinstance(param, ChoiceParam) and param.name != "lang"
+        for choice in param.choices if f"options.{choice}" not in labels
+    })
+    assert missing == []
+    if lang == "zh":  # translated, not copied
+        assert labels["options.curves"] != catalogue("en")["options.curves"]

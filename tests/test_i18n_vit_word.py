@@ -64,7 +64,7 @@ def test_vit_grid_tiles_in_chinese():
     assert zh("vit-grid.summary", grid_h=4, grid_w=5, d_model=32, tokens=21,
               rows=zh("vit-grid.summary_cls")) in shown
     assert zh("vit-grid.tiles_caption") in shown
-    assert "Source 002 builds it" not in shown
+    assert "MAE's code ([`util/pos_embed.py`]" not in shown
     assert "As in the ViT paper's Figure 7" not in shown
     # The controls speak Chinese too.
     assert control(at, "grid_h").label == zh("vit-grid.grid_h")
@@ -144,9 +144,9 @@ def test_vit_grid_presentation_mode_hides_the_explanations(view, charts):
         "encoding": "Patch rows repeat a pattern",
     }[view]
     assert explanation in texts(normal)
-    assert "Source 002 builds it" in texts(normal)
+    assert "MAE's code ([`util/pos_embed.py`]" in texts(normal)
     assert explanation not in texts(present)
-    assert "Source 002 builds it" not in texts(present)
+    assert "MAE's code ([`util/pos_embed.py`]" not in texts(present)
     assert len(plotly_figures(normal)) == len(plotly_figures(present)) == charts
     assert present.title[0].value == "2-D grids for ViT"
     assert [s.value for s in present.subheader] == [s.value for s in normal.subheader]

@@ -43,6 +43,9 @@ SIMILARITY_VIEWS = ("matrix", "offset", "anchor", "distance", "rotation")
 CHARTS = {"curves": 2, "clocks": 1, "matrix": 1, "offset": 1, "anchor": 1, "distance": 1,
           "rotation": 2}
 
+WAVELENGTHS_INTRO = "The paper ([Vaswani et al. 2017](https://arxiv.org/abs/1706.03762), §3.5)"
+SIMILARITY_INTRO = "The dot product of two position vectors depends only"
+
 
 def texts(at: AppTest) -> str:
     """Every markdown, caption, info and subheader on the page, main area and sidebar."""
@@ -75,7 +78,7 @@ def test_wavelengths_curves_in_chinese():
     shown = texts(at)
     assert message("wavelengths.intro", "zh") in shown
     assert message("wavelengths.progression", "zh") in shown
-    assert "Source 003 asks why" not in shown
+    assert WAVELENGTHS_INTRO not in shown
     assert "have a wavelength longer than the sequence" not in shown
     assert "shortest:" not in shown and "最短" in shown
 
@@ -122,10 +125,10 @@ def test_wavelengths_presentation_mode_hides_the_explanations(view):
     normal = open_page(WAVELENGTHS, query)
     present = open_page(WAVELENGTHS, {"present": "true", **query})
     assert not normal.exception and not present.exception
-    explanation = {"curves": "Source 003 asks why", "clocks": "Press **play**"}[view]
+    explanation = {"curves": WAVELENGTHS_INTRO, "clocks": "Press **play**"}[view]
     assert explanation in texts(normal)
     assert explanation not in texts(present)
-    assert "Source 003 asks why" not in texts(present)
+    assert WAVELENGTHS_INTRO not in texts(present)
     assert len(plotly_figures(present)) == len(plotly_figures(normal)) == CHARTS[view]
     assert present.latex  # the formula stays
     if view == "curves":  # the numbers stay
@@ -183,7 +186,7 @@ SIMILARITY_EXPLANATIONS = {
     "offset": "The sinusoid's points fall on one curve",
     "anchor": "The TensorFlow tutorial's picture",
     "distance": "so the distance is a function of the dot product",
-    "rotation": "Source 003 quotes the paper",
+    "rotation": "states, without a derivation",
 }
 
 
@@ -204,7 +207,7 @@ def test_similarity_views_in_chinese(view):
             assert axis_title(figure, axis) == expected
     shown = texts(at)
     assert message("similarity.intro", "zh", positions=64, d_model=32, base=10000) in shown
-    assert "Source 004 says" not in shown
+    assert SIMILARITY_INTRO not in shown
     assert SIMILARITY_EXPLANATIONS[view] not in shown
     assert "positions x" not in shown
 
@@ -239,7 +242,7 @@ def test_similarity_presentation_mode_hides_the_explanations(view):
     normal = open_page(SIMILARITY, query)
     present = open_page(SIMILARITY, {"present": "true", **query})
     assert not normal.exception and not present.exception
-    for sentence in ("Source 004 says", SIMILARITY_EXPLANATIONS[view]):
+    for sentence in (SIMILARITY_INTRO, SIMILARITY_EXPLANATIONS[view]):
         assert sentence in texts(normal)
         assert sentence not in texts(present)
     assert len(plotly_figures(present)) == len(plotly_figures(normal)) == CHARTS[view]

@@ -76,6 +76,9 @@ class PageControls:
     @staticmethod
     def _notice(param: Param, error: ParamError) -> str:
         error_text = error.in_language(current_language())
+        if isinstance(param, BoolParam):  # "It stays off", not "Using the default, False"
+            state = t("controls.switch_on") if param.default else t("controls.switch_off")
+            return t("controls.url_notice_switch", error=error_text, state=state)
         return t("controls.url_notice", error=error_text, default=param.default)
 
     def _check_url(self, param: Param) -> str | None:
@@ -216,6 +219,8 @@ class PageControls:
             captions=captions,
             bind="query-params",
         )
+        if captions is None:
+            _option_labels(name, param.choices)
         return self._checked(name, value)
 
     def toggle(self, name: str, label: str, *, help: str | None = None) -> bool:
@@ -311,3 +316,32 @@ def count_stops(param: IntParam) -> list[int]:
 def base_stops(param: FloatParam) -> list[float]:
     """Bases people use: 10000 (the paper, RoFormer, LLaMA 2), 500000 (LLaMA 3), 1e6 ..."""
     return [float(v) for v in BASE_STOPS if _allowed(param, v)]
+
+
+def _css_text(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def _option_labels(name: str, choices: Sequence[str]) -> None:
+    """Each option of radio `name` shown by its label in the visitor's language
+    (`options.<value>`, e.g. "position interpolation" for `position_interpolation`), while the
+    option itself stays the URL's value (a bound radio writes its option's text into the URL):
+    the value's text is kept in the page at size 0 and the label drawn after it by CSS."""
+    catalogue = _labels_catalogue()
+    rules = []
+    for index, choice in enumerate(choices, start=1):
+        key = f"options.{choice}"
+        if key not in catalogue:
+            continue
+        option = (f'.st-key-{name} [role="radiogroup"] > :nth-child({index}) '
+                  f'label[data-testid="stRadioOption"] [data-testid="stMarkdownContainer"] p')
+        rules.append(f"{option} {{ font-size: 0; }}")
+        rules.append(f"{option}::after {{ content: {_css_text(t(key))}; font-size: 0.875rem; }}")
+    if rules:
+        st.html("<style>" + "\n".join(rules) + "</style>")
+
+
+def _labels_catalogue() -> set[str]:
+    from core.i18n import catalogue
+
+    return set(catalogue(current_language()))
