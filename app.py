@@ -45,6 +45,8 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="collapsed" if presenting() else "auto",
 )
+# A display formula wider than its column scrolls sideways instead of being cut (a phone).
+st.html("<style>.katex-display { overflow-x: auto; overflow-y: hidden; }</style>")
 if presenting():
     st.html(PRESENTATION_CSS)
 

@@ -1,0 +1,33 @@
+"""The home page: it opens on a live picture of the encoding; in presentation mode it is a
+title slide (no list of pages)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tests.apptest import decode, open_page, plotly_figures
+
+HOME = "app_pages/home.py"
+
+
+def test_home_opens_on_the_encoding_itself():
+    at = open_page(HOME)
+    assert not at.exception
+    [figure] = plotly_figures(at)
+    z = decode(figure["data"][0]["z"])
+    assert z.shape == (100, 128)
+    # The paper's formula, entry by entry (not core's vectorised code).
+    for pos, dim in ((0, 0), (0, 1), (7, 0), (44, 2), (99, 127), (63, 64)):
+        angle = pos / 10000 ** (2 * (dim // 2) / 128)
+        expected = math.sin(angle) if dim % 2 == 0 else math.cos(angle)
+        assert np.isclose(z[pos, dim], expected, atol=1e-6), (pos, dim)
+    assert len(at.get("page_link")) == 9  # every page, listed below
+
+
+def test_home_in_presentation_mode_is_a_title_slide():
+    at = open_page(HOME, {"present": "true"})
+    assert not at.exception
+    assert len(plotly_figures(at)) == 1
+    assert len(at.get("page_link")) == 0
