@@ -125,3 +125,52 @@ def shown_value(page, key: str) -> str:
     if thumb.count():
         return thumb.first.inner_text().strip()
     return box.locator("input, textarea").first.input_value()
+
+
+# Text of every chart that collides or is cut: titles, axis titles, tick labels, legend entries,
+# annotations and colour-bar text, by their boxes as drawn; a legend that scrolls. Returns
+# [{chart, problems: [["cut", kind, text] | ["overlap", a, b] | ["legend scrolls"]]}].
+CHART_TEXT_PROBLEMS_JS = r"""() => {
+  const kinds = {
+    title: '.gtitle', xtitle: '.xtitle, .x2title, .x3title, .x4title',
+    ytitle: '.ytitle, .y2title, .y3title, .y4title', legend: '.legendtext',
+    annotation: '.annotation-text', cbtitle: '.cbtitle text', cbtick: '.cbaxis text',
+    xtick: '.xtick text', ytick: '.ytick text'};
+  const out = [];
+  document.querySelectorAll('.js-plotly-plot').forEach((gd, chart) => {
+    if (!gd.querySelector('.main-svg')) return;
+    const frame = gd.getBoundingClientRect();
+    const items = [];
+    for (const [kind, selector] of Object.entries(kinds)) {
+      gd.querySelectorAll(selector).forEach(e => {
+        const r = e.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1 || !e.textContent.trim()) return;
+        if (getComputedStyle(e).visibility === 'hidden') return;
+        items.push({kind, text: e.textContent.trim().slice(0, 40),
+                    x0: r.left, y0: r.top, x1: r.right, y1: r.bottom});
+      });
+    }
+    const problems = [];
+    for (const a of items) {
+      if (a.x0 < frame.left - 1 || a.x1 > frame.right + 1
+          || a.y0 < frame.top - 1 || a.y1 > frame.bottom + 1) {
+        problems.push(['cut', a.kind, a.text]);
+      }
+    }
+    for (let i = 0; i < items.length; i++) {
+      for (let j = i + 1; j < items.length; j++) {
+        const a = items[i], b = items[j];
+        if (a.kind === b.kind && a.kind.endsWith('tick')) continue;
+        const ox = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+        const oy = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+        if (ox > 2 && oy > 2) {
+          problems.push(['overlap', a.kind + ': ' + a.text, b.kind + ': ' + b.text]);
+        }
+      }
+    }
+    const scroll = gd.querySelector('.legend .scrollbar');
+    if (scroll && scroll.getBoundingClientRect().height > 0) problems.push(['legend scrolls']);
+    if (problems.length) out.push({chart, problems});
+  });
+  return out;
+}"""

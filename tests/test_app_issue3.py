@@ -253,7 +253,7 @@ def test_bad_url_value_gives_a_notice_naming_the_parameter(page, name, value):
     messages = notices(at)
     assert len(messages) == 1, messages
     assert messages[0].startswith(f"URL parameter {name}")
-    assert "Using the default" in messages[0]
+    assert "Using the default" in messages[0] or "as by default" in messages[0]
     charts = {WAVELENGTHS: 2, SIMILARITY: 1, VIT_GRID: 2}[page]
     assert len(plotly_figures(at)) == charts
 

@@ -72,6 +72,9 @@ def _shown_colours(figure: go.Figure):
                 for colour in sample_colorscale(scale, list(np.linspace(0, 1, 9))):
                     yield f"data[{index}].marker scale", colour
     for index, annotation in enumerate(figure.layout.annotations or ()):
+        box = parse_colour(annotation.bgcolor) if annotation.bgcolor else None
+        if box is not None and box[3] > DECORATIVE_ALPHA:
+            continue  # on its own box
         if annotation.font is not None and annotation.font.color:
             yield f"annotations[{index}]", annotation.font.color
     for index, shape in enumerate(figure.layout.shapes or ()):

@@ -119,8 +119,10 @@ def make_alibi_bias_grid_figure(
         suffix = "" if h == 1 else str(h)
         fig.layout[f"yaxis{suffix}"].scaleanchor = f"x{suffix}"
     fig.update_annotations(font={"size": 10})
-    height = 120 + 150 * rows
-    return base_layout(fig, message("fig.alibi.grid_title", lang), height=height)
+    height = 150 + 150 * rows
+    base_layout(fig, message("fig.alibi.grid_title", lang), height=height)
+    fig.update_layout(margin={"t": 100})  # the two-line panel titles under the figure's title
+    return fig
 
 
 def make_alibi_head_figure(

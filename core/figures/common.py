@@ -88,6 +88,10 @@ PRESENTATION_COLORWAY = [OKABE_ITO[name] for name in
                          ("blue", "vermillion", "green", "orange", "sky", "purple", "yellow")]
 PRESENTATION_FONT_SIZE = 20  # readable from the back of a room on a 16:9 slide
 PRESENTATION_SCALE = 1.6  # markers and lines grow with the fonts
+# Longest title and note lines on a slide: a chart in half of a 1280 px slide is ~600 px wide,
+# ~43 characters of 26 px title type and ~55 of 18 px note type, less a margin.
+SLIDE_TITLE_CHARACTERS = 38
+SLIDE_NOTE_CHARACTERS = 44
 # Exported images: 16:9 at 1920 x 1080 CSS pixels (times the chosen scale for PNG).
 EXPORT_WIDTH = 1920
 EXPORT_HEIGHT = 1080
@@ -147,8 +151,101 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
     # Subplot titles and notes are annotations: they grow with the rest.
     for annotation in styled.layout.annotations:
         annotation.font.size = round(PRESENTATION_FONT_SIZE * 0.9)
-    _legend_at_the_bottom(styled)
+    # The title inside the figure's top edge (a container-anchored title without a y sat half
+    # above it), in lines that fit half a 1280 px slide; notes likewise; colour bar titles
+    # beside the bar, not on its top tick.
+    title = styled.layout.title.text or ""
+    if display_width(title) > SLIDE_TITLE_CHARACTERS:  # one line, smaller (plotly lifts a
+        # wrapped title above the figure's edge): ~14 px of width per character at 26 px
+        styled.layout.title.font.size = max(round(
+            PRESENTATION_FONT_SIZE * 1.3 * SLIDE_TITLE_CHARACTERS / display_width(title)), 14)
+    styled.update_layout(title={"y": 0.985, "yanchor": "top"},
+                         margin={"t": max(styled.layout.margin.t or 60, 90)})
+    for annotation in styled.layout.annotations:
+        text = annotation.text or ""
+        if any(display_width(line) > SLIDE_NOTE_CHARACTERS for line in text.split("<br>")):
+            annotation.text = "<br>".join(wrap_words(line, SLIDE_NOTE_CHARACTERS)
+                                          for line in text.split("<br>"))
+    for trace in styled.data:
+        colorbar = getattr(trace, "colorbar", None)
+        if colorbar is not None and colorbar.title is not None and colorbar.title.text:
+            colorbar.title.side = "right"
+    for name in [key for key in styled.layout if key.startswith("coloraxis")]:
+        if styled.layout[name].colorbar.title.text:
+            styled.layout[name].colorbar.title.side = "right"
+    _every_legend_at_the_bottom(styled)
+    _wrap_axis_titles(styled, PRESENTATION_FONT_SIZE)
     return styled
+
+
+def _every_legend_at_the_bottom(fig: go.Figure) -> None:
+    """Slides: every legend in rows under the plot (a column of eight entries at 20 px type
+    scrolled inside a 360 px panel), with room made for its rows."""
+    shown = [t for t in fig.data if t.showlegend is not False and t.name]
+    if fig.layout.showlegend is False or len(shown) < 2:
+        _legend_at_the_bottom(fig)
+        return
+    fig.layout.legend.update(orientation="h", y=-0.3)
+    _legend_at_the_bottom(fig)
+    rows = -(-len(shown) // 4)  # about four entries per row on a slide's panel
+    fig.update_layout(margin={"b": 110 + 32 * rows})
+    if fig.layout.height:
+        fig.update_layout(height=fig.layout.height + 32 * max(rows - 1, 0))
+
+
+def _wrap_axis_titles(fig: go.Figure, font_size: int) -> None:
+    """A y-axis title longer than its axis is broken into lines (plotly draws it on one line,
+    rotated, and cuts it at the figure's edge)."""
+    height = fig.layout.height or FIGURE_HEIGHT
+    margin = fig.layout.margin
+    plot = height - (margin.t or 100) - (margin.b or 80)
+    for name in [key for key in fig.layout if key.startswith("yaxis")]:
+        axis = fig.layout[name]
+        domain = axis.domain or (0, 1)
+        room = max(plot * (domain[1] - domain[0]), 60)
+        text = axis.title.text if axis.title is not None else None
+        if not text or "<br>" in text:
+            continue
+        per_line = max(int(room / (font_size * 0.55)), 8)
+        if display_width(text) > per_line:
+            axis.title.text = wrap_words(text, per_line)
+
+
+def display_width(text: str) -> int:
+    """Width in Latin characters: a CJK character is drawn about twice as wide."""
+    return sum(2 if ord(c) >= 0x2E80 else 1 for c in text)
+
+
+def wrap_words(text: str, width: int) -> str:
+    """`text` broken into lines of at most `width` (Latin) characters with plotly's <br>: at
+    spaces, or between any two CJK characters (Chinese has no spaces); a word longer than
+    `width` keeps its own line."""
+    tokens: list[tuple[str, str]] = []  # (separator before, token)
+    separator = ""
+    word = ""
+    for char in text:
+        if char == " ":
+            if word:
+                tokens.append((separator, word))
+                word = ""
+            separator = " "
+        elif ord(char) >= 0x2E80:
+            if word:
+                tokens.append((separator, word))
+                word, separator = "", ""
+            tokens.append((separator, char))
+            separator = ""
+        else:
+            word += char
+    if word:
+        tokens.append((separator, word))
+    lines: list[str] = []
+    for before, token in tokens:
+        if lines and display_width(lines[-1] + before + token) <= width:
+            lines[-1] += before + token
+        else:
+            lines.append(token)
+    return "<br>".join(lines)
 
 
 def export_style(fig: go.Figure) -> go.Figure:

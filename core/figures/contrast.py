@@ -193,6 +193,9 @@ def ensure_contrast(fig: go.Figure, *, dark: bool | None = None) -> go.Figure:
         axis = fig.layout[name]
         axis.colorscale = readable_colorscale(axis.colorscale or "Viridis", backgrounds)
     for annotation in fig.layout.annotations or ():
+        box = parse_colour(annotation.bgcolor) if annotation.bgcolor else None
+        if box is not None and box[3] > DECORATIVE_ALPHA:
+            continue  # text on a box of its own, not on the page
         if annotation.font is not None and annotation.font.color is not None:
             annotation.font.color = readable(annotation.font.color, backgrounds)
         if annotation.arrowcolor is not None:

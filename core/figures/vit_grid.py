@@ -173,12 +173,17 @@ def make_vit_encoding_figure(
     fig.add_vline(x=split, line={"color": "black", "width": 1.5, "dash": "dash"})
     for x, text in ((d_model / 4, message("fig.vit_grid.x_code", lang)),
                     (3 * d_model / 4, message("fig.vit_grid.y_code", lang))):
-        fig.add_annotation(x=x, y=0, yref="paper", yanchor="top", text=text, showarrow=False,
-                           yshift=-28, font={"size": 11})
+        # Above the table: below it, the labels sat on the x axis's tick labels once the type
+        # grew (presentation mode).
+        fig.add_annotation(x=x, y=1, yref="paper", yanchor="bottom", text=text, showarrow=False,
+                           yshift=2, font={"size": 11})
     if cls_token:
         fig.add_hrect(y0=-0.5, y1=0.5, line={"color": "black", "width": 2},
                       fillcolor="rgba(0,0,0,0)")
-        # The label to the left of its arrow: right of the plot it would be cut off.
+        # Inside the table under row 0, on a box of its own: above it sat on the halves'
+        # labels, right of the plot it would be cut off.
         fig.add_annotation(x=d_model - 0.5, y=0, text=message("fig.vit_grid.cls_note", lang),
-                           showarrow=True, ax=-40, ay=-30, xanchor="right")
+                           showarrow=True, ax=-40, ay=36, xanchor="right", yanchor="top",
+                           bgcolor="rgba(255,255,255,0.9)", font={"color": "#222222"},
+                           arrowcolor="#222222")
     return fig
