@@ -16,7 +16,6 @@ from core.figures.similarity import (
 )
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
-from core.word_position import similarity_matrix
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls
 from ui.i18n import current_language, t
@@ -29,51 +28,48 @@ MATRIX_SIDE = 200  # cells per side of PE.PE^T sent to the browser (~3 px each i
 ANCHOR_ZOOM = 50  # positions either side of the anchor in the zoom
 
 
-# The tables are shared read-only arrays (cache_resource), not a pickled copy per call as
-# cache_data makes: 16 MB each at 4096 positions x 1024.
+# Each cache is keyed by what it depends on, so offset, anchor, metric and view changes reuse
+# the products: the sinusoid's matrix is held as its offset function f and an overview (both
+# metrics: the cosine is f / (d/2)); the random contrast depends on the size alone.
+@st.cache_data(max_entries=8, show_spinner=False)
+def cached_sinusoid(positions: int, d_model: int, base: float) -> similarity.SinusoidSimilarity:
+    return similarity.sinusoid_similarity(
+        positions, d_model, base=base, max_rows=MATRIX_SIDE, max_cols=MATRIX_SIDE
+    )
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def cached_random_contrast(positions: int, d_model: int) -> similarity.RandomContrast:
+    return similarity.random_contrast(
+        positions, d_model, seed=0, count=SAMPLE_PAIRS, sample_seed=1, max_rows=MATRIX_SIDE,
+        max_cols=MATRIX_SIDE,
+    )
+
+
+# The spinner's words are in the visitor's language: shown here, not by the cache.
+def sinusoid(positions: int, d_model: int, base: float) -> similarity.SinusoidSimilarity:
+    with st.spinner(t("similarity.spinner")):  # shown only when it takes a while (a cache miss)
+        return cached_sinusoid(positions, d_model, base)
+
+
+def random_contrast(positions: int, d_model: int) -> similarity.RandomContrast:
+    with st.spinner(t("similarity.spinner")):
+        return cached_random_contrast(positions, d_model)
+
+
+# The table is a shared read-only array (cache_resource), not a pickled copy per call as
+# cache_data makes: 16 MB at 4096 positions x 1024. Only the rows' own checks read it (the
+# sampled pairs, before and after, the shift residuals), never a product of it.
 @st.cache_resource(max_entries=4, show_spinner=False)
 def cached_table(positions: int, d_model: int, base: float) -> np.ndarray:
     return read_only(core.sinusoidal_encoding(positions, d_model, base=base))
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
-def cached_random_table(positions: int, d_model: int) -> np.ndarray:
-    return read_only(similarity.random_table(positions, d_model, seed=0))
-
-
-# The spinner's words are in the visitor's language: shown by `pairwise`, not by the cache.
 @st.cache_data(max_entries=8, show_spinner=False)
-def cached_pairwise(positions: int, d_model: int, base: float | None, metric: str, random: bool):
-    table = cached_random_table(positions, d_model) if random else cached_table(
-        positions, d_model, base
+def cached_sample(positions: int, d_model: int, base: float, metric: str):
+    return similarity.pair_sample(
+        cached_table(positions, d_model, base), count=SAMPLE_PAIRS, seed=1, metric=metric
     )
-    return similarity.pairwise_similarity(
-        table, metric=metric, max_rows=MATRIX_SIDE, max_cols=MATRIX_SIDE
-    )
-
-
-def pairwise(positions: int, d_model: int, base: float, metric: str, random: bool):
-    with st.spinner(t("similarity.spinner")):  # shown only when it takes a while (a cache miss)
-        # The random table has no base: changing the base must not recompute its contrast.
-        return cached_pairwise(positions, d_model, None if random else base, metric, random)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def cached_sample(positions: int, d_model: int, base: float | None, metric: str, random: bool):
-    table = cached_random_table(positions, d_model) if random else cached_table(
-        positions, d_model, base
-    )
-    return similarity.pair_sample(table, count=SAMPLE_PAIRS, seed=1, metric=metric)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def cached_offset_curves(positions: int, d_model: int, base: float, metric: str):
-    return similarity.offset_curves(positions, d_model, base=base, metric=metric)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def cached_profile(positions: int, d_model: int, base: float, anchor: int, metric: str):
-    return similarity.anchor_profile(cached_table(positions, d_model, base), anchor, metric=metric)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -120,8 +116,9 @@ metric_name = {"dot": t("similarity.metric_dot"), "cosine": t("similarity.metric
 # --- the similarity matrix -------------------------------------------------------------------
 def matrix_section() -> None:
     """PE.PE^T: constant along diagonals, against a random table."""
-    sinusoid_pairs = pairwise(positions, d_model, base, metric, False)
-    random_pairs = pairwise(positions, d_model, base, metric, True)
+    toeplitz = sinusoid(positions, d_model, base)
+    sinusoid_pairs = toeplitz.pairwise(metric)
+    random_pairs = random_contrast(positions, d_model).pairwise[metric]
     left, right = st.columns([3, 2], gap="large")
     with left:
         show_chart(
@@ -132,7 +129,7 @@ def matrix_section() -> None:
             # The downloads are the exact (positions, positions) matrix, made on demand.
             table=TableExport(
                 sinusoid_pairs.overview, (positions, positions),
-                lambda: similarity_matrix(cached_table(positions, d_model, base), metric),
+                lambda: toeplitz.matrix(metric),  # exact: f(q - p), read off f
                 row_name="p", col_name="q",
             ),
         )
@@ -150,11 +147,12 @@ def matrix_section() -> None:
 # --- the offset curve against a random table ---------------------------------------------------
 def offset_section() -> None:
     """Distance vs dot product: one curve, even in k; a random table scatters."""
-    random_pairs = pairwise(positions, d_model, base, metric, True)  # its envelope
+    contrast = random_contrast(positions, d_model)  # no base: a base change keeps it
+    random_pairs = contrast.pairwise[metric]  # its envelope
     st.subheader(t("similarity.offset_heading"))
-    curves = cached_offset_curves(positions, d_model, base, metric)
-    sinusoid_sample = cached_sample(positions, d_model, base, metric, False)
-    random_sample = cached_sample(positions, d_model, None, metric, True)  # no base
+    curves = sinusoid(positions, d_model, base).curves(metric)
+    sinusoid_sample = cached_sample(positions, d_model, base, metric)
+    random_sample = contrast.samples[metric]
     _, after_value = similarity.offset_similarity(
         np.array([-offset, offset]), d_model, base=base, metric=metric
     )
@@ -203,7 +201,7 @@ def anchor_section() -> None:
     """The TensorFlow tutorial's view: every position against one."""
     st.subheader(t("similarity.anchor_heading", anchor=anchor))
     explain(t("similarity.anchor_text"))
-    profile = cached_profile(positions, d_model, base, anchor, metric)
+    profile = sinusoid(positions, d_model, base).row(anchor, metric)
     show_chart(
         make_anchor_profile_figure(profile, anchor=anchor, metric=metric, zoom=ANCHOR_ZOOM,
                                    lang=lang),
@@ -215,8 +213,8 @@ def anchor_section() -> None:
 # --- Euclidean distance ------------------------------------------------------------------------
 def distance_section() -> None:
     """Euclidean distance, a function of the dot product."""
-    curves = cached_offset_curves(positions, d_model, base, metric)
-    sinusoid_sample = cached_sample(positions, d_model, base, metric, False)
+    curves = sinusoid(positions, d_model, base).curves(metric)
+    sinusoid_sample = cached_sample(positions, d_model, base, metric)
     st.subheader(t("similarity.distance"))
     st.latex(
         r"\|PE_p - PE_q\|^2 = |PE_p|^2 + |PE_q|^2 - 2\,PE_p \cdot PE_q "
