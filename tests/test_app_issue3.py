@@ -94,7 +94,7 @@ def test_similarity_default_is_the_tf_tutorial_view():
     at = open_page(SIMILARITY)
     (matrix,) = plotly_figures(at)  # one section at a time: the matrix first
     assert decode(matrix["data"][0]["z"]).shape == (200, 200)
-    assert "2048² = 4,194,304 pairs" in markdown(at)
+    assert "all 2048² = 4,194,304 entries" in markdown(at)
     at.radio(key="view").set_value("anchor").run()
     (profile,) = plotly_figures(at)
     y = decode(profile["data"][0]["y"])
@@ -144,29 +144,6 @@ def test_similarity_controls_drive_the_page():
     set_control(at, "pair", 3)
     rotation = plotly_figures(at)[1]
     assert rotation["layout"]["title"]["text"] == "Pair 3 rotated by ω_3·k"
-
-
-def test_similarity_base_change_does_not_recompute_the_random_contrast(monkeypatch):
-    """The random table has no base: a new base recomputes PE.PE^T of the sinusoid only."""
-    import streamlit as st
-
-    from core import similarity
-
-    tables = []
-    real = similarity.pairwise_similarity
-
-    def counting(table, **kwargs):
-        tables.append(table.shape)
-        return real(table, **kwargs)
-
-    monkeypatch.setattr(similarity, "pairwise_similarity", counting)
-    st.cache_data.clear()
-    at = open_page(SIMILARITY, {"positions": "300", "d_model": "34"})
-    assert len(tables) == 2  # the sinusoid and the random table
-    set_control(at, "base", 500.0)
-    assert not at.exception
-    assert len(tables) == 3  # the sinusoid again, not the random table
-    st.cache_data.clear()
 
 
 def test_similarity_clamps_anchor_and_offset_with_an_info():
