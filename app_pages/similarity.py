@@ -17,7 +17,7 @@ from core.figures.similarity import (
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls
+from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
 from ui.shared import read_only
 from ui.text import explain
@@ -80,25 +80,41 @@ def cached_shift(positions: int, d_model: int, base: float, offset: int):
 lang = current_language()
 st.title(t("similarity.title"))
 controls = PageControls("similarity", PAGE_PARAMS["similarity"])
+view = controls.current("view")
 with st.sidebar:
-    d_model = controls.number("d_model", t("similarity.d_model"), help=t("similarity.d_model_help"))
-    positions = controls.number(
-        "positions", t("similarity.positions"), help=t("similarity.positions_help")
-    )
-    base = controls.number("base", t("similarity.base"), fmt="%g", help=t("similarity.base_help"))
-    metric = controls.choice("metric", t("similarity.metric"), help=t("similarity.metric_help"))
-    anchor = controls.number("anchor", t("similarity.anchor"), help=t("similarity.anchor_help"))
-    offset = controls.number("offset", t("similarity.offset"), help=t("similarity.offset_help"))
-    pair = controls.number("pair", t("similarity.pair"), help=t("similarity.pair_help"))
+    d_model = controls.stops("d_model", t("similarity.d_model"),
+                             size_stops(controls.params["d_model"]),
+                             help=t("similarity.d_model_help"))
+    positions = controls.stops("positions", t("similarity.positions"),
+                               count_stops(controls.params["positions"]),
+                               help=t("similarity.positions_help"))
+    base = controls.stops("base", t("similarity.base"), base_stops(controls.params["base"]),
+                          help=t("similarity.base_help"))
+    # Each view's own controls; the others stay in the link, out of sight.
+    with controls.shown(view != "rotation"):
+        metric = controls.choice("metric", t("similarity.metric"),
+                                 help=t("similarity.metric_help"))
+    with controls.shown(view in ("offset", "anchor", "rotation")):
+        anchor = controls.slider("anchor", t("similarity.anchor"),
+                                 help=t("similarity.anchor_help"))
+    with controls.shown(view in ("offset", "rotation")):
+        offset = controls.slider("offset", t("similarity.offset"),
+                                 help=t("similarity.offset_help"))
+    with controls.shown(view == "rotation"):
+        pair = controls.slider("pair", t("similarity.pair"), help=t("similarity.pair_help"))
 if anchor >= positions:
-    st.info(t("similarity.anchor_clamped", anchor=anchor, last=positions - 1))
+    if view in ("offset", "anchor", "rotation"):
+        st.info(t("similarity.anchor_clamped", anchor=anchor, last=positions - 1))
     anchor = positions - 1
 if abs(offset) >= positions:
     k = int(np.sign(offset)) * (positions - 1)
-    st.info(t("similarity.offset_clamped", offset=offset, k=k))
+    if view in ("offset", "rotation"):
+        st.info(t("similarity.offset_clamped", offset=offset, k=k))
     offset = k
 if pair >= d_model // 2:
-    st.info(t("similarity.pair_clamped", pair=pair, d_model=d_model, last=d_model // 2 - 1))
+    if view == "rotation":
+        st.info(t("similarity.pair_clamped", pair=pair, d_model=d_model,
+                  last=d_model // 2 - 1))
     pair = d_model // 2 - 1
 
 label = "PE_p \\cdot PE_q" if metric == "dot" else "\\cos(PE_p, PE_q)"

@@ -147,13 +147,18 @@ def test_similarity_controls_drive_the_page():
 
 
 def test_similarity_clamps_anchor_and_offset_with_an_info():
-    at = open_page(SIMILARITY, {"positions": "100", "d_model": "16", "anchor": "500",
-                                "offset": "-300", "pair": "30"})
+    """In the view that uses them (rotation: anchor, offset and pair); the matrix view, which
+    uses none of them, says nothing about them."""
+    query = {"positions": "100", "d_model": "16", "anchor": "500", "offset": "-300",
+             "pair": "30"}
+    at = open_page(SIMILARITY, {**query, "view": "rotation"})
     assert not at.exception
     infos = [i.value for i in at.info]
     assert "anchor 500 is past the last position (99): using 99." in infos
     assert "offset -300 is longer than the table allows: using -99." in infos
     assert "pair 30 does not exist for d_model = 16: using 7." in infos
+    at = open_page(SIMILARITY, query)
+    assert not at.exception and [i.value for i in at.info] == []
 
 
 # --- vit-grid ----------------------------------------------------------------------------------
