@@ -9,13 +9,15 @@ from core.figures.extrapolation import (
     make_rope_reach_figure,
     make_sinusoid_novelty_figure,
 )
+from core.figures.rope_config import make_config_angle_figure, method_text
 from core.minilm import ModelUnavailableError
 from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, count_stops, size_stops
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
-from ui.text import explain
+from ui.rope_config import config_controls, curves_to_draw, paste_box, short_label
+from ui.text import escape_markdown, explain
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -53,6 +55,13 @@ with st.sidebar:
     d_model = controls.stops("d_model", t("extrapolation.d_model"),
                              size_stops(controls.params["d_model"]),
                              help=t("extrapolation.d_model_help"))
+    # A model's config for the RoPE panel. `factor` is its rope_scaling factor, whose default
+    # is the config's own: a link carries it only to override (ui/rope_config.py).
+    choice = config_controls(controls, active=True)
+    with controls.shown(choice.own_factor is not None and choice.pasted is None):
+        factor = controls.slider("factor", t("rope-config.factor"),
+                                 help=t("rope-config.factor_help"))
+    paste_box(controls, active=True)
 
 explain(t("extrapolation.intro", train_length=train_length, target_length=target_length))
 extrapolating = target_length > train_length
@@ -62,8 +71,17 @@ if not extrapolating:
 # Files name the lengths: pe-extrapolation-rope_train2048_target8192_dhead128.
 lengths = (f"train{train_length}", f"target{target_length}")
 
+config_curves, config_problem = curves_to_draw(choice, factor)
+if config_problem:
+    st.warning(escape_markdown(config_problem), icon=":material/warning:")
+if choice.unused_factor(factor):
+    st.info(t("rope-config.factor_unused", label=short_label(choice.preset), factor=factor))
+
 top_left, top_right = st.columns(2, gap="large")
 bottom_left, bottom_right = st.columns(2, gap="large")
+# With two configs, their RoPE panels share a row and ALiBi moves below.
+rope_cells = [bottom_left, bottom_right] if len(config_curves) > 1 else [bottom_left]
+alibi_cell = st.columns(2, gap="large")[0] if len(config_curves) > 1 else bottom_right
 
 with top_left:
     novelty = cached_novelty(train_length, target_length, d_model)
@@ -92,23 +110,42 @@ with top_right:
         )
         explain(t("extrapolation.learned_text", rows=learned.rows))
 
-with bottom_left:
-    extension = cached_rope(train_length, target_length, d_model)
-    show_chart(
-        make_rope_reach_figure(extension, lang=lang),
-        key="rope_chart",
-        name=file_stem("extrapolation-rope", *lengths, f"dhead{d_model}"),
-    )
-    explain(
-        t("extrapolation.rope_text", d_model=d_model,
-          beyond=int(extension.beyond["none"].sum()), pairs=extension.trained.size,
-          factor=extension.factor,
-          interpolated_beyond=int(extension.beyond["position_interpolation"].sum()))
-        if extrapolating
-        else t("extrapolation.rope_seen", d_model=d_model)
-    )
+if config_curves:
+    override = f"x{factor}" if choice.own_factor not in (None, factor) else None
+    for index, (cell, curves) in enumerate(zip(rope_cells, config_curves, strict=True)):
+        with cell:
+            show_chart(
+                make_config_angle_figure(
+                    curves, lang=lang,
+                    shown_with=[other for other in config_curves if other is not curves]),
+                key=("rope_chart", "compare_rope_chart")[index],
+                name=file_stem("extrapolation-rope", curves.name,
+                               override if index == 0 else None),
+            )
+            explain(t("rope-config.extrapolation_text", label=curves.label,
+                      d_head=curves.d_head, trained=curves.trained_context,
+                      target=curves.target_context, pairs=curves.pairs.size,
+                      unscaled=int(curves.beyond_unscaled.sum()),
+                      scaled=int(curves.beyond_scaled.sum()),
+                      method=method_text(curves, lang)))
+else:
+    with bottom_left:
+        extension = cached_rope(train_length, target_length, d_model)
+        show_chart(
+            make_rope_reach_figure(extension, lang=lang),
+            key="rope_chart",
+            name=file_stem("extrapolation-rope", *lengths, f"dhead{d_model}"),
+        )
+        explain(
+            t("extrapolation.rope_text", d_model=d_model,
+              beyond=int(extension.beyond["none"].sum()), pairs=extension.trained.size,
+              factor=extension.factor,
+              interpolated_beyond=int(extension.beyond["position_interpolation"].sum()))
+            if extrapolating
+            else t("extrapolation.rope_seen", d_model=d_model)
+        )
 
-with bottom_right:
+with alibi_cell:
     alibi_reach = cached_alibi(train_length, target_length)
     show_chart(
         make_alibi_reach_line_figure(alibi_reach, train_length, lang=lang),

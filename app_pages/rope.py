@@ -11,12 +11,24 @@ from core.figures.rope import (
     make_rope_rotation_figure,
     method_names,
 )
+from core.figures.rope_config import (
+    make_config_angle_figure,
+    make_config_logit_figure,
+    make_config_wavelength_figure,
+)
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
-from ui.text import explain
+from ui.rope_config import (
+    config_controls,
+    config_table,
+    curves_to_draw,
+    paste_box,
+    short_label,
+)
+from ui.text import escape_markdown, explain
 
 BASE_PRESETS = (10000.0, 500000.0)  # RoFormer and LLaMA 1-2; LLaMA 3
 SECOND_ANCHOR_SHIFT = 1000  # the second query sits this many positions further on
@@ -61,30 +73,53 @@ def set_base(value: float) -> None:
 
 lang = current_language()
 st.title(t("rope.title"))
+# A link that names a model config but no view opens the config view (/rope?config=qwen2.5-7b-yarn),
+# written into the URL before the view's widget reads it, so the address bar is the view's link.
+if "_rope_link_read" not in st.session_state:
+    st.session_state["_rope_link_read"] = True
+    if "view" not in st.query_params and {"config", "compare"} & set(st.query_params):
+        st.query_params["view"] = "config"
+        st.rerun()
 controls = PageControls("rope", PAGE_PARAMS["rope"])
 view = controls.current("view")
 rotating = view in ("rotation", "relative")  # the views that rotate vectors by a layout
+configuring = view == "config"  # a model's config sets d_head, base and the scaling
 with st.sidebar:
-    d_head = controls.stops("d_head", t("rope.d_head"), size_stops(controls.params["d_head"]),
-                            help=t("rope.d_head_help"))
-    base = controls.stops("base", t("rope.base"), base_stops(controls.params["base"]),
-                          help=t("rope.base_help"))
-    st.caption(t("rope.presets"))
-    preset_help = {10000.0: t("rope.preset_10000"), 500000.0: t("rope.preset_500000")}
-    preset_name = {10000.0: t("rope.preset_name_10000"), 500000.0: t("rope.preset_name_500000")}
-    for value in BASE_PRESETS:
-        st.button(preset_name[value], key=f"base_preset_{value:g}", help=preset_help[value],
-                  on_click=set_base, args=(value,), width="stretch")
+    with controls.shown(not configuring):
+        d_head = controls.stops("d_head", t("rope.d_head"),
+                                size_stops(controls.params["d_head"]), help=t("rope.d_head_help"))
+        base = controls.stops("base", t("rope.base"), base_stops(controls.params["base"]),
+                              help=t("rope.base_help"))
+        st.caption(t("rope.presets"))
+        preset_help = {10000.0: t("rope.preset_10000"), 500000.0: t("rope.preset_500000")}
+        preset_name = {10000.0: t("rope.preset_name_10000"),
+                       500000.0: t("rope.preset_name_500000")}
+        for value in BASE_PRESETS:
+            st.button(preset_name[value], key=f"base_preset_{value:g}", help=preset_help[value],
+                      on_click=set_base, args=(value,), width="stretch")
     with controls.shown(rotating):
         layout = controls.choice("layout", t("rope.layout"), help=t("rope.layout_help"))
-    with controls.shown(view != "extension"):  # the extension view's lengths are its own
+    # The extension view's lengths are its own, a config's are the config's.
+    with controls.shown(view not in ("extension", "config")):
         positions = controls.stops("positions", t("rope.positions"),
                                    count_stops(controls.params["positions"]),
                                    help=t("rope.positions_help"))
     with controls.shown(rotating):
         scaling = controls.choice("scaling", t("rope.scaling"), help=t("rope.scaling_help"))
-    with controls.shown(view == "extension" or (rotating and scaling != "none")):
-        factor = controls.slider("factor", t("rope.factor"), help=t("rope.factor_help"))
+    # In the config view `factor` is the config's rope_scaling factor: its default is the
+    # config's own (8 for llama-3.1-8b), so it overrides the config only when the link carries
+    # it, and it returns to the default when the config or the view changes (ui/rope_config.py).
+    # The other views keep factor's default 4 and every link they had.
+    choice = config_controls(controls, active=configuring)
+    if configuring:
+        factor_shown = choice.own_factor is not None and choice.pasted is None
+        factor_label, factor_help = t("rope-config.factor"), t("rope-config.factor_help")
+    else:
+        factor_shown = view == "extension" or (rotating and scaling != "none")
+        factor_label, factor_help = t("rope.factor"), t("rope.factor_help")
+    with controls.shown(factor_shown):
+        factor = controls.slider("factor", factor_label, help=factor_help)
+    paste_box(controls, active=configuring)
 scaling_arg = None if scaling == "none" else scaling
 # Files name the setting: pe-rope-rotation_dhead128_pos512_interleaved (base and scaling only
 # when used).
@@ -105,7 +140,9 @@ columns_text = {
 scaling_text = (
     t("rope.scaling_text", method=method_names(lang)[scaling], factor=factor) if scaling_arg else ""
 )
-explain(t("rope.layout_text", layout=layout, columns=columns_text[layout], scaling=scaling_text))
+if not configuring:  # the config view has no layout or scaling control
+    explain(t("rope.layout_text", layout=layout, columns=columns_text[layout],
+              scaling=scaling_text))
 
 
 def rotation_section() -> None:
@@ -205,10 +242,41 @@ def extension_section() -> None:
     )
 
 
+def config_section() -> None:
+    """A model's config (and a second one beside it): per pair wavelengths and bands, largest
+    angles at the target length, the logit of a query with itself."""
+    st.subheader(t("rope-config.heading"))
+    shown, problem = curves_to_draw(choice, factor)
+    if problem:
+        st.warning(escape_markdown(problem), icon=":material/warning:")
+    if choice.unused_factor(factor):
+        st.info(t("rope-config.factor_unused", label=short_label(choice.preset), factor=factor))
+    explain(t("rope-config.intro"))
+    st.table(config_table(shown))
+    override = f"x{factor}" if choice.own_factor not in (None, factor) else None
+    charts = (
+        ("wavelengths", make_config_wavelength_figure, t("rope-config.wavelengths_caption")),
+        ("angles", make_config_angle_figure, t("rope-config.angles_caption")),
+        ("logits", make_config_logit_figure, t("rope-config.logits_caption")),
+    )
+    for kind, make_figure, caption in charts:
+        columns = st.columns(len(shown), gap="medium") if len(shown) > 1 else [st.container()]
+        for index, (column, curves) in enumerate(zip(columns, shown, strict=True)):
+            others = [other for other in shown if other is not curves]
+            with column:
+                show_chart(
+                    make_figure(curves, lang=lang, shown_with=others),
+                    key=f"{('config', 'compare')[index]}_{kind}_chart",
+                    name=file_stem(f"rope-config-{kind}", curves.name,
+                                   override if index == 0 else None),
+                )
+        explain(caption, caption=True)
+
+
 # One section at a time (in the URL as `view`): a change redraws only what is on screen.
 controls.sections(
     {"rotation": rotation_section, "relative": relative_section, "decay": decay_section,
-     "extension": extension_section},
+     "extension": extension_section, "config": config_section},
     help=t("rope.view_help"),
 )
 

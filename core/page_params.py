@@ -20,6 +20,7 @@ from core.params import (
     Param,
     TextParam,
 )
+from core.rope_configs import PRESETS
 
 PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
     # --- heatmap ------------------------------------------------------------------------------
@@ -95,9 +96,13 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         ChoiceParam("layout", "interleaved", ("interleaved", "half_split")),
         IntParam("positions", 512, 2, limits.MAX_POSITIONS),  # offsets and distances shown
         ChoiceParam("scaling", "none", ("none", "position_interpolation", "ntk_aware")),
-        # The context-extension factor s: 2048 -> 8192 by default.
+        # The context-extension factor s: 2048 -> 8192 by default. In the config view, the
+        # config's rope_scaling factor: its default there is the config's own (app_pages/rope.py).
         IntParam("factor", 4, 1, limits.MAX_ROPE_FACTOR),
-        ChoiceParam("view", "rotation", ("rotation", "relative", "decay", "extension")),
+        ChoiceParam("view", "rotation", ("rotation", "relative", "decay", "extension", "config")),
+        # The config view's model (core.rope_configs.PRESETS), and a second one beside it.
+        ChoiceParam("config", "llama-3.1-8b", tuple(PRESETS)),
+        ChoiceParam("compare", "none", ("none", *PRESETS)),
     ),
     "alibi": (
         IntParam("num_heads", 8, 1, limits.MAX_HEADS),  # the paper's 8 heads: slopes 1/2 ... 1/256
@@ -113,6 +118,12 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         IntParam("target_length", 8192, 1, limits.MAX_POSITIONS),
         # The sinusoid's width, and RoPE's d_head.
         IntParam("d_model", 128, 2, limits.MAX_EXTRAPOLATION_D_MODEL, multiple_of=2),
+        # A model's config for the RoPE panel (none: d_model, train_length and target_length),
+        # a second one beside it, and the config's rope_scaling factor (its default there is
+        # the config's own: the link carries it only when overridden).
+        ChoiceParam("config", "none", ("none", *PRESETS)),
+        ChoiceParam("compare", "none", ("none", *PRESETS)),
+        IntParam("factor", 4, 1, limits.MAX_ROPE_FACTOR),
     ),
 }
 

@@ -49,7 +49,8 @@ def test_default_render_has_no_exception(page, charts):
 # --- sections: one at a time, in the URL as `view` -----------------------------------------------
 SECTIONS = {
     ROPE: {"rotation": ["rotation_chart"], "relative": ["logits_chart"],
-           "decay": ["decay_chart"], "extension": ["extension_chart"]},
+           "decay": ["decay_chart"], "extension": ["extension_chart"],
+           "config": ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]},
     ALIBI: {"slopes": ["slopes_chart"], "heads": ["bias_grid_chart"], "head": ["head_chart"],
             "reach": ["reach_chart"]},
 }

@@ -54,7 +54,8 @@ def test_rope_page_in_chinese():
     assert at.radio(key="scaling").options == ["none", "position_interpolation", "ntk_aware"]
     assert at.radio(key="view").label == message("controls.show", "zh")
     assert at.radio(key="view").help == message("rope.view_help", "zh")
-    assert at.radio(key="view").options == list(ROPE_SUBHEADERS)
+    # The config view (a model's config.json) is tested in tests/test_rope_config_pages.py.
+    assert at.radio(key="view").options == [*ROPE_SUBHEADERS, "config"]
     subheaders = {}
 
     assert at.radio(key="view").value == "rotation"  # the default section

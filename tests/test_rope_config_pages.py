@@ -1,0 +1,510 @@
+"""A model's config on the RoPE page (view `config`) and the extrapolation page: the figures of
+core/figures/rope_config.py against slow references, and the pages through AppTest (URL
+parameters `config`, `compare`, `factor`; the pasted config.json; both languages)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import numpy as np
+import pytest
+
+from core.figures.rope_config import (
+    LOGIT_BINS,
+    config_contexts,
+    make_config_angle_figure,
+    make_config_logit_figure,
+    make_config_wavelength_figure,
+    rope_config_curves,
+)
+from core.i18n import message
+from core.rope_configs import MAX_CONFIG_CHARS, PRESETS, parse_config
+from core.rope_scaling import critical_pair, scaling_bands
+from tests.apptest import control, decode, has_cjk, notices, open_page, plotly_figures
+from tests.test_controls import _keys_in_hidden_blocks
+
+ROPE, EXTRAPOLATION = "app_pages/rope.py", "app_pages/extrapolation.py"
+CONFIG_CHARTS = ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]
+BOTH_CHARTS = ["config_wavelengths_chart", "compare_wavelengths_chart", "config_angles_chart",
+               "compare_angles_chart", "config_logits_chart", "compare_logits_chart"]
+
+
+def small_config(d_head: int = 8, max_pos: int = 60, scaling: dict | None = None, **fields):
+    return parse_config(json.dumps({"head_dim": d_head, "max_position_embeddings": max_pos,
+                                    "rope_theta": 100.0, "rope_scaling": scaling, **fields}))
+
+
+def self_logit_loop(theta: np.ndarray, scale: float, k: int) -> float:
+    """A query with itself at distance k, every pair the unit vector (1, 0): the slow way."""
+    total = 0.0
+    for angle in theta:
+        query = np.array([1.0, 0.0])
+        key = np.array([math.cos(k * angle), math.sin(k * angle)])  # the key rotated by k
+        total += query @ key
+    return scale * total / theta.size
+
+
+# --- the numbers the figures draw ---------------------------------------------------------------
+def test_contexts_of_the_presets():
+    """L from original_max_position_embeddings (top level, then rope_scaling's), T the longest
+    context the config is made for: Qwen2.5's YaRN reaches 4 x 32768 though its
+    max_position_embeddings is 32768."""
+    assert config_contexts(PRESETS["llama-2-7b"]) == (4096, 4096, 1.0)
+    assert config_contexts(PRESETS["llama-3.1-8b"]) == (8192, 131072, 8.0)
+    assert config_contexts(PRESETS["qwen2.5-7b-yarn"]) == (32768, 131072, 4.0)
+    assert config_contexts(PRESETS["phi-3-mini-128k"]) == (4096, 131072, 32.0)
+    assert config_contexts(PRESETS["deepseek-v2-lite"]) == (4096, 163840, 40.0)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_curves_equal_core_rope_scaling(name):
+    config = PRESETS[name]
+    curves = rope_config_curves(config)
+    trained, target, _ = config_contexts(config)
+    bands = scaling_bands(config.d_head, base=config.rope_theta, scaling=config.rope_scaling,
+                          max_position_embeddings=config.max_position_embeddings,
+                          seq_len=target,
+                          original_max_position_embeddings=config.original_max_position_embeddings)
+    theta = config.rope_theta ** (-np.arange(0, config.d_head, 2) / config.d_head)
+    scaled, attention = config.scaled_frequencies(seq_len=target)
+    assert curves.bands.bands == bands.bands
+    np.testing.assert_allclose(curves.bands.wavelengths, 2 * np.pi / theta, rtol=1e-12)
+    np.testing.assert_allclose(curves.trained_angles, (trained - 1) * theta, rtol=1e-12)
+    np.testing.assert_allclose(curves.target_angles, (target - 1) * theta, rtol=1e-12)
+    np.testing.assert_allclose(curves.scaled_angles, (target - 1) * scaled, rtol=1e-12)
+    assert curves.attention_factor == attention
+    assert curves.critical_pair == critical_pair(theta, trained)
+    assert curves.pairs.size == config.d_head // 2
+    # The critical pair: every pair before it turns fully within L, none from it on.
+    turns = 2 * np.pi / theta <= trained
+    assert turns[:curves.critical_pair].all() and not turns[curves.critical_pair:].any()
+
+
+def test_llama_31_bands_and_critical_pair():
+    curves = rope_config_curves(PRESETS["llama-3.1-8b"])
+    assert curves.bands.bands.count("unchanged") == 29
+    assert curves.bands.bands.count("blended") == 6
+    assert curves.bands.bands.count("interpolated") == 29
+    assert curves.critical_pair == 35  # 2 pi 500000^(70/128) > 8192 > 2 pi 500000^(68/128)
+    # Interpolated pairs turn 8 times slower; with T = 16 L they still pass their trained range.
+    interpolated = np.asarray(curves.bands.bands) == "interpolated"
+    np.testing.assert_allclose(curves.bands.ratio[interpolated], 1 / 8)
+    assert int(curves.beyond_unscaled.sum()) == 29 and int(curves.beyond_scaled.sum()) == 29
+
+
+def test_qwen_yarn_keeps_every_pair_in_range_and_scales_the_logit():
+    curves = rope_config_curves(PRESETS["qwen2.5-7b-yarn"])
+    assert int(curves.beyond_unscaled.sum()) == 24 and int(curves.beyond_scaled.sum()) == 0
+    assert curves.attention_factor == pytest.approx(0.1 * math.log(4) + 1)
+    assert curves.logit_scaled.mean[0] == pytest.approx(
+        self_logit_loop(2 * np.pi / curves.bands.scaled_wavelengths,
+                        curves.attention_factor**2, 1))
+
+
+def test_self_logit_bins_are_the_loops_values():
+    """Distances 1 .. T-1 in log-spaced bins: narrow bins hold every distance, so their mean,
+    lowest and highest are the loop's over exactly those distances."""
+    config = small_config(d_head=8, max_pos=300,
+                          scaling={"type": "yarn", "factor": 2.0,
+                                   "original_max_position_embeddings": 150})
+    curves = rope_config_curves(config)
+    trained, target, _ = config_contexts(config)
+    assert (trained, target) == (150, 300)
+    theta = 2 * np.pi / curves.bands.wavelengths
+    scaled = 2 * np.pi / curves.bands.scaled_wavelengths
+    edges = np.unique(np.round(np.geomspace(1, target, LOGIT_BINS + 1)).astype(int))
+    assert edges.size - 1 == curves.logit_unscaled.distances.size
+    for index, (start, stop) in enumerate(itertools.pairwise(edges)):
+        assert stop - start <= 32  # every distance of the bin is evaluated
+        plain = [self_logit_loop(theta, 1.0, k) for k in range(start, stop)]
+        with_m = [self_logit_loop(scaled, curves.attention_factor**2, k)
+                  for k in range(start, stop)]
+        assert curves.logit_unscaled.mean[index] == pytest.approx(np.mean(plain), abs=1e-12)
+        assert curves.logit_unscaled.low[index] == pytest.approx(min(plain), abs=1e-12)
+        assert curves.logit_unscaled.high[index] == pytest.approx(max(plain), abs=1e-12)
+        assert curves.logit_scaled.mean[index] == pytest.approx(np.mean(with_m), abs=1e-12)
+    assert curves.logit_unscaled.distances[0] == 1
+
+
+def test_self_logit_over_ten_million_positions_is_bounded():
+    """A pasted config may ask for 10M positions and 1024 columns: bins of sampled distances,
+    each range inside [-m^2, m^2] and around its mean."""
+    config = parse_config(json.dumps({
+        "head_dim": 1024, "rope_theta": 1e8, "max_position_embeddings": 10_000_000,
+        "rope_scaling": {"rope_type": "llama3", "factor": 64, "low_freq_factor": 1,
+                         "high_freq_factor": 4, "original_max_position_embeddings": 8192}}))
+    curves = rope_config_curves(config)
+    for profile in (curves.logit_unscaled, curves.logit_scaled):
+        assert profile.distances.size <= LOGIT_BINS
+        assert (profile.low <= profile.mean + 1e-12).all()
+        assert (profile.mean <= profile.high + 1e-12).all()
+        assert np.all(np.diff(profile.distances) > 0)
+    assert curves.logit_unscaled.distances[-1] < 10_000_000
+    assert curves.logit_unscaled.high.max() <= 1 + 1e-12
+
+
+def test_an_unusable_original_context_names_its_field():
+    config = small_config(scaling={"type": "linear", "factor": 2,
+                                   "original_max_position_embeddings": -5})
+    with pytest.raises(ValueError, match=r"original_max_position_embeddings.*=-5"):
+        rope_config_curves(config)
+
+
+# --- figures ---------------------------------------------------------------------------------
+def test_wavelength_figure_marks_bands_contexts_critical_pair_and_edges():
+    curves = rope_config_curves(PRESETS["llama-3.1-8b"])
+    fig = make_config_wavelength_figure(curves)
+    names = [trace.name for trace in fig.data]
+    assert names[:4] == ["without scaling: 2π/θ_i", "scaled: unchanged", "scaled: blended",
+                         "scaled: interpolated"]
+    by_name = {trace.name: trace for trace in fig.data}
+    interpolated = by_name["scaled: interpolated"]
+    np.testing.assert_allclose(interpolated.y, 8 * curves.bands.wavelengths[interpolated.x])
+    assert list(by_name["trained context L = 8192"].y) == [8192, 8192]
+    assert list(by_name["target context T = 131072"].y) == [131072, 131072]
+    assert list(by_name["critical pair 35"].x) == [34.5, 34.5]
+    edges = [trace for trace in fig.data if trace.name == "band edges"]
+    assert [trace.x[0] for trace in edges] == pytest.approx(list(curves.bands.pair_edges))
+    assert [trace.showlegend for trace in edges] == [True, False]
+    assert fig.layout.yaxis.type == "log"
+    assert fig.layout.title.text == "Wavelength of each pair · Llama 3.1 8B (8k -> 128k, llama3)"
+
+
+def test_plain_configs_draw_no_scaled_traces():
+    curves = rope_config_curves(PRESETS["llama-2-7b"])
+    names = [trace.name for trace in make_config_wavelength_figure(curves).data]
+    assert not any(name.startswith("scaled") or "target context" in name for name in names)
+    angles = make_config_angle_figure(curves)
+    assert len(angles.data[1].x) == 0  # no pair beyond: T = L
+    logits = make_config_logit_figure(curves)
+    assert [trace.name for trace in logits.data][2] == "without scaling"
+
+
+def test_figures_side_by_side_share_their_y_range():
+    first = rope_config_curves(PRESETS["llama-3.1-8b"])
+    second = rope_config_curves(PRESETS["deepseek-v2-lite"])
+    for make in (make_config_wavelength_figure, make_config_angle_figure,
+                 make_config_logit_figure):
+        left = make(first, shown_with=[second])
+        right = make(second, shown_with=[first])
+        assert left.layout.yaxis.range == right.layout.yaxis.range
+        low, high = left.layout.yaxis.range
+        for alone in (make(first), make(second)):  # the shared range holds each one's own
+            assert low <= alone.layout.yaxis.range[0] and alone.layout.yaxis.range[1] <= high
+
+
+def test_angle_figure_marks_the_pairs_beyond_training():
+    curves = rope_config_curves(PRESETS["llama-3.1-8b"])
+    fig = make_config_angle_figure(curves)
+    beyond = next(t for t in fig.data if t.name == "angles never seen in training")
+    assert list(beyond.x) == list(np.flatnonzero(curves.beyond_scaled))
+    scaled = next(t for t in fig.data if "llama3 ×8" in t.name)
+    np.testing.assert_allclose(scaled.y, curves.scaled_angles)
+    assert fig.layout.title.text.startswith("Largest angle of each pair")
+
+
+def test_logit_figure_draws_mean_and_range_with_the_attention_factor():
+    curves = rope_config_curves(PRESETS["qwen2.5-7b-yarn"])
+    fig = make_config_logit_figure(curves)
+    names = [trace.name for trace in fig.data]
+    scaled = "yarn ×4, × m² (m = 1.14)"
+    assert names[:6] == ["without scaling: lowest in bin", "without scaling: highest in bin",
+                         "without scaling", f"{scaled}: lowest in bin",
+                         f"{scaled}: highest in bin", scaled]
+    assert fig.data[1].fill == "tonexty" and fig.data[4].fill == "tonexty"
+    np.testing.assert_allclose(fig.data[5].y, curves.logit_scaled.mean, rtol=1e-6)
+    assert fig.layout.xaxis.type == "log"
+
+
+def test_figures_in_chinese():
+    curves = rope_config_curves(PRESETS["qwen2.5-7b-yarn"], label="Qwen2.5 7B + YaRN")
+    for make, title in ((make_config_wavelength_figure, "fig.rope_config.wavelength_title"),
+                        (make_config_angle_figure, "fig.rope_config.angle_title"),
+                        (make_config_logit_figure, "fig.rope_config.logit_title")):
+        fig = make(curves, lang="zh")
+        assert fig.layout.title.text == message(title, "zh", label="Qwen2.5 7B + YaRN")
+        assert has_cjk(fig.layout.xaxis.title.text) and has_cjk(fig.layout.yaxis.title.text)
+    names = [t.name for t in make_config_wavelength_figure(curves, lang="zh").data]
+    assert "缩放后：插值" in names and "临界维度对 40" in names
+
+
+def test_the_widest_config_stays_small():
+    """1024 columns (512 pairs) and 10M positions: the three figures together stay far below
+    the 1.5 MB a rerun may send."""
+    config = parse_config(json.dumps({
+        "head_dim": 1024, "rope_theta": 1e8, "max_position_embeddings": 10_000_000,
+        "rope_scaling": {"rope_type": "llama3", "factor": 64, "low_freq_factor": 1,
+                         "high_freq_factor": 4, "original_max_position_embeddings": 8192}}))
+    curves = rope_config_curves(config)
+    sizes = [len(make(curves).to_json()) for make in (
+        make_config_wavelength_figure, make_config_angle_figure, make_config_logit_figure)]
+    assert sum(sizes) < 150_000, sizes
+
+
+# --- the RoPE page's config view -----------------------------------------------------------------
+def chart_keys(at) -> list[str]:
+    return [chart.key for chart in at.get("plotly_chart")]
+
+
+def figure(at, key: str) -> dict:
+    for chart in at.get("plotly_chart"):
+        if chart.key == key:
+            return json.loads(chart.proto.spec)
+    raise AssertionError(f"no chart {key}: {chart_keys(at)}")
+
+
+def table(at):
+    return at.table[0].value
+
+
+def test_config_view_at_its_defaults():
+    at = open_page(ROPE, {"view": "config"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert notices(at) == []
+    assert at.radio(key="config").value == "llama-3.1-8b"
+    assert at.radio(key="compare").value == "none"
+    assert control(at, "factor").value == 8  # the config's own
+    assert chart_keys(at) == CONFIG_CHARTS
+    assert list(table(at).columns) == ["Llama 3.1 8B"]
+    column = table(at)["Llama 3.1 8B"].tolist()
+    assert column[:6] == ["llama3 ×8", "128", "500000", "8192", "131072", "1"]
+    assert column[-1] == "meta-llama/Llama-3.1-8B config.json"  # the numbers' source
+    assert [s.value for s in at.subheader] == ["A model's config"]
+
+
+def test_a_link_with_a_config_and_no_view_opens_the_config_view_with_its_factor():
+    at = open_page(ROPE, {"config": "llama-3.1-8b"})
+    assert not at.exception
+    assert at.radio(key="view").value == "config"
+    assert control(at, "factor").value == 8
+    assert table(at)["Llama 3.1 8B"].tolist()[0] == "llama3 ×8"
+
+
+def test_a_link_with_a_factor_overrides_the_configs():
+    at = open_page(ROPE, {"config": "llama-3.1-8b", "factor": "16"})
+    assert not at.exception and notices(at) == []
+    assert control(at, "factor").value == 16
+    assert list(table(at).columns) == ["Llama 3.1 8B, factor 16"]
+    assert table(at).iloc[0, 0] == "llama3 ×16"
+    interpolated = next(t for t in figure(at, "config_wavelengths_chart")["data"]
+                        if t["name"] == "scaled: interpolated")
+    pairs = decode(interpolated["x"]).astype(int)
+    plain = 2 * np.pi * 500000.0 ** (2 * pairs / 128)
+    np.testing.assert_allclose(decode(interpolated["y"]), 16 * plain, rtol=1e-12)
+
+
+def test_choosing_another_config_starts_from_its_own_factor():
+    at = open_page(ROPE, {"view": "config", "factor": "16"})
+    assert control(at, "factor").value == 16
+    at.radio(key="config").set_value("qwen2.5-7b-yarn").run()
+    assert control(at, "factor").value == 4  # not the 16 meant for Llama
+    assert table(at).iloc[0, 0] == "yarn ×4"
+    at.radio(key="config").set_value("deepseek-v2-lite").run()
+    assert control(at, "factor").value == 40
+    at.radio(key="view").set_value("extension").run()  # factor's other meaning: default 4
+    assert control(at, "factor").value == 4
+    assert chart_keys(at) == ["extension_chart"]
+    at.radio(key="view").set_value("config").run()
+    assert control(at, "factor").value == 40
+
+
+@pytest.mark.parametrize("query, factor", [
+    ({"view": "extension", "factor": "8"}, 8),
+    ({"view": "extension"}, 4),
+    ({"scaling": "ntk_aware", "factor": "16", "view": "relative"}, 16),
+    ({"d_head": "64", "base": "500000", "layout": "half_split", "positions": "300",
+      "scaling": "position_interpolation", "factor": "8"}, 8),
+])
+def test_links_to_the_other_views_keep_their_factor(query, factor):
+    at = open_page(ROPE, query)
+    assert not at.exception and notices(at) == []
+    assert at.radio(key="view").value == query.get("view", "rotation")
+    assert control(at, "factor").value == factor
+
+
+def test_compare_draws_two_configs_side_by_side():
+    at = open_page(ROPE, {"view": "config", "compare": "qwen2.5-7b-yarn"})
+    assert not at.exception
+    assert chart_keys(at) == BOTH_CHARTS
+    assert list(table(at).columns) == ["Llama 3.1 8B", "Qwen2.5 7B + YaRN"]
+    for kind in ("wavelengths", "angles", "logits"):
+        left, right = figure(at, f"config_{kind}_chart"), figure(at, f"compare_{kind}_chart")
+        assert left["layout"]["yaxis"]["range"] == right["layout"]["yaxis"]["range"]
+    assert "Qwen2.5" in figure(at, "compare_angles_chart")["layout"]["title"]["text"]
+
+
+def test_a_config_compared_with_itself_overridden():
+    at = open_page(ROPE, {"view": "config", "compare": "llama-3.1-8b", "factor": "32"})
+    assert list(table(at).columns) == ["Llama 3.1 8B, factor 32", "Llama 3.1 8B"]
+    assert table(at).iloc[0].tolist() == ["llama3 ×32", "llama3 ×8"]
+
+
+def test_a_factor_for_a_config_without_scaling_is_explained():
+    at = open_page(ROPE, {"view": "config", "config": "llama-2-7b", "factor": "8"})
+    assert not at.exception
+    assert [i.value for i in at.info] == [
+        "Llama 2 7B has no rope_scaling: factor=8 does not apply to it."]
+    assert table(at).iloc[0, 0] == "no scaling"
+
+
+@pytest.mark.parametrize("name, value", [("config", "gpt-5"), ("compare", "<b>x</b>"),
+                                         ("factor", "0"), ("factor", "65")])
+def test_bad_config_url_values_give_a_notice_naming_the_parameter(name, value):
+    at = open_page(ROPE, {"view": "config", name: value})
+    assert not at.exception
+    [notice] = notices(at)
+    assert notice.startswith(f"URL parameter {name}={value} is not allowed")
+    assert chart_keys(at) == CONFIG_CHARTS
+
+
+def test_the_config_view_hides_the_controls_it_does_not_use():
+    at = open_page(ROPE, {"view": "config"})
+    hidden = _keys_in_hidden_blocks(at)
+    assert {"d_head", "base", "layout", "positions", "scaling"} <= hidden
+    assert not ({"config", "compare", "factor", "pasted_config"} & hidden)
+    at = open_page(ROPE, {"view": "rotation", "config": "mistral-7b"})
+    assert at.radio(key="view").value == "rotation"  # a view in the link wins
+    assert {"config", "compare", "pasted_config"} <= _keys_in_hidden_blocks(at)
+    assert at.radio(key="config").value == "mistral-7b"  # kept, in the URL too
+
+
+def test_config_view_in_chinese_and_presentation_mode():
+    at = open_page(ROPE, {"view": "config", "lang": "zh", "compare": "phi-3-mini-128k"})
+    assert not at.exception
+    assert [s.value for s in at.subheader] == [message("rope-config.heading", "zh")]
+    assert at.radio(key="config").label == message("rope-config.config", "zh")
+    assert table(at).index.name == message("rope-config.table_quantity", "zh")
+    assert figure(at, "compare_wavelengths_chart")["layout"]["title"]["text"] == message(
+        "fig.rope_config.wavelength_title", "zh", label="Phi-3 mini 128k")
+    assert message("rope-config.intro", "zh") in [m.value for m in at.markdown]
+    at = open_page(ROPE, {"view": "config", "present": "1"})
+    shown = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    assert message("rope-config.intro", "en") not in shown
+    assert not any("critical dimension" in text for text in shown)
+    assert len(at.table) == 1 and chart_keys(at) == CONFIG_CHARTS  # results stay
+
+
+# --- the pasted config.json --------------------------------------------------------------------
+def paste(at, text: str):
+    at.text_area(key="pasted_config").input(text).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+GOOD_PASTE = json.dumps({"hidden_size": 2048, "num_attention_heads": 32,
+                         "max_position_embeddings": 16384, "rope_theta": 10000.0,
+                         "rope_scaling": {"type": "linear", "factor": 2.5}})
+
+
+def test_a_pasted_config_is_drawn_instead_of_the_preset_and_the_url_keeps_the_preset():
+    at = open_page(ROPE, {"view": "config", "compare": "mistral-7b"})
+    paste(at, GOOD_PASTE)
+    assert notices(at) == []
+    assert list(table(at).columns) == ["Pasted config.json", "Mistral 7B"]
+    assert table(at).iloc[:5, 0].tolist() == ["linear ×2.5", "64", "10000", "16384", "40960"]
+    assert at.query_params.get("config") in (None, ["llama-3.1-8b"])
+    assert "pasted_config" not in at.query_params
+    assert control(at, "factor").value == 8  # unused while the paste is drawn
+    paste(at, "")  # cleared: the preset again
+    assert list(table(at).columns) == ["Llama 3.1 8B", "Mistral 7B"]
+
+
+@pytest.mark.parametrize("text, field", [
+    ("[" * 100_000 + "]" * 100_000, f"config has 200000 characters: at most {MAX_CONFIG_CHARS}"),
+    ('{"a": ' * 20 + "1" + "}" * 20, "nests deeper than 8 levels"),
+    ('{"head_dim": 128, "x": "' + "a" * 1_000_000 + '"}', "config has 1000026 characters"),
+    ('{"head_dim": 128, "max_position_embeddings": 4096, "rope_theta": NaN}', "NaN"),
+    ('{"max_position_embeddings": 4096, "rope_theta": 10000}', "no head width: give head_dim"),
+    ('{"hidden_size": 4095, "num_attention_heads": 32, "max_position_embeddings": 8}',
+     "hidden_size=4095 is not a multiple of num_attention_heads=32"),
+    ('{"head_dim": 128}', "no max_position_embeddings"),
+    ('{"head_dim": 127, "max_position_embeddings": 8}', "rotated head width is 127"),
+    ('{"head_dim": 64, "max_position_embeddings": 8, "rope_scaling": {"type": "yarn"}}',
+     "rope_scaling has no 'factor'"),
+    ('{"head_dim": 64, "max_position_embeddings": 8, "rope_scaling": {"type": "linear", '
+     '"factor": 2, "original_max_position_embeddings": true}}',
+     "original_max_position_embeddings']=True"),
+    ("__import__('os').system('id')", "not valid JSON"),
+    ('{"head_dim": 64, "max_position_embeddings": 8, "rope_scaling": '
+     '{"type": "<img src=x onerror=alert(1)>", "factor": 2}}', "<img src=x onerror=alert(1)>"),
+])
+@pytest.mark.parametrize("page", [ROPE, EXTRAPOLATION])
+def test_an_unusable_paste_gives_a_notice_naming_the_field_and_keeps_the_preset(page, text,
+                                                                               field):
+    at = open_page(page, {"view": "config"} if page == ROPE else {"config": "llama-3.1-8b"})
+    paste(at, text)
+    [notice] = notices(at)
+    assert notice.startswith("The pasted config.json is not used (the preset is): ")
+    assert field in notice
+    if page == ROPE:
+        assert list(table(at).columns) == ["Llama 3.1 8B"]
+        assert chart_keys(at) == CONFIG_CHARTS
+    else:
+        assert "Llama 3.1 8B" in figure(at, "rope_chart")["layout"]["title"]["text"]
+
+
+def test_a_long_paste_is_cut_after_its_notice():
+    """A session keeps at most one character over the limit: the next run still refuses it."""
+    at = open_page(ROPE, {"view": "config"})
+    paste(at, "x" * 1_000_000)
+    assert "config has 1000000 characters" in notices(at)[0]
+    assert len(at.text_area(key="pasted_config").value) == MAX_CONFIG_CHARS + 1
+    at.radio(key="compare").set_value("mistral-7b").run()
+    assert f"config has {MAX_CONFIG_CHARS + 1} characters" in notices(at)[0]
+    assert list(table(at).columns) == ["Llama 3.1 8B", "Mistral 7B"]
+
+
+def test_a_paste_notice_in_chinese():
+    at = open_page(ROPE, {"view": "config", "lang": "zh"})
+    paste(at, '{"head_dim": 128}')
+    [notice] = notices(at)
+    assert notice.startswith("粘贴的 config.json 未被使用（仍用预设）：")
+    assert "max_position_embeddings" in notice
+
+
+def test_the_config_view_at_its_widest_stays_within_the_payload_budget():
+    at = open_page(ROPE, {"view": "config", "compare": "phi-3-mini-128k"})
+    paste(at, json.dumps({
+        "head_dim": 1024, "rope_theta": 1e8, "max_position_embeddings": 10_000_000,
+        "rope_scaling": {"rope_type": "llama3", "factor": 64, "low_freq_factor": 1,
+                         "high_freq_factor": 4, "original_max_position_embeddings": 8192}}))
+    assert notices(at) == [] and chart_keys(at) == BOTH_CHARTS
+    sent = sum(len(chart.proto.spec) for chart in at.get("plotly_chart"))
+    assert sent <= 1_500_000  # issue 6: <= 1.5 MB per rerun
+    assert sent <= 250_000  # measured: about 120 KB
+
+
+# --- the extrapolation page ------------------------------------------------------------------
+def test_extrapolation_rope_panel_follows_the_config_and_its_factor():
+    at = open_page(EXTRAPOLATION, {"config": "llama-3.1-8b", "factor": "8"})
+    assert not at.exception and notices(at) == []
+    assert control(at, "factor").value == 8
+    rope = figure(at, "rope_chart")
+    assert rope["layout"]["title"]["text"] == "Largest angle of each pair · Llama 3.1 8B"
+    assert any("llama3 ×8" in trace["name"] for trace in rope["data"])
+    text = "\n".join(m.value for m in at.markdown)
+    assert "**RoPE of Llama 3.1 8B** (d_head = 128, trained on L = 8192" in text
+    at = open_page(EXTRAPOLATION, {"config": "llama-3.1-8b", "factor": "12"})
+    assert control(at, "factor").value == 12
+    assert any("llama3 ×12" in trace["name"] for trace in figure(at, "rope_chart")["data"])
+    at.radio(key="config").set_value("qwen2.5-7b-yarn").run()
+    assert control(at, "factor").value == 4
+
+
+def test_extrapolation_compare_adds_a_second_rope_panel():
+    at = open_page(EXTRAPOLATION, {"config": "llama-3.1-8b", "compare": "deepseek-v2-lite"})
+    assert not at.exception
+    keys = chart_keys(at)
+    assert "rope_chart" in keys and "compare_rope_chart" in keys and "alibi_chart" in keys
+    assert (figure(at, "rope_chart")["layout"]["yaxis"]["range"]
+            == figure(at, "compare_rope_chart")["layout"]["yaxis"]["range"])
+
+
+def test_extrapolation_without_a_config_is_as_before():
+    at = open_page(EXTRAPOLATION, {"train_length": "2048", "target_length": "8192"})
+    assert not at.exception and notices(at) == []
+    assert figure(at, "rope_chart")["layout"]["title"]["text"].startswith("RoPE: slow pairs")
+    assert "factor" in _keys_in_hidden_blocks(at)  # no config: no factor to set
+    assert len(plotly_figures(at)) >= 3

@@ -1,0 +1,205 @@
+"""A model's config as the input of the RoPE and extrapolation pages: the controls, and the
+configs they choose.
+
+`config` (a preset), `compare` (a second preset drawn beside it, or none) and `factor` are URL
+parameters like every control. A pasted config.json is not: the URL carries the preset and the
+overridden fields, never the pasted text. A usable paste is drawn instead of the preset; an
+unusable one gets a notice naming the field, and the preset stays.
+
+`factor` overrides the config's rope_scaling factor only when the link carries it. Its slider's
+default is the chosen config's own factor (Streamlit leaves a bound widget's default out of the
+URL, so `config=llama-3.1-8b` alone means the published 8, `&factor=16` an override), and it goes
+back to that default whenever the config changes or the page moves between the config and
+another use of `factor` (the RoPE page's other views, whose default is 4): a factor set for one
+config is never silently applied to another.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+
+import pandas as pd
+import streamlit as st
+
+from core.figures.rope_config import (
+    RopeConfigCurves,
+    config_contexts,
+    method_text,
+    rope_config_curves,
+)
+from core.rope_configs import MAX_CONFIG_CHARS, PRESETS, RopeConfig, override, parse_config
+from ui.controls import PageControls
+from ui.i18n import current_language, t
+
+PASTE_KEY = "pasted_config"  # the text area's key: session state only, never the URL
+
+
+@dataclass(frozen=True)
+class ConfigChoice:
+    """What the config controls chose in this run."""
+
+    preset: RopeConfig | None  # `config` (None for "none")
+    compare: RopeConfig | None  # `compare` (None for "none")
+    pasted: RopeConfig | None  # a usable pasted config.json, drawn instead of the preset
+    paste_problem: str | None  # why the pasted text is not used (names the field)
+    own_factor: int | None  # the preset's own factor (factor's default); None: no scaling
+    page_factor: int  # factor's default where it is not a config's (the page's spec)
+
+    def configs(self, factor: int) -> list[tuple[RopeConfig, str]]:
+        """(config, short label) to draw: the pasted one or the preset (with `factor` when it
+        differs from the preset's own), then the one to compare."""
+        shown: list[tuple[RopeConfig, str]] = []
+        if self.pasted is not None:
+            shown.append((self.pasted, self.pasted.label))
+        elif self.preset is not None:
+            if self.own_factor is not None and factor != self.own_factor:
+                shown.append((override(self.preset, factor=factor),
+                              t("rope-config.overridden", label=short_label(self.preset),
+                                factor=factor)))
+            else:
+                shown.append((self.preset, short_label(self.preset)))
+        if self.compare is not None:
+            shown.append((self.compare, short_label(self.compare)))
+        return shown
+
+    def unused_factor(self, factor: int) -> bool:
+        """The link carries a factor the drawn config cannot take (no rope_scaling)."""
+        return (self.pasted is None and self.preset is not None and self.own_factor is None
+                and factor != self.page_factor)
+
+
+def short_label(config: RopeConfig) -> str:
+    """A preset's name as its radio option shows it ("Llama 3.1 8B"): short enough for a
+    chart's title beside another; the config's own label otherwise."""
+    names = {
+        "llama-2-7b": t("options.llama-2-7b"), "llama-3.1-8b": t("options.llama-3.1-8b"),
+        "mistral-7b": t("options.mistral-7b"), "qwen2.5-7b-yarn": t("options.qwen2.5-7b-yarn"),
+        "phi-3-mini-128k": t("options.phi-3-mini-128k"),
+        "deepseek-v2-lite": t("options.deepseek-v2-lite"),
+    }
+    return names.get(config.name, config.label)
+
+
+def own_factor(config: RopeConfig | None, maximum: int) -> int | None:
+    """The factor a config's slider starts at: its rope_scaling factor (LongRoPE without one:
+    max_position_embeddings / L), when it is a whole number the slider offers; else None."""
+    if config is None or config.rope_type == "default":
+        return None
+    _, _, factor = config_contexts(config)
+    whole = round(factor)
+    return whole if abs(factor - whole) < 1e-9 and 1 <= whole <= maximum else None
+
+
+def _read_paste(text: str) -> tuple[RopeConfig | None, str | None]:
+    if not text.strip():
+        return None, None
+    try:
+        config = parse_config(text, label=t("rope-config.pasted_label"))
+    except ValueError as error:  # json.loads only: the text is never evaluated
+        return None, t("rope-config.paste_problem", problem=str(error))
+    return config, None
+
+
+def config_controls(controls: PageControls, *, active: bool) -> ConfigChoice:
+    """The `config` and `compare` choices (visible when `active`, else kept out of sight with
+    their URL values), and `factor`'s default set to the config's own (see the module
+    docstring). Then the page makes the `factor` slider, then `paste_box`."""
+    with controls.shown(active):
+        name = controls.choice("config", t("rope-config.config"),
+                               help=t("rope-config.config_help"))
+        compare = controls.choice("compare", t("rope-config.compare"),
+                                  help=t("rope-config.compare_help"))
+    # The paste box comes later in the sidebar; its text of this run is already in the state.
+    text = st.session_state.get(PASTE_KEY) or ""
+    pasted, problem = _read_paste(text) if active else (None, None)
+    if len(text) > MAX_CONFIG_CHARS:
+        # Refused above with its length; the session keeps no more than one character over
+        # the limit (the box has no max_chars: Streamlit's would drop a long paste silently).
+        st.session_state[PASTE_KEY] = text[:MAX_CONFIG_CHARS + 1]
+    preset = PRESETS.get(name)
+    param = controls.params["factor"]
+    own = own_factor(preset, param.maximum) if active else None
+    default = own if own is not None else param.default
+    controls.params["factor"] = replace(param, default=default)
+    # Back to the default when what factor means changes (see the module docstring).
+    context, key = (active, name if active else None), f"_factor_context:{controls.page}"
+    state = st.session_state
+    if key in state and state[key] != context:
+        state["factor"] = default
+    state[key] = context
+    return ConfigChoice(preset=preset, compare=PRESETS.get(compare), pasted=pasted,
+                        paste_problem=problem, own_factor=own, page_factor=param.default)
+
+
+def paste_box(controls: PageControls, *, active: bool) -> None:
+    """The text area for a pasted config.json (in session state only, never in the URL)."""
+    with controls.shown(active), st.expander(t("rope-config.paste"),
+                                             expanded=bool(st.session_state.get(PASTE_KEY))):
+        # No max_chars: a longer paste reaches the server, gets a notice with its length and
+        # is cut (config_controls).
+        st.text_area(t("rope-config.paste_label"), key=PASTE_KEY, height=160,
+                     placeholder='{"head_dim": 128, "rope_theta": 500000.0, ...}',
+                     help=t("rope-config.paste_help", limit=MAX_CONFIG_CHARS))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_curves(config_json: str, name: str, label: str, source: str,
+                  shown_label: str) -> RopeConfigCurves:
+    """`rope_config_curves` of a config given as its config.json text (hashable, and the same
+    text for the same config)."""
+    config = parse_config(config_json, name=name, label=label, source=source)
+    return rope_config_curves(config, label=shown_label)
+
+
+def _curves(config: RopeConfig, label: str) -> RopeConfigCurves:
+    return cached_curves(json.dumps(config.to_config_json(), sort_keys=True), config.name,
+                         config.label, config.source, label)
+
+
+def curves_to_draw(choice: ConfigChoice, factor: int) -> tuple[list[RopeConfigCurves],
+                                                               str | None]:
+    """The curves of every config to draw, and a notice if the pasted config cannot be drawn
+    (then the preset is drawn instead)."""
+    try:
+        return [_curves(config, label) for config, label in choice.configs(factor)], \
+            choice.paste_problem
+    except ValueError as error:  # a pasted config's field that only drawing reads
+        if choice.pasted is None:
+            raise
+        kept = replace(choice, pasted=None)
+        return [_curves(config, label) for config, label in kept.configs(factor)], \
+            t("rope-config.paste_problem", problem=str(error))
+
+
+def config_table(shown: list[RopeConfigCurves]) -> pd.DataFrame:
+    """The configs' numbers and sources, one column per config (for st.table, which wraps the
+    sources' long text)."""
+    lang = current_language()
+    rows = [
+        t("rope-config.table_method"), t("rope-config.table_d_head"),
+        t("rope-config.table_theta"), t("rope-config.table_trained"),
+        t("rope-config.table_target"), t("rope-config.table_attention"),
+        t("rope-config.table_bands"), t("rope-config.table_critical"),
+        t("rope-config.table_beyond"), t("rope-config.table_source"),
+    ]
+    table: dict[str, list[str]] = {}
+    for curves in shown:
+        half = curves.pairs.size
+        counts = {band: curves.bands.bands.count(band) for band in
+                  ("unchanged", "blended", "interpolated", "rescaled")}
+        column = curves.label
+        while column in table:  # the same config twice (compared with itself)
+            column += " "
+        table[column] = [
+            method_text(curves, lang), str(curves.d_head), f"{curves.rope_theta:g}",
+            str(curves.trained_context), str(curves.target_context),
+            f"{curves.attention_factor:.4g}",
+            t("rope-config.table_band_counts", **counts),
+            t("rope-config.table_critical_value", pair=curves.critical_pair, last=half - 1)
+            if curves.critical_pair < half else t("rope-config.table_critical_none"),
+            t("rope-config.table_beyond_value", unscaled=int(curves.beyond_unscaled.sum()),
+              scaled=int(curves.beyond_scaled.sum()), pairs=half),
+            curves.source,
+        ]
+    return pd.DataFrame(table, index=pd.Index(rows, name=t("rope-config.table_quantity")))
