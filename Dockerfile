@@ -21,6 +21,9 @@ COPY requirements.txt .
 RUN pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements.txt
 
 COPY . .
+# plotly.js for the charts, served from static/ (ui/plotly_react.py): copied from the installed
+# plotly package now, as the app's user cannot write /app when it starts.
+RUN python -m ui.plotly_react
 RUN useradd --create-home --uid 1000 app
 USER app
 

@@ -31,6 +31,10 @@ bench-load: install-dev
 	./scripts/ensure-chromium.sh
 	$(BIN)/python benchmarks/load_test.py
 
+bench-plotly-react: install-dev  # st.plotly_chart against the Plotly.react element, same run
+	./scripts/ensure-chromium.sh
+	$(BIN)/python benchmarks/bench_plotly_react.py
+
 # Reinstall only when a requirements file changed (the stamp is newer than both otherwise).
 install: $(VENV)/.installed-app
 install-dev: $(VENV)/.installed-dev

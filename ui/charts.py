@@ -23,6 +23,7 @@ from core.figures.export import (
     figure_npy,
     image_export_problem,
 )
+from ui import plotly_react
 from ui.i18n import presenting, t
 
 PNG_SCALES = (2, 4)  # 3840 x 2160 (a 4K slide) and 7680 x 4320, both 16:9
@@ -63,7 +64,10 @@ def show_chart(fig: go.Figure, *, key: str, name: str, table: TableExport | None
             "scale": DEFAULT_PNG_SCALE,
         },
     }
-    st.plotly_chart(fig, key=key, theme=theme, config=config)
+    if plotly_react.enabled():  # the same chart, kept across reruns (ui/plotly_react.py)
+        plotly_react.plotly_react_chart(fig, key=key, theme=theme, config=config)
+    else:
+        st.plotly_chart(fig, key=key, theme=theme, config=config)
     export_menu(fig, key=key, name=name, table=table)
 
 

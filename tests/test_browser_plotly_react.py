@@ -1,0 +1,388 @@
+"""The Plotly.react chart element (ui/plotly_react.py) in headless Chromium, with the switch forced
+on (PE_PLOTLY_REACT=1) whatever the default:
+
+- it draws what st.plotly_chart draws: the same figure, layout (Streamlit's theme, light and
+  dark, and presentation mode's own template), config and size, side by side in one page, before
+  and after a change;
+- a control change keeps the chart's div (the same DOM node, marked with a JS property, shows the
+  new data), where st.plotly_chart puts a new one;
+- plotly.js comes from the app's own server (app/static/, the installed plotly package's copy),
+  and no request leaves it;
+- hover, the modebar's PNG download with the chart's file name, the fullscreen button, the theme
+  following the browser without a rerun, presentation mode. Screenshots in test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests import browser_support
+from tests.conftest import ARTIFACTS, BrowserPage
+from ui import plotly_react
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _serve(script: str | Path, log_name: str):
+    """`streamlit run script` with the element switched on."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    saved = os.environ.get(plotly_react.ENV_SWITCH)
+    os.environ[plotly_react.ENV_SWITCH] = "1"
+    try:
+        return browser_support.start_streamlit(script, ARTIFACTS / log_name)
+    except RuntimeError as error:
+        pytest.fail(str(error), pytrace=False)
+    finally:
+        if saved is None:
+            os.environ.pop(plotly_react.ENV_SWITCH, None)
+        else:
+            os.environ[plotly_react.ENV_SWITCH] = saved
+
+
+@pytest.fixture(scope="module")
+def react_url():
+    """The app, every chart drawn by the element."""
+    server, url = _serve("app.py", "streamlit-server-plotly-react.log")
+    yield url
+    browser_support.stop(server)
+
+
+def _page(browser, url: str, **context_options) -> BrowserPage:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000},
+                                  accept_downloads=True, **context_options)
+    page = context.new_page()
+    seen = BrowserPage(page=page, base_url=url)
+    # Console errors, but not the "Failed to load resource" of Streamlit's own probe of a page
+    # path's /_stcore/ (404 with st.plotly_chart too): failed responses are checked by address.
+    page.on("console", lambda m: m.type == "error" and not m.text.startswith(
+        "Failed to load resource") and seen.console_errors.append(m.text))
+    page.on("request", lambda request: seen.requests.append(request.url))
+    seen.failed = []
+    page.on("response", lambda r: r.status >= 400 and "/_stcore/" not in r.url
+            and seen.failed.append(f"{r.status} {r.url}"))
+    return seen
+
+
+def _foreign(requests: list[str], base_url: str) -> list[str]:
+    own = urlsplit(base_url).netloc
+    return [url for url in requests if urlsplit(url).scheme in ("http", "https", "ws", "wss")
+            and urlsplit(url).netloc != own]
+
+
+CHART = "st-key-{key} .js-plotly-plot"
+
+# What a chart shows: its layout and traces as plotly.js holds them (functions named, not
+# compared), the config's user-facing settings, the drawn size and the element's.
+DUMP_JS = """(key) => {
+    const gd = document.querySelector('.st-key-' + key + ' .js-plotly-plot');
+    if (!gd) return null;
+    const plain = o => JSON.parse(JSON.stringify(o, (k, v) =>
+        typeof v === 'function' ? 'function' : v));
+    const c = gd._context;
+    const box = e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; };
+    const element = gd.closest('[data-testid="stElementContainer"]');
+    return {
+        layout: plain(gd.layout), data: plain(gd.data),
+        config: plain({displaylogo: c.displaylogo, showSendToCloud: c.showSendToCloud,
+                       toImageButtonOptions: c.toImageButtonOptions,
+                       modeBarButtonsToRemove: c.modeBarButtonsToRemove,
+                       modeBarButtonsToAdd: c.modeBarButtonsToAdd}),
+        size: box(gd), element: element ? box(element) : null,
+        paper: gd._fullLayout.paper_bgcolor, font: gd._fullLayout.font,
+    };
+}"""
+
+
+def _differences(a, b, path="") -> list[str]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for key in sorted(set(a) | set(b)):
+            out += _differences(a.get(key, "<missing>"), b.get(key, "<missing>"),
+                                f"{path}.{key}")
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b, strict=True))
+                for d in _differences(x, y, f"{path}[{i}]")]
+    return [] if a == b else [f"{path}: {str(a)[:100]} != {str(b)[:100]}"]
+
+
+def _rgb(colour: str) -> tuple[float, ...]:
+    """A '#rrggbb' or 'rgb(r, g, b)' colour's channels."""
+    if colour.startswith("#"):
+        return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(float(v) for v in colour[colour.index("(") + 1:-1].split(",")[:3])
+
+
+def _level(colour: str) -> float:
+    """The mean of a colour's channels: 0 black, 255 white."""
+    return sum(_rgb(colour)) / 3
+
+
+def _unbold_twice(dump: dict) -> dict:
+    """st.plotly_chart applies Streamlit's theme twice when it mounts a chart (once for its
+    first state, once in an effect): its title is '<b><b>text</b></b>', drawn as '<b>text</b>'
+    is. The comparison reads it as the single bold it shows."""
+    title = dump["layout"].get("title")
+    if isinstance(title, dict) and isinstance(title.get("text"), str):
+        text = title["text"]
+        while text.startswith("<b><b>") and text.endswith("</b></b>"):
+            text = text[3:-4]
+        title["text"] = text
+    return dump
+
+
+# Both ways side by side: figures like the app's (a title, a legend, axis titles, a colour bar
+# with a title, a colour axis, client-side frames with a slider and buttons), and one that a
+# second slider alone changes.
+PROBE_APP = """
+import sys
+sys.path.insert(0, {root!r})
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+from ui.plotly_react import plotly_react_chart
+
+st.set_page_config(layout="wide")
+theme = None if st.query_params.get("theme") == "none" else "streamlit"
+n = st.slider("n", 1, 50, 5, key="n")
+m = st.slider("m", 1, 50, 5, key="m")  # changes only the last chart
+x = np.linspace(0, 1, 200)
+lines = go.Figure(go.Scatter(x=x, y=np.sin(2 * np.pi * n * x), name="sin"))
+lines.add_scatter(x=x, y=np.cos(2 * np.pi * n * x), name="cos", mode="lines+markers")
+lines.update_layout(title="Two waves", xaxis_title="x", yaxis_title="y", height=380)
+table = np.sin(np.outer(np.arange(64), np.arange(128)) / (n + 1))
+heat = go.Figure(go.Heatmap(z=table, colorbar={{"title": {{"text": "value"}}}},
+                            colorscale="RdBu", zmid=0))
+heat.update_layout(title={{"text": "A table"}}, yaxis={{"autorange": "reversed"}})
+shared = go.Figure(go.Heatmap(z=table, coloraxis="coloraxis"))
+shared.update_layout(coloraxis={{"colorscale": "Viridis"}}, height=300)
+frames = go.Figure(go.Scatter(x=[0, 1], y=[0, n]),
+                   frames=[go.Frame(name=str(k), data=[go.Scatter(x=[0, 1], y=[0, k])])
+                           for k in range(5)])
+frames.update_layout(
+    sliders=[{{"steps": [{{"label": str(k), "method": "animate", "args": [[str(k)]]}}
+                        for k in range(5)]}}],
+    updatemenus=[{{"type": "buttons", "buttons": [{{"label": "Play", "method": "animate",
+                                                   "args": [None]}}]}}])
+config = {{"displaylogo": False, "toImageButtonOptions": {{
+    "format": "png", "filename": "probe", "width": 1920, "height": 1080, "scale": 2}}}}
+other = go.Figure(go.Bar(x=["a", "b"], y=[1, m]))
+for i, fig in enumerate([lines, heat, shared, frames, other]):
+    st.plotly_chart(fig, key=f"ref{{i}}", theme=theme, config=config)
+    plotly_react_chart(fig, key=f"new{{i}}", theme=theme, config=config)
+"""
+PROBE_CHARTS = 5
+
+
+@pytest.fixture(scope="module")
+def probe_url(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("plotly-react-probe")
+    script = folder / "probe_app.py"
+    script.write_text(PROBE_APP.format(root=str(ROOT)), encoding="utf-8")
+    server, url = _serve(script, "streamlit-server-plotly-react-probe.log")
+    yield url
+    browser_support.stop(server)
+
+
+def _wait_charts(seen: BrowserPage, count: int) -> None:
+    seen.wait_idle()
+    seen.page.wait_for_function(
+        "n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n", arg=count,
+        timeout=60_000)
+    # st.plotly_chart draws first without a width, then at its container's width.
+    seen.page.wait_for_function(
+        "() => [...document.querySelectorAll('.js-plotly-plot')].every(gd => gd.layout.width)")
+    seen.page.wait_for_timeout(500)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("query", ["", "?theme=none"], ids=["streamlit-theme", "no-theme"])
+def test_it_draws_what_st_plotly_chart_draws(browser, probe_url, scheme, query):
+    seen = _page(browser, probe_url, color_scheme=scheme)
+    try:
+        seen.page.goto(f"{probe_url}/{query}")
+        _wait_charts(seen, 2 * PROBE_CHARTS)
+        for changed in (False, True):
+            if changed:  # st.plotly_chart remounts its charts, the element reacts
+                before = seen.page.evaluate(DUMP_JS, "new0")["data"]
+                seen.page.locator('.st-key-n input[type="range"]').first.focus()
+                seen.page.keyboard.press("ArrowRight")
+                seen.page.wait_for_function(
+                    "(before) => JSON.stringify(document.querySelector("
+                    "'.st-key-new0 .js-plotly-plot').data) !== before",
+                    arg=json.dumps(before, separators=(",", ":")))
+                _wait_charts(seen, 2 * PROBE_CHARTS)
+            for i in range(PROBE_CHARTS):
+                ref = _unbold_twice(seen.page.evaluate(DUMP_JS, f"ref{i}"))
+                new = _unbold_twice(seen.page.evaluate(DUMP_JS, f"new{i}"))
+                assert _differences(ref, new) == [], (i, changed)
+        # The theme really is the browser's (both ways agree, and not by both failing).
+        paper = seen.page.evaluate(DUMP_JS, "new0")["paper"]
+        if query == "":
+            assert (_level(paper) < 128) == (scheme == "dark"), paper
+        assert seen.console_errors == [] == seen.failed
+        seen.page.screenshot(path=str(ARTIFACTS / f"plotly-react-probe-{scheme}"
+                                      f"{query.replace('?theme=', '-')}.png"), full_page=True)
+    finally:
+        seen.page.context.close()
+
+
+X_RANGE_JS = """(key) => { const a = document.querySelector(
+    '.st-key-' + key + ' .js-plotly-plot')._fullLayout.xaxis;
+    return {autorange: a.autorange, range: a.range.map(v => Math.round(v * 1000) / 1000)}; }"""
+
+
+def _move(seen: BrowserPage, key: str) -> None:
+    """One step right on slider `key`, until the run has finished."""
+    seen.page.locator(f'.st-key-{key} input[type="range"]').first.focus()
+    seen.page.keyboard.press("ArrowRight")
+    seen.page.wait_for_timeout(300)
+    _wait_charts(seen, 2 * PROBE_CHARTS)
+
+
+def test_a_zoom_lasts_until_the_figure_changes_as_with_st_plotly_chart(browser, probe_url):
+    """A rerun resends every chart: the element leaves an unchanged figure as drawn (the
+    reader's zoom stays), as st.plotly_chart does; a changed figure is drawn afresh."""
+    seen = _page(browser, probe_url)
+    try:
+        seen.page.goto(probe_url)
+        _wait_charts(seen, 2 * PROBE_CHARTS)
+        for key in ("ref0", "new0"):  # a zoom, dragged with the mouse
+            area = seen.page.locator(f".st-key-{key} .nsewdrag").first
+            area.scroll_into_view_if_needed()
+            box = area.bounding_box()
+            seen.page.mouse.move(box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.3)
+            seen.page.mouse.down()
+            seen.page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.7,
+                                 steps=8)
+            seen.page.mouse.up()
+            seen.page.wait_for_function(f"() => !({X_RANGE_JS})('{key}').autorange")
+        zoomed = {key: seen.page.evaluate(X_RANGE_JS, key) for key in ("ref0", "new0")}
+        assert zoomed["ref0"] == zoomed["new0"] and not zoomed["new0"]["autorange"]
+        _move(seen, "m")  # another chart changes
+        assert {key: seen.page.evaluate(X_RANGE_JS, key) for key in ("ref0", "new0")} == zoomed
+        _move(seen, "n")  # this chart changes
+        after = {key: seen.page.evaluate(X_RANGE_JS, key) for key in ("ref0", "new0")}
+        assert after["ref0"] == after["new0"] and after["new0"]["autorange"] is True
+        assert seen.console_errors == [] == seen.failed
+    finally:
+        seen.page.context.close()
+
+
+def test_the_chart_div_is_kept_across_a_control_change(browser, react_url):
+    seen = _page(browser, react_url)
+    try:
+        seen.open("/heatmap", charts=1)
+        chart = ".st-key-heatmap_chart .js-plotly-plot"
+        seen.page.wait_for_selector(f"{chart} .main-svg")
+        before = seen.page.evaluate(browser_support.CHART_SIGNATURE_JS)
+        seen.page.evaluate(f"() => {{ const gd = document.querySelector('{chart}');"
+                           " gd.__keptMark = 'mine'; window.__keptChart = gd; }")
+        # The table's layout: interleaved -> concatenated, a new table in the same chart.
+        _, selector, _ = browser_support.control_change("layout", "radio", 0, down=False)
+        seen.page.locator(selector).first.click()
+        seen.page.wait_for_function(
+            f"""(before) => ({browser_support.CHART_SIGNATURE_JS})() !== before
+                && document.querySelector('{browser_support.IDLE_SELECTOR}') !== null""",
+            arg=before, timeout=60_000)
+        seen.wait_idle()
+        kept = seen.page.evaluate(f"""() => {{ const gd = document.querySelector('{chart}');
+            return {{same: gd === window.__keptChart, mark: gd.__keptMark,
+                     connected: window.__keptChart.isConnected,
+                     drawn: gd.querySelectorAll('.main-svg').length,
+                     version: window.__pePlotly && window.__pePlotly.version}}; }}""")
+        assert kept == {"same": True, "mark": "mine", "connected": True,
+                        "drawn": kept["drawn"], "version": plotly_react.plotly_js_version()}
+        assert kept["drawn"] >= 1
+        assert "layout=concatenated" in seen.page.url
+        # plotly.js came from the app's own server, and nothing else left it.
+        assert any(urlsplit(u).path.endswith(f"/app/static/plotly-"
+                                             f"{plotly_react.plotly_js_version()}.min.js")
+                   for u in seen.requests)
+        assert _foreign(seen.requests, react_url) == []
+        assert seen.exceptions() == [] and seen.console_errors == [] == seen.failed
+    finally:
+        seen.page.context.close()
+
+
+def test_hover_and_the_modebar_download(browser, react_url):
+    seen = _page(browser, react_url)
+    try:
+        seen.open("/heatmap?d_model=64&positions=32", charts=1)
+        chart = seen.page.locator(".st-key-heatmap_chart .js-plotly-plot")
+        plot = chart.locator(".nsewdrag").first
+        box = plot.bounding_box()
+        seen.page.mouse.move(box["x"] + box["width"] * 0.4, box["y"] + box["height"] * 0.4)
+        seen.page.wait_for_selector(".st-key-heatmap_chart .hoverlayer .hovertext",
+                                    timeout=10_000)
+        camera = chart.locator('.modebar-btn[data-title="Download plot as a PNG"]')
+        with seen.page.expect_download(timeout=60_000) as download_info:
+            camera.click(force=True)
+        assert download_info.value.suggested_filename == "pe-heatmap_d64_pos32_interleaved.png"
+        assert seen.console_errors == [] == seen.failed
+    finally:
+        seen.page.context.close()
+
+
+def test_the_fullscreen_button(browser, react_url):
+    seen = _page(browser, react_url)
+    try:
+        seen.open("/heatmap", charts=1)
+        chart = seen.page.locator(".st-key-heatmap_chart .js-plotly-plot")
+        width = chart.bounding_box()["width"]
+        chart.locator('.modebar-btn[data-title="Fullscreen"]').click(force=True)
+        seen.page.wait_for_function(
+            "() => document.querySelector('.st-key-heatmap_chart .js-plotly-plot')"
+            ".getBoundingClientRect().height > 800")
+        big = chart.bounding_box()
+        assert big["width"] > width and big["width"] > 1300 and big["y"] < 60
+        seen.page.screenshot(path=str(ARTIFACTS / "plotly-react-fullscreen.png"))
+        seen.page.keyboard.press("Escape")
+        seen.page.wait_for_function(
+            "(w) => Math.abs(document.querySelector('.st-key-heatmap_chart .js-plotly-plot')"
+            ".getBoundingClientRect().width - w) < 2", arg=width)
+        assert seen.console_errors == [] == seen.failed
+    finally:
+        seen.page.context.close()
+
+
+def test_the_theme_follows_the_browser_without_a_rerun(browser, react_url):
+    seen = _page(browser, react_url, color_scheme="light")
+    try:
+        seen.open("/heatmap", charts=1)
+        paper = ("() => document.querySelector('.st-key-heatmap_chart .js-plotly-plot')"
+                 "._fullLayout.paper_bgcolor")
+        light = seen.page.evaluate(paper)
+        seen.page.emulate_media(color_scheme="dark")
+        seen.page.wait_for_function(f"(light) => ({paper})() !== light", arg=light)
+        background = seen.page.evaluate(
+            "() => getComputedStyle(document.querySelector('[data-testid=stApp]'))"
+            ".backgroundColor")
+        assert _rgb(seen.page.evaluate(paper)) == _rgb(background)
+        assert _level(background) < 128
+    finally:
+        seen.page.context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("present", [False, True], ids=["normal", "present"])
+def test_screenshots(browser, react_url, scheme, present):
+    seen = _page(browser, react_url, color_scheme=scheme)
+    try:
+        seen.open("/heatmap?d_model=64&positions=64" + ("&present=1" if present else ""),
+                  charts=2)
+        if present:  # presentation type: the axis title at the slide's size
+            size = seen.page.locator(".js-plotly-plot .xtitle").first.evaluate(
+                "e => parseFloat(getComputedStyle(e).fontSize)")
+            assert size >= 20
+        assert seen.exceptions() == [] and seen.console_errors == [] == seen.failed
+        seen.screenshot(f"plotly-react-heatmap-{scheme}{'-present' if present else ''}")
+    finally:
+        seen.page.context.close()

@@ -1,0 +1,281 @@
+"""A plotly chart that keeps its div: `st.components.v2` element drawing with `Plotly.react`.
+
+`st.plotly_chart` gives its element an id that includes the figure, even with `key=`: every
+changed figure is a new element, and the browser builds a new chart on a new DOM node
+(`Plotly.newPlot`). This element's id is its key alone (Streamlit's bidi components use the key
+as their identity), so a rerun with a new figure reaches the same element: its JavaScript
+(`plotly_react.js`) calls `Plotly.react` on the same div, which updates what changed.
+
+What it keeps from `st.plotly_chart` (ui/charts.py `show_chart` chooses between them):
+
+- Streamlit's "streamlit" chart theme, applied in the browser as Streamlit does it (the
+  placeholder colours of the "streamlit" plotly template replaced by the theme's chart colours,
+  the theme's layout merged into the template, a bold title), from the theme's CSS variables
+  that Streamlit gives every component, so light and dark follow the browser without a rerun;
+  `theme=None` (presentation mode) draws the figure's own template;
+- the container's width and the figure's height (450 px when it sets none), the modebar with
+  Streamlit's buttons (no logo, no lasso/box select, a fullscreen button) and the config given;
+- the chart div in the page's DOM (`isolate_styles=False`: no shadow root), with the element's
+  `st-key-<key>` class around it, as pages and tests find charts.
+
+Not kept: chart selections (`on_select`, unused here); Streamlit's fullscreen wrapper (the
+modebar's button opens the same kind of layer, made here, Escape closes it); the element
+container's `stPrintGraphic` class (Streamlit's print styles for charts); st.plotly_chart's
+title bolded twice (`<b><b>..</b></b>`, drawn as the single bold this one sends).
+
+plotly.js is the installed plotly package's own `package_data/plotly.min.js`, never a CDN (the
+app runs offline). Neither it nor the element's code is inlined in the component (a component's
+JavaScript travels in every render's message): both are copied into the app's `static/` folder
+when the app starts (Streamlit's static file serving, `server.enableStaticServing` in
+.streamlit/config.toml, serves them at `app/static/...`, named with plotly.js's version and the
+code's hash), and the page loads each once: the component's inline JavaScript is a small
+loader that preloads plotly.js and imports the code, which adds plotly.js with a `<script>`
+tag. Each render sends the figure's JSON as bytes, after one line of settings. A rerun that
+resends an unchanged figure (same theme, same width) leaves the chart as it is drawn, a zoom
+included, as st.plotly_chart does.
+
+The element is used only where it can work: a browser session of `streamlit run` (not AppTest,
+which has no browser and whose tests read `st.plotly_chart`'s spec), static serving on, and the
+files in place (a read-only checkout: `python -m ui.plotly_react` copies them at build time, as
+the Dockerfile does). Otherwise `show_chart` keeps `st.plotly_chart`. `PE_PLOTLY_REACT=1` or `=0` in
+the environment forces the choice (benchmarks and tests compare both).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import sys
+import threading
+import time
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import plotly
+import plotly.graph_objects as go
+import streamlit as st
+
+_LOGGER = logging.getLogger(__name__)
+
+# Whether charts use this element when nothing forces the choice (PE_PLOTLY_REACT): on, since
+# every browser test passes with it and it draws what st.plotly_chart draws
+# (tests/test_browser_plotly_react.py), repainting a changed chart sooner
+# (benchmarks/bench_plotly_react.py).
+DEFAULT_ON = True
+ENV_SWITCH = "PE_PLOTLY_REACT"
+
+PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+CHART_JS = Path(__file__).with_suffix(".js")  # the element's code (drawn with Plotly.react)
+STATIC_FOLDER = "static"  # Streamlit serves <main script's folder>/static at app/static/
+_lock = threading.Lock()
+
+
+def plotly_js_version() -> str:
+    from plotly.offline import get_plotlyjs_version
+
+    return get_plotlyjs_version()
+
+
+@cache
+def static_files() -> dict[str, Path]:
+    """The files served from static/: their names and where they come from. plotly.js is named
+    with its version and the element's code with a hash of it (a new version is a new address,
+    so no browser keeps an old one from its cache)."""
+    chart = hashlib.sha256(CHART_JS.read_bytes()).hexdigest()[:12]
+    return {f"plotly-{plotly_js_version()}.min.js": PLOTLY_JS,
+            f"pe-plotly-react-{chart}.js": CHART_JS}
+
+
+def _url(prefix: str) -> str:
+    name = next(name for name in static_files() if name.startswith(prefix))
+    return f"app/{STATIC_FOLDER}/{name}"
+
+
+# Names this module writes (and so may remove when they are outdated), and no other file.
+_KEEP_OUTDATED_S = 24 * 3600
+_OURS = re.compile(r"^(plotly-[0-9A-Za-z.+-]+\.min\.js|pe-plotly-react-[0-9a-f]{12}\.js)$")
+
+
+def install_static(static_dir: Path) -> list[Path]:
+    """Put `static_files()` into `static_dir`: each file missing or different is written to a
+    temporary name and renamed (a concurrent reader never sees half a file); other versions of
+    them are removed once unused for a day. Returns their paths; raises OSError when the folder
+    cannot be written."""
+    wanted = static_files()
+    paths = []
+    with _lock:
+        for name, source in wanted.items():
+            content = source.read_bytes()  # not kept: 4.8 MB a server need not hold
+            target = static_dir / name
+            paths.append(target)
+            if target.is_file() and target.stat().st_size == len(content) \
+                    and target.read_bytes() == content:
+                os.utime(target)  # in use: see below
+                continue
+            static_dir.mkdir(parents=True, exist_ok=True)
+            temporary = target.with_name(f".{name}.{os.getpid()}.tmp")
+            temporary.write_bytes(content)
+            os.replace(temporary, target)
+        # Other versions go when no process has started with them for a day: a server still
+        # running the previous code (a deployment's overlap, a developer's second server) keeps
+        # its files meanwhile.
+        for old in static_dir.iterdir():
+            if _OURS.match(old.name) and old.name not in wanted \
+                    and time.time() - old.stat().st_mtime > _KEEP_OUTDATED_S:
+                old.unlink(missing_ok=True)
+    return paths
+
+
+@cache
+def _installed_in(static_dir: str) -> bool:
+    """Once per process and folder: are the files there (copied now if needed)?"""
+    try:
+        install_static(Path(static_dir))
+    except OSError as error:
+        _LOGGER.warning("plotly.js could not be copied to %s (%s): charts use st.plotly_chart",
+                        static_dir, error)
+        return False
+    return True
+
+
+def _static_dir() -> Path | None:
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    path = getattr(ctx, "main_script_path", None) if ctx is not None else None
+    if not path:
+        return None
+    return Path(os.path.abspath(path)).parent / STATIC_FOLDER
+
+
+def forced() -> bool | None:
+    """PE_PLOTLY_REACT=1 / 0 in the environment, or None when unset."""
+    value = os.environ.get(ENV_SWITCH, "").strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    return None
+
+
+def enabled() -> bool:
+    """Whether `show_chart` draws with this element in this run (see the module's doc)."""
+    switch = forced()
+    if switch is False or (switch is None and not DEFAULT_ON):
+        return False
+    return available(warn=bool(switch))
+
+
+def available(*, warn: bool = False) -> bool:
+    """Whether the element can draw here: a browser session (not AppTest), static serving on,
+    plotly.min.js in the app's static/ folder (copied now if needed)."""
+    if st.config.get_option("global.appTest"):
+        return False  # no browser: AppTest's tests read st.plotly_chart's figure
+    if not st.config.get_option("server.enableStaticServing"):
+        if warn:
+            _LOGGER.warning("%s=1 needs server.enableStaticServing", ENV_SWITCH)
+        return False
+    static_dir = _static_dir()
+    return static_dir is not None and _installed_in(str(static_dir))
+
+
+# The element's JavaScript travels in every render's message, so it is only this loader: the
+# code itself is a module in static/ (plotly_react.js), which the browser imports once per page.
+_LOADER_JS = """
+export default async function (component) {
+  const text = new TextDecoder().decode(component.data);
+  const cut = text.indexOf("\\n");
+  const data = { ...JSON.parse(text.slice(0, cut)), spec: text.slice(cut + 1) };
+  if (!window.__pePlotlyPreload) {  // plotly.js on its way while the code loads
+    window.__pePlotlyPreload = document.createElement("link");
+    Object.assign(window.__pePlotlyPreload, { rel: "preload", as: "script",
+                                              href: new URL(data.src, document.baseURI).href });
+    document.head.appendChild(window.__pePlotlyPreload);
+  }
+  const chart = await import(new URL(data.module, document.baseURI).href);
+  return chart.default({ ...component, data });
+}
+"""
+
+
+@cache
+def _element():
+    """The component, registered once per process."""
+    return st.components.v2.component(
+        "pe_plotly_react",
+        html='<div class="pe-plotly-react"><div class="pe-plotly-chart"></div></div>',
+        css=_CSS,
+        js=_LOADER_JS,
+        isolate_styles=False,  # the chart div in the page's DOM, where tests and CSS find it
+    )
+
+
+# The chart's box as st.plotly_chart's: full width, and while fullscreen a fixed layer over the
+# page in the theme's background (Streamlit's fullscreen wrapper: padding 0.75rem, 2.875rem on
+# top, z-index 1000050).
+_CSS = """
+.pe-plotly-react { width: 100%; height: 100%; }
+.pe-plotly-react.pe-fullscreen {
+  position: fixed; inset: 0; z-index: 1000050; overflow: auto;
+  background: var(--st-background-color, #fff);
+  padding: 2.875rem 0.75rem 0.75rem 0.75rem; box-sizing: border-box;
+  display: flex; align-items: center; justify-content: center;
+}
+.pe-plotly-chart { position: relative; display: inline-block; overflow: hidden; }
+"""
+
+
+def _content_height(figure: dict) -> int:
+    """The figure's layout height, or plotly.js's 450 px (st.plotly_chart's rule)."""
+    height = (figure.get("layout") or {}).get("height")
+    if isinstance(height, int | float) and not isinstance(height, bool) and height > 0:
+        return int(height)
+    return 450
+
+
+def plotly_react_chart(fig: go.Figure, *, key: str, theme: str | None = "streamlit",
+                       config: dict[str, Any] | None = None) -> None:
+    """Draw `fig` as `st.plotly_chart(fig, key=key, theme=theme, config=config)` does, in an
+    element that stays the same across reruns (its key is its identity)."""
+    import plotly.io as pio
+    import plotly.tools
+
+    if theme not in ("streamlit", None):
+        raise ValueError("theme: 'streamlit' or None")
+    static_dir = _static_dir()
+    if static_dir is not None:
+        _installed_in(str(static_dir))  # once per process: plotly.min.js where it is served
+    # The same figure JSON as st.plotly_chart sends (numpy arrays as base64 typed arrays).
+    figure = plotly.tools.return_figure_from_figure_or_data(fig, validate_figure=True)
+    spec = pio.to_json(figure, validate=False)
+    height = _content_height(figure)
+    # The message is bytes: a line of JSON (the settings), then the figure's JSON as it is. As
+    # a dict, the figure would be a string escaped into JSON (each non-ASCII character six
+    # bytes) and parsed twice in the browser; and Streamlit looks for dataframes among a dict's
+    # values, a check that imports pandas and pyarrow (~70 MB) as soon as it meets a dict.
+    settings = {
+        "config": config or {},
+        "theme": theme or "",
+        "height": height,
+        "module": _url("pe-plotly-react-"),  # the element's code
+        "src": _url("plotly-"),  # plotly.js
+    }
+    payload = json.dumps(settings, separators=(",", ":")).encode() + b"\n" + spec.encode()
+    _element()(key=key, data=payload, width="stretch", height=height)
+
+
+def main() -> None:
+    """`python -m ui.plotly_react [folder]`: put the served files into `folder` (default: the
+    app's static/), for images where the app cannot write its own folder (the Dockerfile)."""
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else (
+        Path(__file__).resolve().parent.parent / STATIC_FOLDER)
+    for path in install_static(folder):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
