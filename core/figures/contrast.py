@@ -20,6 +20,7 @@ from __future__ import annotations
 import colorsys
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 import plotly.graph_objects as go
@@ -110,6 +111,13 @@ def with_contrast(colour: str, background: str, minimum: float = TARGET_CONTRAST
 def readable(colour: str, backgrounds: Sequence[str]) -> str:
     """`colour` moved (if it must be) to 3:1 on every one of `backgrounds`: white first, then
     near-black (a colour darkened for white stays within reach of the dark theme's 3:1)."""
+    return _readable(colour, tuple(backgrounds))
+
+
+# Every chart of every rerun asks again for the same few colours (a page's palette, its scales'
+# stops): ~10 ms per chart searched, ~0 remembered. Bounded: the colours are the figures' own.
+@lru_cache(maxsize=4096)
+def _readable(colour: str, backgrounds: tuple[str, ...]) -> str:
     for background in sorted(backgrounds, key=lambda b: -relative_luminance(parse_colour(b))):
         colour = with_contrast(colour, background)
     return colour
