@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench bench-browser bench-load install install-dev clean
+.PHONY: run test lint bench bench-browser bench-load bench-plotly-react install install-dev clean
 
 run: install
 	./scripts/ensure-chromium.sh --optional
