@@ -12,6 +12,12 @@ RUN apt-get update \
 ENV BROWSER_PATH=/usr/bin/chromium \
     PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1
+# glibc gives each thread that allocates its own malloc arena (up to 8 per core), and Streamlit
+# runs every session's script in its own thread: numpy temporaries freed in 30 arenas stay mapped
+# in each. Two arenas bound that (the issue measured the peak of 50 fast changes roughly halved);
+# ui/cache.py also returns freed pages after each computation (malloc_trim). benchmarks/
+# load_memory.py runs the server with the same setting.
+ENV MALLOC_ARENA_MAX=2
 
 WORKDIR /app
 COPY requirements.txt .

@@ -27,9 +27,10 @@ bench-browser: install-dev
 	./scripts/ensure-chromium.sh
 	$(BIN)/python benchmarks/bench_browser.py
 
-bench-load: install-dev
+bench-load: install-dev  # 20 browser sessions (2 min), then memory under hostile load (~6 min)
 	./scripts/ensure-chromium.sh
 	$(BIN)/python benchmarks/load_test.py
+	$(BIN)/python benchmarks/load_memory.py
 
 bench-plotly-react: install-dev  # st.plotly_chart against the Plotly.react element, same run
 	./scripts/ensure-chromium.sh

@@ -10,6 +10,7 @@ from core.figures.alibi import (
     make_alibi_slopes_figure,
 )
 from core.page_params import PAGE_PARAMS
+from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, count_stops
 from ui.i18n import current_language, t
@@ -21,12 +22,12 @@ GRID_SIDE = 64
 LARGE_SIDE = 256
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=17 * MB)
 def cached_overview(num_heads: int, positions: int, causal: bool, max_side: int):
     return alibi.alibi_bias_overview(num_heads, positions, causal=causal, max_side=max_side)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=8 * MB)
 def cached_reach(num_heads: int, positions: int):
     return alibi.alibi_attention_reach(num_heads, positions)
 

@@ -12,6 +12,7 @@ from core.figures.extrapolation import (
 from core.figures.rope_config import make_config_angle_figure, method_text
 from core.minilm import ModelUnavailableError
 from core.page_params import PAGE_PARAMS
+from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, count_stops, size_stops
 from ui.i18n import current_language, t
@@ -20,24 +21,24 @@ from ui.rope_config import config_controls, curves_to_draw, paste_box, short_lab
 from ui.text import escape_markdown, explain
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=2 * MB)
 def cached_novelty(train_length: int, target_length: int, d_model: int):
     return extrapolation.sinusoid_novelty(train_length, target_length, d_model)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=2 * MB)
 def cached_learned(target_length: int):
     # Raises ModelUnavailableError without MiniLM: errors are not cached, so installing the
     # package needs no restart, and the message is put in each visitor's language.
     return extrapolation.learned_reach(cached_minilm().position_embeddings, target_length)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=1 * MB)
 def cached_rope(train_length: int, target_length: int, d_model: int):
     return extrapolation.rope_reach(train_length, target_length, d_model)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=1 * MB)
 def cached_alibi(train_length: int, target_length: int):
     return extrapolation.alibi_reach(train_length, target_length)
 

@@ -7,20 +7,21 @@ from core.figures.export import TableExport
 from core.figures.heatmap import make_pe_heatmap_figure
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
+from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
 from ui.text import explain
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=8 * MB)
 def cached_overview(positions: int, d_model: int, base: float, layout: str,
                     timescales: str) -> core.Overview:
     return core.sinusoid_overview(positions, d_model, base=base, layout=layout,
                                   timescales=timescales)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=6 * MB)
 def cached_window(pos_start, pos_count, dim_start, dim_count, d_model, base, layout, timescales):
     return core.sinusoid_window(pos_start, pos_count, dim_start, dim_count, d_model, base=base,
                                 layout=layout, timescales=timescales)

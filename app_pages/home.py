@@ -5,6 +5,7 @@ import streamlit as st
 
 import core
 from core.figures.heatmap import make_pe_heatmap_figure
+from ui.cache import MB, bounded_cache
 from ui.charts import show_chart
 from ui.i18n import current_language, presenting, t
 from ui.pages import PAGES
@@ -13,7 +14,7 @@ from ui.text import explain
 PICTURE = (100, 128)  # positions x d_model: every entry its own cell, drawn at once
 
 
-@st.cache_data(max_entries=2, show_spinner=False)
+@bounded_cache(max_entries=2, max_bytes=1 * MB)
 def cached_picture(positions: int, d_model: int) -> core.Overview:
     return core.sinusoid_overview(positions, d_model)
 

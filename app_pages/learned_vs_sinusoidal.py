@@ -16,6 +16,7 @@ from core.figures.learned import (
 )
 from core.minilm import ModelUnavailableError
 from core.page_params import PAGE_PARAMS
+from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, count_stops
 from ui.i18n import current_language, t
@@ -32,20 +33,20 @@ MAX_OFFSET = 128  # offsets -128..128 around each anchor: wide enough to see the
 EXTENT_POSITIONS = 768  # the extent chart shows at least this far: 256 positions past the table
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@bounded_cache(max_entries=8, max_bytes=16 * MB)
 def cached_tables(positions: int):
     """(learned rows 0..min(positions, 512) - 1, sinusoid rows 0..positions - 1), float64."""
     learned = cached_minilm().position_embeddings[:positions].astype("float64")
     return learned, core.sinusoidal_encoding(positions, D_MODEL, dtype="float64")
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@bounded_cache(max_entries=8, max_bytes=34 * MB)
 def cached_similarity(positions: int, metric: str, name: str):
     learned, sinusoid = cached_tables(positions)
     return wp.similarity_matrix(learned if name == "learned" else sinusoid, metric)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@bounded_cache(max_entries=128, max_bytes=12 * MB)
 def cached_entry(positions: int, metric: str, anchor: int, name: str, key: str):
     """One number or array about one table ("learned", "sinusoidal") or both ("both"), computed
     when a section first asks for it: a rerun computes only what the section on screen shows."""

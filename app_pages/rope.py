@@ -18,6 +18,7 @@ from core.figures.rope_config import (
 )
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
+from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
@@ -35,7 +36,7 @@ SECOND_ANCHOR_SHIFT = 1000  # the second query sits this many positions further 
 SEED = 0  # the fixed random query and key
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=2 * MB)
 def cached_trajectories(pairs, positions, d_head, base, layout, scaling, factor):
     # The positions drawn: every drawn point is exact, rotated by rope_rotate itself.
     shown = rope.sample_positions(positions, MAX_ROTATION_POINTS)
@@ -47,7 +48,7 @@ def cached_trajectories(pairs, positions, d_head, base, layout, scaling, factor)
     ]
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=4 * MB)
 def cached_offset_logits(d_head, positions, anchors, base, layout, scaling, factor):
     return rope.rope_offset_logits(
         d_head, positions, anchors, seed=SEED, base=base, layout=layout, scaling=scaling,
@@ -55,13 +56,13 @@ def cached_offset_logits(d_head, positions, anchors, base, layout, scaling, fact
     )
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=8 * MB)
 def cached_decay(positions, d_head, bases):
     distances = list(range(positions))
     return distances, {b: rope.rope_decay_bound(distances, d_head, base=b) for b in bases}
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=1 * MB)
 def cached_extension(d_head, base, factor):
     train = rope.DEFAULT_TRAIN_LENGTH
     return rope.rope_context_extension(d_head, train, train * factor, base=base, factor=factor)

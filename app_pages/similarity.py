@@ -16,10 +16,10 @@ from core.figures.similarity import (
 )
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
+from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
-from ui.shared import read_only
 from ui.text import explain
 
 SAMPLE_PAIRS = 2000  # points per scatter: enough to show the curve, light for the browser
@@ -31,14 +31,14 @@ ANCHOR_ZOOM = 50  # positions either side of the anchor in the zoom
 # Each cache is keyed by what it depends on, so offset, anchor, metric and view changes reuse
 # the products: the sinusoid's matrix is held as its offset function f and an overview (both
 # metrics: the cosine is f / (d/2)); the random contrast depends on the size alone.
-@st.cache_data(max_entries=8, show_spinner=False)
+@bounded_cache(max_entries=8, max_bytes=4 * MB)
 def cached_sinusoid(positions: int, d_model: int, base: float) -> similarity.SinusoidSimilarity:
     return similarity.sinusoid_similarity(
         positions, d_model, base=base, max_rows=MATRIX_SIDE, max_cols=MATRIX_SIDE
     )
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@bounded_cache(max_entries=8, max_bytes=8 * MB)
 def cached_random_contrast(positions: int, d_model: int) -> similarity.RandomContrast:
     return similarity.random_contrast(
         positions, d_model, seed=0, count=SAMPLE_PAIRS, sample_seed=1, max_rows=MATRIX_SIDE,
@@ -57,22 +57,22 @@ def random_contrast(positions: int, d_model: int) -> similarity.RandomContrast:
         return cached_random_contrast(positions, d_model)
 
 
-# The table is a shared read-only array (cache_resource), not a pickled copy per call as
-# cache_data makes: 16 MB at 4096 positions x 1024. Only the rows' own checks read it (the
-# sampled pairs, before and after, the shift residuals), never a product of it.
-@st.cache_resource(max_entries=4, show_spinner=False)
+# The table is a shared read-only array (ui.cache hands out the value, never a pickled copy):
+# 16 MB at 4096 positions x 1024, so its byte bound keeps one of that size. Only the rows' own
+# checks read it (the sampled pairs, before and after, the shift residuals), never a product.
+@bounded_cache(max_entries=4, max_bytes=20 * MB)
 def cached_table(positions: int, d_model: int, base: float) -> np.ndarray:
-    return read_only(core.sinusoidal_encoding(positions, d_model, base=base))
+    return core.sinusoidal_encoding(positions, d_model, base=base)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@bounded_cache(max_entries=8, max_bytes=2 * MB)
 def cached_sample(positions: int, d_model: int, base: float, metric: str):
     return similarity.pair_sample(
         cached_table(positions, d_model, base), count=SAMPLE_PAIRS, seed=1, metric=metric
     )
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@bounded_cache(max_entries=8, max_bytes=2 * MB)
 def cached_shift(positions: int, d_model: int, base: float, offset: int):
     return similarity.shift_residuals(cached_table(positions, d_model, base), offset, base=base)
 

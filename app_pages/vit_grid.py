@@ -15,30 +15,29 @@ from core.figures.vit_grid import (
 from core.i18n import LocalizedError
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
+from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, size_stops
 from ui.i18n import current_language, t
-from ui.shared import read_only
 from ui.text import explain
 
 
-# A shared read-only array (cache_resource), not a pickled copy per call as cache_data makes:
-# at 64 x 64 patches and d = 1280 the table is 42 MB, and pickling it cost ~20 ms a call.
-@st.cache_resource(max_entries=4, show_spinner=False)
+# A shared read-only array (ui.cache hands out the value, never a pickled copy): at 64 x 64
+# patches and d = 1280 the table is 40 MB (pickling it cost ~20 ms a call); its byte bound keeps
+# one of that size.
+@bounded_cache(max_entries=4, max_bytes=42 * MB)
 def cached_embedding(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool):
-    return read_only(
-        core.sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
-    )
+    return core.sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@bounded_cache(max_entries=8, max_bytes=6 * MB)
 def cached_tiles(grid_h: int, grid_w: int, d_model: int, base: float):
     return vit_tiles.similarity_tiles(
         cached_embedding(grid_h, grid_w, d_model, base, False), grid_h, grid_w
     )
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@bounded_cache(max_entries=8, max_bytes=6 * MB)
 def cached_overview(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool):
     return vit_tiles.vit_encoding_overview(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
 

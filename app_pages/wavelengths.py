@@ -20,24 +20,25 @@ from core.wavelength_views import (
     parse_dims,
     wavelength_spectrum,
 )
+from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
 from ui.text import escape_markdown, explain
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=8 * MB)
 def cached_curves(positions: int, d_model: int, dims: tuple[int, ...], base: float,
                   timescales: str):
     return dimension_curves(positions, d_model, dims, base=base, timescales=timescales)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=2 * MB)
 def cached_spectrum(d_model: int, positions: int, base: float, timescales: str):
     return wavelength_spectrum(d_model, positions, base=base, timescales=timescales)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=4 * MB)
 def cached_clocks(positions: int, d_model: int, dims: tuple[int, ...], base: float,
                   timescales: str):
     return clock_frames(positions, d_model, clock_pairs(d_model, dims), base=base,

@@ -9,6 +9,7 @@ from core.i18n import LocalizedError
 from core.minilm import ModelUnavailableError
 from core.page_params import PAGE_PARAMS
 from core.params import shorten
+from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, size_stops
 from ui.i18n import current_language, t
@@ -18,28 +19,27 @@ from ui.text import escape_markdown, explain
 MAX_CHIPS = 64  # token chips drawn; the table below lists every token
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def cached_word_position(
-    embedding, sentence, encoding, layout, d_model, scale, seed, special_tokens, bert_input
-) -> wp.WordPosition:
+# The page keeps what it draws (projection, norms, the table's first entries: under 1 MB), not
+# the (n, d) tables it is made from (48 MB at 512 tokens x 4096): a projection change recomputes.
+@bounded_cache(max_entries=32, max_bytes=16 * MB)
+def cached_word_view(
+    embedding, sentence, encoding, layout, d_model, scale, seed, special_tokens, bert_input,
+    components,
+) -> wp.WordPositionView:
     if embedding == "article":
-        return wp.article_word_position(encoding, scale=scale)
-    if embedding == "random":
+        word_position = wp.article_word_position(encoding, scale=scale)
+    elif embedding == "random":
         learned = cached_minilm().position_embeddings if encoding == "learned" else None
-        return wp.random_word_position(
+        word_position = wp.random_word_position(
             sentence, d_model, encoding=encoding, layout=layout, scale=scale, seed=seed,
             learned_table=learned,
         )
-    return wp.minilm_word_position(
-        cached_minilm(), sentence, encoding=encoding, layout=layout, scale=scale,
-        special_tokens=special_tokens, bert_input=bert_input,
-    )
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def cached_projection(_word_position: wp.WordPosition, key: tuple, components: int, seed: int):
-    # `key` stands for the (unhashed) word_position: the arguments of cached_word_position.
-    return wp.project_word_position(_word_position, components, seed=seed)
+    else:
+        word_position = wp.minilm_word_position(
+            cached_minilm(), sentence, encoding=encoding, layout=layout, scale=scale,
+            special_tokens=special_tokens, bert_input=bert_input,
+        )
+    return wp.word_position_view(word_position, components, seed=seed)
 
 
 def stop(text: str) -> None:
@@ -102,9 +102,11 @@ if embedding == "article" and sentence.strip() != wp.ARTICLE_SENTENCE:
 if embedding != "article" and not wp.word_tokens(sentence):
     stop(t("word-position.no_sentence"))
 
+components = 3 if projection == "3-D" else 2
 try:
-    word_position = cached_word_position(
-        embedding, sentence, encoding, layout, d_model, scale, seed, special_tokens, bert_input
+    word_position = cached_word_view(
+        embedding, sentence, encoding, layout, d_model, scale, seed, special_tokens, bert_input,
+        components,
     )
 except LocalizedError as error:  # e.g. a text of characters the tokenizer drops entirely
     stop(escape_markdown(error.in_language(lang)))
@@ -171,11 +173,7 @@ if embedding == "article":
         (left, "learned", t("word-position.article_p")),
         (right, "sinusoidal", t("word-position.real_sinusoid")),
     ):
-        table = wp.vector_table(
-            cached_word_position("article", "", table_encoding, "interleaved", 2, scale, 0,
-                                 False, False),
-            dims=2,
-        )
+        table = wp.vector_table(wp.article_word_position(table_encoding, scale=scale), dims=2)
         with column:
             st.markdown(t("word-position.table_heading", heading=heading,
                           s="s" if scale else ""))
@@ -183,9 +181,8 @@ if embedding == "article":
                 pd.DataFrame(table)[list(short_names)].rename(columns=short_names),
                 hide_index=True, key=f"article_table_{table_encoding}",
             )
-    pairs = wp.coincident_sums(word_position)
-    for i, j in pairs:
-        point = ", ".join(f"{v:g}" for v in word_position.sums[i])
+    for i, j in word_position.coincident:
+        point = ", ".join(f"{v:g}" for v in word_position.sums_head[i])
         st.warning(
             t("word-position.same_point", first=word_position.tokens[i], i=i,
               second=word_position.tokens[j], j=j, point=point),
@@ -194,10 +191,7 @@ if embedding == "article":
     explain(t("word-position.two_d_text"))
 
 # --- the projection ------------------------------------------------------------------------------
-components = 3 if projection == "3-D" else 2
-cache_key = (embedding, sentence, encoding, layout, d_model, scale, seed, special_tokens,
-             bert_input)
-projected = cached_projection(word_position, cache_key, components, seed)
+projected = word_position.projection
 st.subheader(t("word-position.projection_pca") if projected.method == "PCA"
              else t("word-position.projection"))
 if projected.method == "raw":
@@ -238,7 +232,7 @@ show_chart(
         "bert-input" if bert_input else None, f"{components}d",
     ),
 )
-repeated = list(wp.repeated_tokens(word_position).items())
+repeated = list(word_position.repeated.items())
 if repeated:
     items = t("word-position.list_separator").join(
         t("word-position.repeated_item", token=escape_markdown(token),
@@ -256,7 +250,7 @@ if word_position.bert_input:
     explain(t("word-position.layer_norm_caption"), caption=True)
 
 # --- the numbers ---------------------------------------------------------------------------------
-norm = wp.norms(word_position)
+norm = word_position.norms
 st.subheader(t("word-position.vectors"))
 c1, c2, c3 = st.columns(3)
 c1.metric(t("word-position.mean_token"), f"{norm.token_mean:.4f}")
@@ -264,7 +258,7 @@ c2.metric(t("word-position.mean_position"), f"{norm.position_mean:.4f}")
 c3.metric(t("word-position.norm_ratio"), f"{norm.mean_ratio:.3f}")
 explain(t("word-position.ratio_text")
         + (t("word-position.ratio_scaled") if scale else ""))
-table = wp.vector_table(word_position, dims=4)
+table = word_position.table
 st.dataframe(pd.DataFrame(table), hide_index=True, key="vector_table")
 st.download_button(
     t("word-position.download"),

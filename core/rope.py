@@ -226,6 +226,9 @@ class OffsetLogits:
     spread: float  # largest difference between the anchors' curves at any offset
 
 
+OFFSET_CHUNK = 1024  # offsets rotated at once by `rope_offset_logits`
+
+
 def rope_offset_logits(
     d_head: int,
     num_offsets: int,
@@ -244,10 +247,16 @@ def rope_offset_logits(
     rng = np.random.default_rng(check_int("seed", seed, minimum=0))
     q, k = rng.standard_normal((2, d_head))  # (d,) each: one fixed query and key
     offsets = np.arange(num_offsets)  # (N,)
+    # In chunks of offsets: each rotates (chunk, d) rows, so 8192 offsets at d = 1024 never hold
+    # the (N, d) temporaries at once (224 MB measured; each offset is independent of the others).
+    chunks = [offsets[i : i + OFFSET_CHUNK] for i in range(0, num_offsets, OFFSET_CHUNK)]
     logits = np.stack([
-        rope_logits_by_offset(
-            q, k, anchor, offsets, base=base, layout=layout, scaling=scaling, factor=factor
-        )
+        np.concatenate([
+            rope_logits_by_offset(
+                q, k, anchor, chunk, base=base, layout=layout, scaling=scaling, factor=factor
+            )
+            for chunk in chunks
+        ])
         for anchor in anchors
     ])  # (A, N)
     spread = float(np.ptp(logits, axis=0).max()) if len(anchors) > 1 else 0.0

@@ -439,6 +439,55 @@ def repeated_tokens(word_position: WordPosition) -> dict[str, list[int]]:
     return {spelling[key]: where for key, where in seen.items() if len(where) > 1}
 
 
+# --- What the page keeps ------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class WordPositionView:
+    """What the word-position page shows of a `WordPosition`, without its three (n, d) tables:
+    at 512 tokens and d = 4096 they are 48 MB, this is under 1 MB (the page caches it)."""
+
+    tokens: tuple[str, ...]
+    positions: np.ndarray  # (n,) int64
+    d_model: int
+    scale: float
+    bert_input: bool
+    total_tokens: int
+    unknown_tokens: int
+    projection: Projection  # (3n, k): tokens, positions, sums
+    norms: Norms
+    table: dict[str, list]  # `vector_table` with the first `dims` entries of each vector
+    repeated: dict[str, list[int]]  # `repeated_tokens`
+    sums_head: np.ndarray  # (n, min(d, dims)): the first entries of each sum
+    coincident: list[tuple[int, int]]  # `coincident_sums`, looked for when d <= dims
+
+    @property
+    def truncated(self) -> bool:
+        return self.total_tokens > len(self.tokens)
+
+
+def word_position_view(
+    word_position: WordPosition, n_components: int, *, seed: int = 0, dims: int = 4
+) -> WordPositionView:
+    """The projection (`project_word_position`), norms, table and repeated tokens of
+    `word_position`; coincident sums only for a table of at most `dims` dimensions (the
+    article's 2-D one: in a wide table two different words never share a point)."""
+    dims = check_int("dims", dims, minimum=1)
+    return WordPositionView(
+        tokens=word_position.tokens,
+        positions=word_position.positions,
+        d_model=word_position.d_model,
+        scale=word_position.scale,
+        bert_input=word_position.bert_input,
+        total_tokens=word_position.total_tokens,
+        unknown_tokens=word_position.unknown_tokens,
+        projection=project_word_position(word_position, n_components, seed=seed),
+        norms=norms(word_position),
+        table=vector_table(word_position, dims=dims),
+        repeated=repeated_tokens(word_position),
+        sums_head=word_position.sums[:, :dims].copy(),  # a copy: the (n, d) table is let go
+        coincident=coincident_sums(word_position) if word_position.d_model <= dims else [],
+    )
+
+
 # --- Learned vs sinusoidal: statistics of a position table ------------------------------------
 def _check_table(table: object) -> np.ndarray:
     table = check_finite_array("table", table, ndim=2).astype(np.float64)  # (n, d)

@@ -127,10 +127,12 @@ def minilm_unavailable(monkeypatch):
     def unavailable():
         raise minilm.ModelUnavailableError("minilm.not_installed", hint=minilm.INSTALL_HINT)
 
+    from ui.cache import clear_all
+
     st.cache_resource.clear()
-    st.cache_data.clear()
+    clear_all()
     monkeypatch.setattr(minilm, "load_minilm", unavailable)
     yield
     monkeypatch.undo()
     st.cache_resource.clear()
-    st.cache_data.clear()
+    clear_all()

@@ -122,46 +122,44 @@ def _cache_decorators(path: Path):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             for decorator in node.decorator_list:
                 text = ast.unparse(decorator)
-                if "cache_data" in text or "cache_resource" in text:
+                if any(name in text for name in ("cache_data", "cache_resource", "bounded_cache",
+                                                 "lru_cache", "functools.cache")):
                     yield node.name, decorator
 
 
-def test_every_cache_is_bounded():
-    """A long-running demo's memory cannot grow without limit: max_entries and/or ttl."""
+def test_every_page_cache_is_bounded_in_entries_and_bytes():
+    """A long-running demo's memory cannot grow without limit: every page and ui cache is a
+    `ui.cache.bounded_cache` with max_entries and max_bytes (the model's loader alone is one
+    st.cache_resource of one entry)."""
     found = 0
     for path in sorted([*ROOT.glob("app_pages/*.py"), *ROOT.glob("ui/*.py")]):
         for name, decorator in _cache_decorators(path):
             found += 1
-            keywords = {k.arg for k in getattr(decorator, "keywords", [])}
-            assert isinstance(decorator, ast.Call) and keywords & {"max_entries", "ttl"}, (
-                f"{path.name}: {name} is cached without max_entries or ttl"
-            )
-    assert found >= 2
+            keywords = {k.arg: k.value for k in getattr(decorator, "keywords", [])}
+            if name == "cached_minilm":
+                assert ast.unparse(keywords["max_entries"]) == "1"
+                continue
+            assert ast.unparse(decorator.func) == "bounded_cache", f"{path.name}: {name}"
+            assert {"max_entries", "max_bytes"} <= set(keywords), f"{path.name}: {name}"
+    assert found >= 25
 
 
-def test_arrays_shared_between_sessions_are_read_only():
-    """cache_resource hands every session the same object, unlike cache_data's pickled copies:
-    every page function cached that way returns `ui.shared.read_only(...)`, which refuses
-    changes in place."""
+def test_cached_values_shared_between_sessions_are_read_only():
+    """bounded_cache hands every session the same object (cache_data would hand each a pickled
+    copy): the arrays in a cached value refuse changes in place."""
     import numpy as np
 
-    from ui.shared import read_only
+    from ui.cache import bounded_cache
 
-    shared = 0
-    for path in sorted(ROOT.glob("app_pages/*.py")):
-        for name, decorator in _cache_decorators(path):
-            if "cache_resource" not in ast.unparse(decorator):
-                continue
-            shared += 1
-            function = next(node for node in ast.walk(ast.parse(path.read_text("utf-8")))
-                            if isinstance(node, ast.FunctionDef) and node.name == name)
-            returns = [node.value for node in ast.walk(function) if isinstance(node, ast.Return)]
-            assert returns and all(isinstance(value, ast.Call) and ast.unparse(value.func)
-                                   == "read_only" for value in returns), f"{path.name}: {name}"
-    assert shared >= 2  # the similarity page's table and the 2-D grid's table
-    array = read_only(np.zeros(3))
-    with pytest.raises(ValueError, match="read-only"):
-        array[0] = 1.0
+    @bounded_cache(max_entries=2, max_bytes=2**20)
+    def table(n: int):
+        return {"rows": [np.zeros(n)], "view": np.arange(n)[::2]}
+
+    value = table(4)
+    assert table(4) is value  # the same object, not a copy
+    for array in (value["rows"][0], value["view"]):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 1.0
 
 
 def test_generated_app_wide_url_parameters():

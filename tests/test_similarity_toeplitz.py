@@ -223,7 +223,7 @@ def test_errors_name_the_parameter(call, name):
 def counted(monkeypatch):
     """The page's calls into core.similarity's expensive functions (not their calls to each
     other), from empty caches."""
-    import streamlit as st
+    from ui.cache import clear_all
 
     calls: list[str] = []
     depth = [0]
@@ -241,11 +241,9 @@ def counted(monkeypatch):
                 depth[0] -= 1
 
         monkeypatch.setattr(similarity, name, counting)
-    st.cache_data.clear()
-    st.cache_resource.clear()
+    clear_all()
     yield calls
-    st.cache_data.clear()
-    st.cache_resource.clear()
+    clear_all()
 
 
 def test_page_changes_reuse_the_cached_products(counted):

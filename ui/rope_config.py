@@ -29,6 +29,7 @@ from core.figures.rope_config import (
     rope_config_curves,
 )
 from core.rope_configs import MAX_CONFIG_CHARS, PRESETS, RopeConfig, override, parse_config
+from ui.cache import MB, bounded_cache
 from ui.controls import PageControls
 from ui.i18n import current_language, t
 
@@ -143,7 +144,7 @@ def paste_box(controls: PageControls, *, active: bool) -> None:
                      help=t("rope-config.paste_help", limit=MAX_CONFIG_CHARS))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@bounded_cache(max_entries=16, max_bytes=2 * MB)
 def cached_curves(config_json: str, name: str, label: str, source: str,
                   shown_label: str) -> RopeConfigCurves:
     """`rope_config_curves` of a config given as its config.json text (hashable, and the same

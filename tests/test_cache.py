@@ -1,0 +1,103 @@
+"""ui.cache.bounded_cache: least recently used entries go first, by count and by bytes; one
+computation per key; at most COMPUTE_SLOTS computations at once."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+
+from ui import cache
+from ui.cache import MB, bounded_cache
+
+
+def test_evicts_the_least_recently_used_until_the_bytes_fit():
+    calls = []
+
+    @bounded_cache(max_entries=10, max_bytes=3 * MB)
+    def table(n: int):
+        calls.append(n)
+        return np.zeros((MB - 4096) // 8)  # just under 1 MB of float64
+
+    table.clear()
+    for n in (1, 2, 3):
+        table(n)
+    table(1)  # now the most recent
+    table(4)  # 4 MB would pass 3 MB: the least recent (2) goes
+    assert calls == [1, 2, 3, 4]
+    table(1), table(3), table(4)
+    assert calls == [1, 2, 3, 4]  # all still kept
+    table(2)
+    assert calls == [1, 2, 3, 4, 2]
+    assert table.store.nbytes <= 3 * MB and len(table.store.entries) == 3
+
+
+def test_evicts_by_count_and_keeps_nothing_larger_than_the_budget():
+    calls = []
+
+    @bounded_cache(max_entries=2, max_bytes=MB)
+    def sized(n: int):
+        calls.append(n)
+        return np.zeros(n)
+
+    sized.clear()
+    sized(1), sized(2), sized(3)
+    sized(1)
+    assert calls == [1, 2, 3, 1]  # two entries at most
+    big = sized(MB)  # 8 MB: returned, not kept
+    assert big.shape == (MB,) and sized(MB) is not big
+    assert len(sized.store.entries) == 2
+
+
+def test_sessions_asking_at_once_compute_once_and_one_at_a_time():
+    running, most, calls = [0], [0], []
+    lock = threading.Lock()
+
+    @bounded_cache(max_entries=8, max_bytes=MB)
+    def slow(n: int):
+        with lock:
+            calls.append(n)
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+        return n
+
+    slow.clear()
+    threads = [threading.Thread(target=slow, args=(i % 3,)) for i in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(calls) == [0, 1, 2]  # each key once
+    assert most[0] <= cache.COMPUTE_SLOTS
+
+
+def test_a_cached_function_calling_another_keeps_its_slot():
+    @bounded_cache(max_entries=2, max_bytes=MB)
+    def inner(n: int):
+        return n + 1
+
+    @bounded_cache(max_entries=2, max_bytes=MB)
+    def outer(n: int):
+        return inner(n) * 2  # would deadlock if the slot were taken twice
+
+    inner.clear(), outer.clear()
+    assert outer(1) == 4
+
+
+def test_underscore_arguments_are_not_part_of_the_key():
+    @bounded_cache(max_entries=2, max_bytes=MB)
+    def labelled(n: int, _note: list):
+        return [n, *_note]
+
+    labelled.clear()
+    assert labelled(1, ["a"]) == labelled(1, ["b"]) == [1, "a"]
+
+
+def test_deep_nbytes_counts_a_views_base_once():
+    base = np.zeros(1000)  # 8000 bytes
+    size = cache.deep_nbytes({"a": base[:10], "b": base[5:], "c": base})
+    assert 8000 <= size < 8000 + 2000

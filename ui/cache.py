@@ -1,0 +1,225 @@
+"""The pages' cache: one per cached function and process, shared by every session, bounded in
+entries and in bytes.
+
+Streamlit's ``st.cache_data`` is bounded in entries only, and an entry may be anything: 32 entries
+of the word-position page at d_model 4096 held 1.6 GB. It also hands every call a pickled copy.
+`bounded_cache` instead keeps the value itself (no copy per rerun: values are shared, so they are
+read-only; their arrays are marked so) and evicts the least recently used entries until both
+bounds hold. An entry larger than the byte bound is returned but not kept.
+
+What is computed is bounded too: 30 sessions missing the cache at once would each build their
+tables at the same time (8.5 GB measured). A cache miss therefore computes inside one of
+`COMPUTE_SLOTS` process-wide slots (waiting for one otherwise), and two sessions asking for the
+same entry compute it once, the second waiting for the first. The slots are re-entrant: a cached
+function that calls another keeps its one slot.
+
+Streamlit's own cache-clearing (its "clear cache" message, `st.cache_data.clear`) does not touch
+these caches (`ui.guard` explains why a visitor must not clear them); `clear_all` does (tests).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import dataclasses
+import functools
+import inspect
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+MB = 2**20
+# Cache misses computed at once per process. One: the largest computations peak at ~200 MB
+# (tests/test_cache_budget.py), and two of them beside full caches would pass 700 MB; the second
+# core still serves the other sessions' reruns, which hit the caches.
+COMPUTE_SLOTS = 1
+# What all the caches together may keep: with the idle server (~200 MB with MiniLM) and the
+# computation at its largest (tests/test_cache_budget.py measures each), a process stays
+# under 700 MB (Streamlit Community Cloud's smallest box has about 690 MB).
+TOTAL_CACHE_BYTES = 248 * MB
+
+F = TypeVar("F", bound=Callable[..., Any])
+_MISSING = object()
+_slots = threading.BoundedSemaphore(COMPUTE_SLOTS)
+_held = threading.local()  # how deep this thread is in cache misses (re-entrant slots)
+
+
+def _libc_malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc (musl, macOS): nothing to trim
+        return None
+
+
+_malloc_trim = _libc_malloc_trim()
+
+
+@dataclasses.dataclass(eq=False)
+class Store:
+    """One cached function's entries, least recently used first."""
+
+    name: str  # "<file stem>.<function>", e.g. "similarity.cached_sinusoid"
+    func: Callable[..., Any]  # the undecorated function (the page's newest definition)
+    max_entries: int
+    max_bytes: int
+    entries: OrderedDict[Hashable, tuple[Any, int]] = dataclasses.field(
+        default_factory=OrderedDict)  # key -> (value, its size in bytes)
+    nbytes: int = 0
+    lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
+    computing: dict[Hashable, threading.Lock] = dataclasses.field(default_factory=dict)
+
+    def get(self, key: Hashable) -> Any:
+        with self.lock:
+            if key not in self.entries:
+                return _MISSING
+            self.entries.move_to_end(key)
+            return self.entries[key][0]
+
+    def put(self, key: Hashable, value: Any) -> None:
+        size = deep_nbytes(value, freeze=True)
+        with self.lock:
+            if key in self.entries:
+                self.nbytes -= self.entries.pop(key)[1]
+            if size > self.max_bytes:
+                return  # larger than the whole budget: handed back, not kept
+            while self.entries and (len(self.entries) >= self.max_entries
+                                    or self.nbytes + size > self.max_bytes):
+                self.nbytes -= self.entries.popitem(last=False)[1][1]
+            self.entries[key] = (value, size)
+            self.nbytes += size
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.nbytes = 0
+
+
+STORES: dict[str, Store] = {}
+_stores_lock = threading.Lock()
+
+
+def clear_all() -> None:
+    """Empty every cache (tests: a fresh process's state)."""
+    for store in list(STORES.values()):
+        store.clear()
+
+
+@dataclasses.dataclass
+class _Slot:
+    """A compute slot for this thread, taken only by the outermost cache miss."""
+
+    def __enter__(self) -> None:
+        depth = getattr(_held, "depth", 0)
+        if depth == 0:
+            _slots.acquire()
+        _held.depth = depth + 1
+
+    def __exit__(self, *exc: object) -> None:
+        _held.depth -= 1
+        if _held.depth == 0:
+            # The computation's temporaries are freed; glibc keeps freed heap pages mapped
+            # (RSS that stays after a burst) unless asked to hand them back. ~1 ms.
+            if _malloc_trim is not None:
+                _malloc_trim(0)
+            _slots.release()
+
+
+def bounded_cache(*, max_entries: int, max_bytes: int) -> Callable[[F], F]:
+    """Cache a function's results by its arguments (those named with a leading underscore are
+    not part of the key, as with Streamlit's caches; the others must be hashable).
+
+    Keyed by the function's file and name, so a page script, run again on every rerun, finds
+    the entries its previous runs made. Values are shared by every caller: read-only."""
+    if max_entries < 1 or max_bytes < 1:
+        raise ValueError(f"max_entries and max_bytes must be >= 1, got {max_entries}, "
+                         f"{max_bytes}")
+
+    def decorate(func: F) -> F:
+        name = f"{Path(func.__code__.co_filename).stem}.{func.__qualname__}"
+        with _stores_lock:
+            store = STORES.get(name)
+            if store is None:
+                store = STORES[name] = Store(name, func, max_entries, max_bytes)
+            store.func, store.max_entries, store.max_bytes = func, max_entries, max_bytes
+        signature = inspect.signature(func)
+
+        @functools.wraps(func)
+        def cached(*args: Any, **kwargs: Any) -> Any:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            key = tuple((k, v) for k, v in bound.arguments.items() if not k.startswith("_"))
+            value = store.get(key)
+            if value is not _MISSING:
+                return value
+            with store.lock:
+                key_lock = store.computing.setdefault(key, threading.Lock())
+            try:
+                with key_lock:  # one computation per key: later callers wait, then read it
+                    value = store.get(key)
+                    if value is _MISSING:
+                        with _Slot():
+                            value = func(*args, **kwargs)
+                        store.put(key, value)
+            finally:
+                with store.lock:
+                    store.computing.pop(key, None)
+            return value
+
+        cached.store = store  # type: ignore[attr-defined]
+        cached.clear = store.clear  # type: ignore[attr-defined]
+        return cached  # type: ignore[return-value]
+
+    return decorate
+
+
+def deep_nbytes(value: Any, *, freeze: bool = False) -> int:
+    """The memory `value` holds: its arrays' buffers (a view counts its base, once) and the
+    Python objects around them, followed through containers, dataclasses and attributes.
+    With `freeze`, every array found is marked read-only (the value is about to be shared)."""
+    seen: set[int] = set()
+    total = 0
+    stack = [value]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, np.ndarray):
+            if freeze:
+                obj.flags.writeable = False
+            base = obj
+            while isinstance(base.base, np.ndarray):
+                base = base.base
+            if base is not obj:
+                if id(base) in seen:
+                    total += 128  # a view's header: its base is counted already
+                    continue
+                seen.add(id(base))
+            total += base.nbytes + 128  # buffer + header
+        elif hasattr(obj, "untyped_storage"):  # a torch tensor
+            total += obj.untyped_storage().nbytes() + 128
+        elif isinstance(obj, str | bytes | int | float | complex | bool | type(None)):
+            total += sys.getsizeof(obj)
+        elif isinstance(obj, dict):
+            total += sys.getsizeof(obj)
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, list | tuple | set | frozenset):
+            total += sys.getsizeof(obj)
+            stack.extend(obj)
+        elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+            total += sys.getsizeof(obj)
+            stack.extend(getattr(obj, f.name) for f in dataclasses.fields(obj))
+            if hasattr(obj, "__dict__"):
+                stack.append(vars(obj))  # cached properties
+        elif hasattr(obj, "__dict__") and not isinstance(obj, type):
+            total += sys.getsizeof(obj)
+            stack.append(vars(obj))
+        else:
+            total += sys.getsizeof(obj)
+    return total
