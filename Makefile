@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench bench-browser bench-load bench-plotly-react install install-dev clean
+.PHONY: run test lint bench bench-browser bench-load bench-plotly-react serve-replicas install install-dev \
+	clean
 
 run: install
 	./scripts/ensure-chromium.sh --optional
@@ -11,6 +12,7 @@ run: install
 
 test: install-dev
 	./scripts/ensure-chromium.sh
+	./scripts/ensure-nginx.sh
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
@@ -29,8 +31,18 @@ bench-browser: install-dev
 
 bench-load: install-dev  # 20 browser sessions (2 min), then memory under hostile load (~6 min)
 	./scripts/ensure-chromium.sh
+	./scripts/ensure-nginx.sh
 	$(BIN)/python benchmarks/load_test.py
+	$(BIN)/python benchmarks/load_proxied.py  # 10 sessions (1 min) through nginx to 2 replicas
 	$(BIN)/python benchmarks/load_memory.py
+
+# N replicas of the app on loopback ports behind nginx on PORT (docs/replicas.md); Ctrl-C stops all.
+N ?= 2
+PORT ?= 8500
+serve-replicas: install
+	./scripts/ensure-chromium.sh --optional
+	./scripts/ensure-nginx.sh
+	$(BIN)/python deploy/serve_replicas.py --replicas $(N) --port $(PORT)
 
 bench-plotly-react: install-dev  # st.plotly_chart against the Plotly.react element, same run
 	./scripts/ensure-chromium.sh
