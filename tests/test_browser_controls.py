@@ -58,3 +58,31 @@ def test_exact_box_sets_a_width_between_the_stops(browser, app_url):
         seen.screenshot("controls-exact-d-model")
     finally:
         seen.page.context.close()
+
+
+def test_a_stops_slider_moved_by_the_keyboard_keeps_its_value(browser, app_url):
+    """d_model 128 -> 160 by the arrow key, then another control: the slider, the URL and the
+    page all say 160. (A session's first rerun once got a NewSession message naming the script
+    differently from its first run's, and the browser put every widget back to its default: the
+    slider showed 128 while the URL kept 160.)"""
+    seen = new_page(browser, app_url)
+    try:
+        seen.open("/heatmap", charts=2)
+        page = seen.page
+        thumb = page.locator('.st-key-d_model [data-testid="stSliderThumbValue"]')
+        assert thumb.inner_text().strip() == "128"
+        page.locator(".st-key-d_model input[type=range]").focus()
+        page.keyboard.press("ArrowRight")
+        seen.wait_idle()
+        page.wait_for_function("() => location.search.includes('d_model=160')")
+        page.locator(".st-key-positions input[type=range]").focus()
+        page.keyboard.press("ArrowRight")
+        seen.wait_idle()
+        page.wait_for_function("() => location.search.includes('positions=')")
+        seen.wait_idle()
+        assert thumb.inner_text().strip() == "160"
+        assert "d_model=160" in page.url
+        assert "x 160 dimensions" in page.locator("body").inner_text()
+        assert seen.exceptions() == []
+    finally:
+        seen.page.context.close()

@@ -7,7 +7,7 @@ import pytest
 
 from core.page_params import PAGE_PARAMS
 from tests.apptest import control, notices, open_page, set_control
-from ui.controls import base_stops, count_stops, size_stops
+from ui.controls import GROUP_PREFIX, HIDDEN_MARKER, base_stops, count_stops, size_stops
 
 # Links as they have been shared, with values that are not a slider's stops (768, 96, 300,
 # 1e4 written the short way, a leading zero).
@@ -87,13 +87,22 @@ def test_a_view_hides_the_controls_it_does_not_use_and_keeps_their_values(
 
 
 def _keys_in_hidden_blocks(at) -> set[str]:
+    """Keys of the widgets inside `shown` blocks that hold the hidden marker (ui.controls)."""
     found: set[str] = set()
 
+    def key_of(node) -> str:
+        return str(getattr(node, "key", None) or getattr(getattr(node, "proto", None), "key", "")
+                   or "")
+
+    def hidden(node) -> bool:
+        return key_of(node).startswith(GROUP_PREFIX) and any(
+            HIDDEN_MARKER in str(getattr(child, "proto", "")) for child in
+            getattr(node, "children", {}).values())
+
     def walk(node, inside: bool) -> None:
-        key = getattr(getattr(node, "proto", None), "key", None) or ""
-        here = inside or "pe-hidden-" in str(getattr(node, "key", "") or key)
+        here = inside or hidden(node)
         widget_key = getattr(node, "key", None)
-        if here and widget_key and not str(widget_key).startswith("pe-hidden-"):
+        if here and widget_key and not str(widget_key).startswith(GROUP_PREFIX):
             found.add(widget_key)
         for child in getattr(node, "children", {}).values():
             walk(child, here)

@@ -42,6 +42,7 @@ class PageControls:
         self.page = page
         self.params: dict[str, Param] = {p.name: p for p in params}
         self._to_reset: set[str] = set()
+        self._groups = 0  # `shown` blocks made so far in this run
         self._notice_area = st.container()  # notices show here, above the page's content
         state = st.session_state
         for name in state.pop(f"_reset:{page}", ()):
@@ -193,13 +194,19 @@ class PageControls:
     def shown(self, visible: bool) -> Iterator[None]:
         """Controls made inside are on the page only when `visible`: hidden, they stay
         (invisible) so that their values stay in the URL and the link, as Streamlit drops a
-        bound widget's parameter when the widget is not made."""
-        if visible:
+        bound widget's parameter when the widget is not made.
+
+        The block is the same container either way (its key is its place among this page's
+        blocks), hidden by a marker made after its controls: a widget moved from one container
+        to another lost its place in the address bar in Streamlit 1.67's browser code (the RoPE
+        config chosen in the config view after the extension view showed a new model while the
+        URL, and so the link, kept the old one)."""
+        self._groups += 1
+        with st.container(key=f"{GROUP_PREFIX}{self.page}-{self._groups}"):
             yield
-            return
-        _hide_css()
-        with st.container(key=f"pe-hidden-{self.page}-{next(_HIDDEN)}"):
-            yield
+            if not visible:
+                _hide_css()
+                st.html(f'<span class="{HIDDEN_MARKER}"></span>')
 
     def choice(
         self, name: str, label: str, *, help: str | None = None,
@@ -260,11 +267,15 @@ class PageControls:
             self._notice_area.warning(escape_markdown(notice), icon=":material/warning:")
 
 
-_HIDDEN = iter(range(1_000_000_000))  # unique container keys per hidden block
+# A `shown` block is a container keyed f"{GROUP_PREFIX}<page>-<n>"; hidden, it holds a
+# HIDDEN_MARKER element after its controls, and this rule hides it.
+GROUP_PREFIX = "pe-group-"
+HIDDEN_MARKER = "pe-hidden-group"
 
 
 def _hide_css() -> None:
-    st.html("<style>[class*='st-key-pe-hidden-'] { display: none !important; }</style>")
+    st.html(f"<style>[class*='st-key-{GROUP_PREFIX}']:has(.{HIDDEN_MARKER}) "
+            "{ display: none !important; }</style>")
 
 
 def _url_text(param: Param, value: Any) -> str:

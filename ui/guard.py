@@ -15,8 +15,8 @@
   (``main_script_path``; the browser only hashes it into an anonymous app id).
   `hide_script_path` sends the script's file name instead.
 
-`close_doors` installs all three (idempotent): app.py calls it on every run, and serve.py when
-the server starts, before the first session (a run cannot change the message that started it).
+`close_doors` installs all three (idempotent) when serve.py starts the server, before the first
+session; app.py calls it on every run without the third (see `close_doors`).
 """
 
 from __future__ import annotations
@@ -90,7 +90,12 @@ def hide_script_path() -> None:
     AppSession._create_new_session_message = _new_session_message_without_path
 
 
-def close_doors() -> None:
+def close_doors(*, hide_path: bool = True) -> None:
+    """Install them. `hide_path` only before the first session starts (serve.py): a session
+    whose first run was told the full path and a later run only the name is, to the browser, a
+    different app, and it puts every widget back to its default (the slider just moved shows its
+    old value while the URL has the new one), so app.py leaves the message as it is."""
     close_clear_cache()
     pass_nonfinite_ints()
-    hide_script_path()
+    if hide_path:
+        hide_script_path()
