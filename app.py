@@ -1,11 +1,6 @@
 """Positional Encoding Explorer: routing, and the controls every page shares (language,
 presentation mode, the link to the view). Run with `streamlit run app.py`."""
 
-# pandas whole before any session runs: plotly looks it up without importing it
-# (get_module(..., should_load=False)), and on a cold server a page that imports it (RoPE's and
-# extrapolation's tables, word-position) while another session draws a chart handed plotly a
-# half-imported module ("partially initialized module 'pandas' has no attribute 'Series'").
-import pandas  # noqa: F401
 import streamlit as st
 
 from core.i18n import LANGUAGE_NAMES, LANGUAGES
@@ -17,10 +12,25 @@ from ui.i18n import browser_language, current_language, presenting, t
 from ui.pages import HOME, PAGES
 from ui.runtime import freeze_long_lived_objects
 
-# Presentation mode: bigger type everywhere, no header bar (figures restyle in ui.charts).
+# Presentation mode: bigger type everywhere, no header bar (figures restyle in ui.charts); the
+# controls at the text's size (Streamlit draws labels, options, slider values and buttons at
+# 0.875rem): labels, options (also those drawn by CSS, ui.controls), slider numbers, buttons (the
+# Export menu's), boxes, and the expander's heading.
 PRESENTATION_CSS = """<style>
 html { font-size: 19px; }
 header[data-testid="stHeader"] { display: none; }
+[data-testid="stApp"] [data-testid="stWidgetLabel"] p,
+[data-testid="stApp"] [data-testid="stRadioOption"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stApp"] [data-testid="stCheckbox"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stApp"] [data-testid="stSliderThumbValue"],
+[data-testid="stApp"] [data-testid="stSliderTickBarMin"],
+[data-testid="stApp"] [data-testid="stSliderTickBarMax"],
+[data-testid="stApp"] [data-testid="stExpander"] summary p,
+[data-testid="stApp"] input, [data-testid="stApp"] textarea,
+[data-testid="stApp"] [data-baseweb="select"],
+button [data-testid="stMarkdownContainer"] p { font-size: 1rem; }
+[data-testid="stRadioOption"] [data-testid="stMarkdownContainer"] p::after {
+  font-size: 1rem !important; }
 </style>"""
 
 # The browser tab's icon. Set before st.navigation, or the browser first asks fonts.gstatic.com
@@ -32,9 +42,8 @@ APP_ICON = "🌀"
 # first lazy import (torch, scikit-learn): it runs before this run's page, after that one's.
 freeze_long_lived_objects()
 # A visitor's websocket "clear_cache" must not empty every visitor's caches; a crafted widget
-# value gets a notice, not an error box (ui/guard.py). The script's path is hidden from sessions
-# only by serve.py, before the first one: changed in a session's second run, it reset its widgets.
-close_doors(hide_path=False)
+# value gets a notice, not an error box; sessions are not told the server's paths (ui/guard.py).
+close_doors()
 
 lang = current_language()
 st.set_page_config(page_icon=APP_ICON)  # before st.navigation: see APP_ICON

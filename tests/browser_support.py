@@ -128,7 +128,8 @@ def shown_value(page, key: str) -> str:
 
 
 # Text of every chart that collides or is cut: titles, axis titles, tick labels, legend entries,
-# annotations and colour-bar text, by their boxes as drawn; a legend that scrolls. Returns
+# annotations and colour-bar text, by their boxes as drawn; text under plotly's modebar (shown on
+# hover, and on a touch screen after a tap); a legend that scrolls. Returns
 # [{chart, problems: [["cut", kind, text] | ["overlap", a, b] | ["legend scrolls"]]}].
 CHART_TEXT_PROBLEMS_JS = r"""() => {
   const kinds = {
@@ -165,6 +166,16 @@ CHART_TEXT_PROBLEMS_JS = r"""() => {
         const oy = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
         if (ox > 2 && oy > 2) {
           problems.push(['overlap', a.kind + ': ' + a.text, b.kind + ': ' + b.text]);
+        }
+      }
+    }
+    const modebar = gd.querySelector('.modebar');
+    const bar = modebar && modebar.getBoundingClientRect();
+    if (bar && bar.width > 0) {
+      for (const a of items) {
+        if (Math.min(a.x1, bar.right) - Math.max(a.x0, bar.left) > 2
+            && Math.min(a.y1, bar.bottom) - Math.max(a.y0, bar.top) > 2) {
+          problems.push(['overlap', 'modebar', a.kind + ': ' + a.text]);
         }
       }
     }

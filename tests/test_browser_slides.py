@@ -1,6 +1,7 @@
 """Presentation mode as a projector shows it: at 1920 x 1080 and 1280 x 720, in English and
-Chinese, no chart text on any page and view collides with another or is cut by the chart's edge,
-and no legend scrolls (tests.browser_support.CHART_TEXT_PROBLEMS_JS measures the drawn boxes)."""
+Chinese, no chart text on any page and view collides with another, is cut by the chart's edge or
+lies under plotly's modebar, and no legend scrolls (tests.browser_support.CHART_TEXT_PROBLEMS_JS
+measures the drawn boxes); the controls' type grows with the page's."""
 
 from __future__ import annotations
 
@@ -14,13 +15,28 @@ from ui.pages import PAGES
 pytestmark = pytest.mark.browser
 
 
-def slide_paths() -> list[str]:
-    paths = ["/?present=1"]
+def view_paths(query: str = "") -> list[str]:
+    """Home and every page in each of its views, with `query` (e.g. "present=1") in the link."""
+    paths = [f"/?{query}"]
     for page in PAGES:
         specs = {spec.name: spec for spec in PAGE_PARAMS.get(page.url_path, ())}
         for view in specs["view"].choices if "view" in specs else (None,):
-            paths.append(f"/{page.url_path}?present=1" + (f"&view={view}" if view else ""))
+            parts = [part for part in (query, f"view={view}" if view else "") if part]
+            paths.append(f"/{page.url_path}?" + "&".join(parts))
     return paths
+
+
+def chart_text_problems(seen, paths: list[str], lang: str) -> dict:
+    """Every path's chart text problems, by path (the pages opened one after the other)."""
+    found = {}
+    for path in paths:
+        seen.open(f"{path}&lang={lang}".replace("?&", "?"), charts=1, timeout=120_000)
+        seen.page.wait_for_timeout(500)  # plotly's text layout after the last paint
+        problems = seen.page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS)
+        if problems:
+            found[path] = problems
+        assert seen.exceptions() == [], path
+    return found
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -28,16 +44,47 @@ def slide_paths() -> list[str]:
 def test_no_chart_text_collides_or_is_cut_on_a_slide(browser, app_url, width, height, lang):
     seen = new_page(browser, app_url)
     seen.page.set_viewport_size({"width": width, "height": height})
-    found = {}
     try:
-        for path in slide_paths():
-            seen.open(f"{path}&lang={lang}", charts=1, timeout=120_000)
-            seen.page.wait_for_timeout(500)  # plotly's text layout after the last paint
-            problems = seen.page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS)
-            if problems:
-                found[path] = problems
-            assert seen.exceptions() == [], path
+        found = chart_text_problems(seen, view_paths("present=1"), lang)
         seen.screenshot(f"slide-{width}x{height}-{lang}-last")
     finally:
         seen.page.context.close()
     assert found == {}
+
+
+# The type of each kind of control shown first, and of the page's text (stMain's, which
+# paragraphs use).
+CONTROL_TYPE_JS = """() => {
+  const size = (element, pseudo) => parseFloat(getComputedStyle(element, pseudo).fontSize);
+  const shown = selector => [...document.querySelectorAll(selector)].find(
+    element => element.getClientRects().length > 0);
+  const option = shown('[data-testid="stRadioOption"] [data-testid="stMarkdownContainer"] p');
+  return {
+    text: size(document.querySelector('[data-testid="stMain"]')),
+    label: size(shown('[data-testid="stWidgetLabel"] p')),
+    // An option's label may be drawn by CSS after a hidden value (ui.controls): the one shown.
+    option: size(option) || size(option, '::after'),
+    slider: size(shown('[data-testid="stSliderThumbValue"]')),
+    button: size(shown('[data-testid="stPopover"] button p')),
+  };
+}"""
+
+
+def test_controls_grow_with_the_type_on_a_slide(browser, app_url):
+    """A label, a radio option, a slider's number and the Export button are drawn at least at the
+    text's size in presentation mode, and larger than without it (Streamlit draws them smaller
+    than the text, and the slide's larger text left them small)."""
+    seen = new_page(browser, app_url)
+    seen.page.set_viewport_size({"width": 1920, "height": 1080})
+    try:
+        sizes = {}
+        for query in ("", "&present=1"):
+            seen.open(f"/similarity?view=offset&lang=en{query}", charts=1)
+            sizes[query] = seen.page.evaluate(CONTROL_TYPE_JS)
+        seen.screenshot("slide-controls-1920x1080")
+    finally:
+        seen.page.context.close()
+    slide, plain = sizes["&present=1"], sizes[""]
+    for control in ("label", "option", "slider", "button"):
+        assert slide[control] >= slide["text"] - 0.5, (control, slide)
+        assert slide[control] > plain[control], (control, slide, plain)

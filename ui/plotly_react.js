@@ -254,6 +254,346 @@ function chartConfig(given, state) {
   return config;
 }
 
+// ---- the figure fitted to the chart's width ----
+// The server does not know the screen; the element does, at every draw (a turned phone redraws).
+// - A title wider than the room left of plotly's modebar goes below the modebar's row (plotly
+//   shows the modebar on hover, and on a touch screen after a tap) and wraps to the width.
+// - Below NARROW_WIDTH (a phone held upright; half of a 1280 px slide is wider) the panels of a
+//   figure are stacked in one column, in reading order, each with room above for its title and
+//   below for its axis; a square panel (equal scales) as wide as the plot; notes, panel and axis
+//   titles wrap to their room; a legend beside or under the plot goes to the figure's bottom in
+//   rows, with room made; a panel's colour bar stays beside it, its title beside the bar.
+// Not for st.plotly_chart (AppTest, PE_PLOTLY_REACT=0), which draws the figure as sent.
+const NARROW_WIDTH = 480;
+const MODEBAR_WIDTH = 230;  // plotly's 2-D modebar and the fullscreen button: 8 icons, 224 px
+const MODEBAR_ROOM = 40;  // its height (26 px, 30 in presentation mode's larger type) and a gap
+const LINE = 1.3;  // plotly's line spacing, in ems
+const MANY_PANELS = 5;  // from this many stacked panels, each is kept short (ALiBi's eight heads)
+// Trace types without a legend entry unless they ask for one.
+const NO_LEGEND = new Set(["heatmap", "histogram2d", "contour", "histogram2dcontour", "image",
+                           "surface", "table", "carpet"]);
+
+let measureContext = null;
+function textWidth(text, font) {  // the drawn width of one line of plotly's text markup
+  measureContext = measureContext || document.createElement("canvas").getContext("2d");
+  measureContext.font = `${font.bold ? "bold " : ""}${font.size}px ${font.family}`;
+  const plain = String(text).replace(/<[^>]*>/g, "").replace(/&(#\d+|[a-z]+);/gi, "x");
+  return measureContext.measureText(plain).width;
+}
+const lines = text => String(text).split(/<br\s*\/?>/i);
+const widest = (text, font) => Math.max(...lines(text).map(line => textWidth(line, font)));
+
+// Words and CJK characters (Chinese has no spaces: a line may break between any two), each with
+// the space before it; markup tags stay inside their word. As core.figures.common.wrap_words.
+function tokens(line) {
+  const out = [];
+  let space = "", word = "", inTag = false;
+  for (const char of line) {
+    if (inTag || char === "<") {
+      word += char;
+      inTag = char !== ">";
+    } else if (char === " ") {
+      if (word) { out.push([space, word]); word = ""; }
+      space = " ";
+    } else if (char.codePointAt(0) >= 0x2E80) {
+      if (word) { out.push([space, word]); word = ""; space = ""; }
+      out.push([space, char]);
+      space = "";
+    } else {
+      word += char;
+    }
+  }
+  if (word) out.push([space, word]);
+  return out;
+}
+// `text` in lines no wider than `room` px (a word wider than that keeps a line of its own).
+function wrap(text, room, font) {
+  return lines(text).map(line => {
+    const out = [];
+    for (const [space, token] of tokens(line)) {
+      const last = out.length - 1;
+      if (last >= 0 && textWidth(out[last] + space + token, font) <= room) {
+        out[last] += space + token;
+      } else {
+        out.push(token);
+      }
+    }
+    return out.join("<br>");
+  }).join("<br>");
+}
+
+function fontsOf(layout) {
+  const template = isObject(layout.template) && isObject(layout.template.layout)
+    ? layout.template.layout : {};
+  const base = { ...(template.font || {}), ...(isObject(layout.font) ? layout.font : {}) };
+  const size = base.size || 12;
+  const family = base.family || '"Open Sans", verdana, arial, sans-serif';
+  // The font of a text whose own settings are `parts` (later ones win).
+  return (parts, defaultSize = size) => {
+    const f = Object.assign({}, ...parts.filter(isObject));
+    return { size: f.size || defaultSize, family: f.family || family,
+             bold: Number(f.weight) >= 600 };
+  };
+}
+
+// The title beside the modebar if it fits there, else under the modebar's row, wrapped to the
+// width (on a phone, always). Returns the room it takes at the top, or 0 where it stays.
+function fitTitle(layout, width, font, narrow) {
+  if (!isObject(layout.title) || !layout.title.text) return narrow ? MODEBAR_ROOM : 0;
+  const title = layout.title;
+  const template = isObject(layout.template) && isObject(layout.template.layout)
+    ? layout.template.layout : {};
+  const templateTitle = isObject(template.title) ? template.title : {};
+  const f = font([templateTitle.font, title.font], Math.round(font([]).size * 1.4));
+  f.bold = f.bold || /<b>/i.test(title.text);
+  const left = (title.x ?? templateTitle.x ?? 0.5) * width;
+  if (!narrow && left + widest(title.text, f) <= width - MODEBAR_WIDTH - 8) return 0;
+  title.text = wrap(title.text, width - left - 12, f);
+  // plotly centres a title's lines on its anchor line, top-anchored or not: lift the anchor by
+  // half of the added lines.
+  const count = lines(title.text).length;
+  const pad = MODEBAR_ROOM + (count - 1) * f.size * LINE / 2;
+  Object.assign(title, { y: 1, yref: "container", yanchor: "top", automargin: true,
+                         pad: { ...(title.pad || {}), t: pad } });
+  if (!narrow) {  // all below moves down as much (notes over the plot live in the margin)
+    const added = MODEBAR_ROOM + (count - 1) * f.size * LINE;
+    layout.margin = { ...(isObject(layout.margin) ? layout.margin : {}) };
+    layout.margin.t = (layout.margin.t ?? 100) + added;
+    layout.height += added;
+  }
+  return MODEBAR_ROOM + count * f.size * LINE + 12;
+}
+
+// Cartesian panels: each x axis with the y axis it is anchored to, and their domains.
+function panels(spec) {
+  const layout = spec.layout;
+  const found = [];
+  for (const name of Object.keys(layout)) {
+    const match = /^xaxis(\d*)$/.exec(name);
+    if (!match || !isObject(layout[name]) || layout[name].overlaying) continue;
+    const x = layout[name];
+    const anchor = typeof x.anchor === "string" && /^y\d*$/.test(x.anchor) ? x.anchor
+      : `y${match[1]}`;
+    const yName = `yaxis${anchor.slice(1)}`;
+    if (!isObject(layout[yName])) layout[yName] = {};
+    found.push({ x: `x${match[1]}`, y: anchor, xaxis: x, yaxis: layout[yName],
+                 xd: x.domain || [0, 1], yd: layout[yName].domain || [0, 1] });
+  }
+  const cartesian = spec.data.some(
+    t => !t.type || /^(scatter|bar|heatmap|histogram|box|violin|contour|image)/.test(t.type));
+  if (!found.length && cartesian) {
+    layout.xaxis = layout.xaxis || {};
+    layout.yaxis = layout.yaxis || {};
+    found.push({ x: "x", y: "y", xaxis: layout.xaxis, yaxis: layout.yaxis, xd: [0, 1],
+                 yd: layout.yaxis.domain || [0, 1] });
+  }
+  // Reading order: rows from the top, left to right in a row.
+  return found.sort((a, b) => (Math.round((b.yd[1] - a.yd[1]) * 100)
+                                || a.xd[0] - b.xd[0]));
+}
+
+const axisOf = ref => (typeof ref === "string" ? ref.split(" ")[0] : "");
+const near = (v, [a, b], slack) => v >= a - slack && v <= b + slack;
+
+// The panel an annotation or shape belongs to (by its axes, else by where it sits), or null.
+function panelOf(item, cells) {
+  const xr = axisOf(item.xref) || "x", yr = axisOf(item.yref) || "y";
+  if (xr !== "paper") return cells.find(c => c.x === xr) || null;
+  if (yr !== "paper") return cells.find(c => c.y === yr) || null;
+  const x = Number(item.x ?? item.x0 ?? 0.5), y = Number(item.y ?? item.y0 ?? 0.5);
+  return cells.find(c => near(x, c.xd, 0.02) && near(y, c.yd, 0.02))
+    || cells.find(c => near(x, c.xd, 0.02) && y > c.yd[1] && cells.every(
+      o => o === c || !near(x, o.xd, 0.02) || o.yd[1] <= c.yd[1]))
+    || null;
+}
+
+function legendShown(spec) {
+  const layout = spec.layout;
+  const entries = spec.data.filter(t => t.name && t.visible !== false && (t.showlegend === true
+    || (t.showlegend === undefined && !NO_LEGEND.has(t.type || "scatter"))));
+  const shown = layout.showlegend === true || (layout.showlegend !== false && entries.length > 1);
+  return shown ? entries : [];
+}
+
+function fitNarrow(spec, width, font, titleRoom) {
+  const layout = spec.layout;
+  const cells = panels(spec);
+  if (!cells.length) return;
+  const margin = isObject(layout.margin) ? layout.margin : (layout.margin = {});
+  const top = margin.t ?? 100, bottom = margin.b ?? 80;
+  const oldPlot = Math.max((layout.height || DEFAULT_HEIGHT) - top - bottom, 100);
+  const base = font([]);
+  const colourBar = spec.data.some(t => (NO_LEGEND.has(t.type) && t.showscale !== false
+                                          && !t.coloraxis) || (t.marker && t.marker.showscale))
+    || Object.keys(layout).some(k => /^coloraxis\d*$/.test(k) && isObject(layout[k])
+                                     && layout[k].showscale !== false);
+  const left = margin.l > 40 ? margin.l : 75;  // else plotly's automargin: tick labels, title
+  // A colour bar with its numbers: ~70 px at 12 px type.
+  const right = Math.max(margin.r || 0, 10) + (colourBar ? 6 * base.size : 0);
+  const plotWidth = Math.max(width - left - right, 120);
+  const stacked = cells.length > 1;
+  // Where each annotation and shape belongs, before anything moves.
+  const annotations = Array.isArray(layout.annotations) ? layout.annotations : [];
+  const shapes = Array.isArray(layout.shapes) ? layout.shapes : [];
+  const owners = new Map();
+  for (const item of [...annotations, ...shapes]) owners.set(item, panelOf(item, cells));
+  // Paper x of items in a panel: the panel is now as wide as the plot.
+  const toX = (value, c) => (Number(value) - c.xd[0]) / ((c.xd[1] - c.xd[0]) || 1);
+  if (stacked) {
+    for (const item of [...annotations, ...shapes]) {
+      const c = owners.get(item);
+      if (!c || axisOf(item.xref || "x") !== "paper") continue;
+      for (const key of ["x", "x0", "x1"]) {
+        if (item[key] !== undefined) item[key] = toX(item[key], c);
+      }
+    }
+  }
+  // Notes and panel titles wrap to the room their anchor leaves.
+  for (const a of annotations) {
+    if (!a.text) continue;
+    const f = font([a.font]);
+    let room = width - 16;
+    if (axisOf(a.xref || "x") === "paper") {
+      const at = left + Number(a.x ?? 0.5) * plotWidth;
+      const anchor = a.xanchor && a.xanchor !== "auto" ? a.xanchor
+        : (a.x <= 1 / 3 ? "left" : a.x >= 2 / 3 ? "right" : "center");
+      // Not past the plot's right edge: a colour bar's title may stand there.
+      room = anchor === "left" ? width - right - at : anchor === "right" ? at - 8
+        : 2 * Math.min(at, width - at) - 8;
+    }
+    if (widest(a.text, f) > room) a.text = wrap(a.text, Math.max(room, 80), f);
+  }
+  const templateLayout = isObject(layout.template) && isObject(layout.template.layout)
+    ? layout.template.layout : {};
+  const templateAxis = isObject(templateLayout.xaxis) ? templateLayout.xaxis : {};
+  // Axis titles wrap to their axis's length; colour bar titles stand beside the bar (above it,
+  // they would meet the notes over the plot).
+  for (const c of cells) {
+    for (const [axis, length] of [[c.xaxis, plotWidth], [c.yaxis, null]]) {
+      if (!isObject(axis.title) || !axis.title.text) continue;
+      const f = font([templateAxis.title && templateAxis.title.font, axis.title.font],
+                     base.size + 2);
+      const room = length ?? Math.max((c.yd[1] - c.yd[0]) * oldPlot, 160);
+      if (widest(axis.title.text, f) > room) axis.title.text = wrap(axis.title.text, room, f);
+    }
+  }
+  const bars = spec.data.map(t => t.colorbar || (t.marker && t.marker.colorbar))
+    .concat(Object.keys(layout).filter(k => /^coloraxis\d*$/.test(k) && isObject(layout[k]))
+      .map(k => layout[k].colorbar));
+  for (const bar of bars) {
+    if (isObject(bar) && isObject(bar.title) && bar.title.text) bar.title.side = "right";
+  }
+  // Each panel's room above (its title, notes over it) and below (tick labels, axis title).
+  for (const c of cells) {
+    c.above = 0;
+    c.below = (c.xaxis.showticklabels === false && !stacked ? 4 : base.size * LINE + 10);
+    const title = isObject(c.xaxis.title) ? c.xaxis.title.text : c.xaxis.title;
+    if (title) {
+      const f = font([templateAxis.title && templateAxis.title.font, c.xaxis.title.font],
+                     base.size + 2);  // as above
+      c.below += lines(title).length * f.size * LINE + 20;
+    }
+    c.square = Boolean(c.yaxis.scaleanchor || c.xaxis.scaleanchor);
+  }
+  for (const a of annotations) {
+    const c = owners.get(a);
+    if (!c || axisOf(a.yref || "y") !== "paper" || !a.text) continue;
+    const y = Number(a.y ?? 0.5);
+    const overTop = a.yanchor === "bottom" ? y >= c.yd[1] - 0.005 : y > c.yd[1] + 0.005;
+    if (!overTop) continue;
+    a.__above = true;
+    c.above = Math.max(c.above, lines(a.text).length * font([a.font]).size * LINE + 6);
+  }
+  // Heights: a stacked panel about as tall as it is wide (square ones exactly).
+  const cap = cells.length >= MANY_PANELS ? 200 : Math.max(240, 0.8 * width);
+  for (const c of cells) {
+    const old = (c.yd[1] - c.yd[0]) * oldPlot;
+    // A square panel (equal scales) as wide as the plot, which stacking made wider.
+    c.height = c.square ? Math.min(stacked ? cap : old, plotWidth + 10)
+      : (stacked ? Math.min(old, cap) : old);
+  }
+  const entries = legendShown(spec);
+  let legendRoom = 0;
+  const legend = isObject(layout.legend) ? layout.legend : {};
+  const outside = legend.orientation === "h" || (legend.x ?? 1.02) > 1 || (legend.y ?? 1) < 0;
+  if (entries.length && outside) {
+    const f = font([isObject(templateLayout.legend) ? templateLayout.legend.font : null,
+                    legend.font]);
+    let rows = 1, used = 0;
+    for (const t of entries) {
+      const w = textWidth(t.name, f) + 46;
+      if (used && used + w > width - 10) { rows += 1; used = 0; }
+      used += w;
+    }
+    const hasTitle = isObject(legend.title) && legend.title.text;
+    legendRoom = rows * (f.size * LINE + 6) + (hasTitle ? f.size * LINE + 4 : 0) + 10;
+    layout.legend = { ...legend, orientation: "h", x: 0, xanchor: "left", y: 0,
+                      yanchor: "bottom", yref: "container" };
+  }
+  // New domains, from the top: room above, panel, room below (the last one's is the margin).
+  const last = cells[cells.length - 1];
+  const plot = cells.reduce((sum, c) => sum + c.above + c.height + (c === last ? 0 : c.below), 0);
+  let cursor = plot;
+  for (const c of cells) {
+    cursor -= c.above;
+    c.nyd = [(cursor - c.height) / plot, cursor / plot];
+    cursor -= c.height + c.below;
+  }
+  const yMap = (value, c) => {
+    const v = Number(value);
+    if (v >= c.yd[1]) return c.nyd[1];  // over the panel: on its top edge (room made above)
+    return c.nyd[0] + (v - c.yd[0]) / ((c.yd[1] - c.yd[0]) || 1) * (c.nyd[1] - c.nyd[0]);
+  };
+  for (const item of [...annotations, ...shapes]) {
+    const c = owners.get(item);
+    if (!c || axisOf(item.yref || "y") !== "paper") continue;
+    for (const key of ["y", "y0", "y1"]) {
+      if (item[key] !== undefined) item[key] = yMap(item[key], c);
+    }
+    if (item.__above) { item.yanchor = "bottom"; delete item.__above; }
+  }
+  for (const c of cells) {
+    c.yaxis.domain = c.nyd;
+    if (stacked) {
+      c.xaxis.domain = [0, 1];
+      // Shared axes showed their numbers on one panel only: each panel shows its own now.
+      for (const axis of [c.xaxis, c.yaxis]) if (axis.matches) axis.showticklabels = true;
+      if (c.yaxis.matches && !(isObject(c.yaxis.title) && c.yaxis.title.text)) {
+        const shared = layout[`yaxis${c.yaxis.matches.slice(1)}`];
+        if (isObject(shared) && shared.title) c.yaxis.title = shared.title;
+      }
+    }
+  }
+  if (stacked) {  // a panel's colour bar beside that panel
+    for (const t of spec.data) {
+      const c = cells.find(cell => cell.x === (t.xaxis || "x"));
+      const bar = t.colorbar || (t.marker && t.marker.colorbar);
+      if (!c || !isObject(bar) || t.coloraxis) continue;
+      Object.assign(bar, { y: (c.nyd[0] + c.nyd[1]) / 2, yanchor: "middle", yref: "paper",
+                           len: c.nyd[1] - c.nyd[0], lenmode: "fraction" });
+      if (bar.x !== undefined && bar.x < 1) bar.x = 1.02;
+    }
+    for (const name of Object.keys(layout).filter(k => /^coloraxis\d*$/.test(k))) {
+      if (!isObject(layout[name])) continue;  // a shared colour bar beside the first panel
+      const bar = isObject(layout[name].colorbar) ? layout[name].colorbar
+        : (layout[name].colorbar = {});
+      Object.assign(bar, { y: cells[0].nyd[1], yanchor: "top", yref: "paper",
+                           len: Math.max(cells[0].height, 200), lenmode: "pixels" });
+    }
+  }
+  margin.t = titleRoom;  // the panels' titles and notes are in the plot's height now
+  margin.b = Math.max(bottom, last.below) + legendRoom;
+  layout.height = Math.round(margin.t + plot + margin.b);
+}
+
+// Fitted in place: `spec` as drawn at `width` px.
+function fitToWidth(spec, width) {
+  const font = fontsOf(spec.layout);
+  const narrow = width < NARROW_WIDTH;
+  const titleRoom = fitTitle(spec.layout, width, font, narrow);
+  if (narrow) fitNarrow(spec, width, font, titleRoom);
+}
+
 // The element's state lives on its div (the same div on every call).
 function setUp(root, gd) {
   const state = { data: null, fullscreen: false, queue: Promise.resolve(), latest: 0,
@@ -271,7 +611,9 @@ function setUp(root, gd) {
                        state.fullscreen ? `${window.innerWidth}x${window.innerHeight}`
                                         : state.width];
       if (state.drawn && drawing.every((v, i) => v === state.drawn[i])) return undefined;
-      return Plotly.react(gd, figure(data, state, theme)).then(() => {
+      const drawn = figure(data, state, theme);
+      if (!state.fullscreen) gd.style.minHeight = `${drawn.layout.height}px`;
+      return Plotly.react(gd, drawn).then(() => {
         state.drawn = drawing;
       });
     }).catch(error => {
@@ -313,14 +655,15 @@ function figure(data, state, theme) {
   spec.data = Array.isArray(spec.data) ? spec.data : [];
   spec.layout = isObject(spec.layout) ? spec.layout : {};
   if (data.theme === "streamlit") applyStreamlitTheme(spec, theme);
-  const height = spec.layout.height >= 10 ? spec.layout.height : DEFAULT_HEIGHT;
-  if (state.fullscreen) {
-    const padding = theme.px(0.75);
-    spec.layout.width = Math.max(window.innerWidth - 2 * padding, MIN_WIDTH);
-    spec.layout.height = Math.max(window.innerHeight - theme.px(2.875) - padding, 10);
-  } else {
-    spec.layout.width = Math.max(state.width, MIN_WIDTH);
-    spec.layout.height = height;
+  if (!(spec.layout.height >= 10)) spec.layout.height = DEFAULT_HEIGHT;
+  const padding = theme.px(0.75);
+  const width = state.fullscreen ? Math.max(window.innerWidth - 2 * padding, MIN_WIDTH)
+    : Math.max(state.width, MIN_WIDTH);
+  fitToWidth(spec, width);
+  spec.layout.width = width;
+  if (state.fullscreen) {  // the window's height, or more for a figure stacked on a phone
+    const room = Math.max(window.innerHeight - theme.px(2.875) - padding, 10);
+    spec.layout.height = width < NARROW_WIDTH ? Math.max(room, spec.layout.height) : room;
   }
   return { data: spec.data, layout: spec.layout, frames: spec.frames || undefined,
            config: chartConfig(data.config || {}, state) };
@@ -331,7 +674,8 @@ export default function ({ parentElement, data }) {
   const gd = root.querySelector(".pe-plotly-chart");
   const state = gd.__pePlotlyReact || setUp(root, gd);
   state.data = data;
-  gd.style.minHeight = `${data.height}px`;  // the chart's room before plotly.js has loaded
+  // The chart's room before plotly.js has loaded (a drawn chart keeps the height it was fitted to).
+  if (!state.drawn) gd.style.minHeight = `${data.height}px`;
   state.draw();
   // Streamlit calls the last cleanup when the element leaves the page (earlier ones may be
   // called while it stays, for a superseded render): free the chart only once it is gone.

@@ -265,7 +265,9 @@ def plotly_react_chart(fig: go.Figure, *, key: str, theme: str | None = "streaml
         "src": _url("plotly-"),  # plotly.js
     }
     payload = json.dumps(settings, separators=(",", ":")).encode() + b"\n" + spec.encode()
-    _element()(key=key, data=payload, width="stretch", height=height)
+    # As tall as the chart drawn: the browser may fit the figure to a phone, taller (its panels
+    # stacked, plotly_react.js `fitToWidth`).
+    _element()(key=key, data=payload, width="stretch", height="content")
 
 
 def main() -> None:
