@@ -47,6 +47,8 @@ def test_dockerfile_follows_streamlits_deployment_guide():
     assert re.search(r"^EXPOSE 8501$", text, re.M)
     assert re.search(r"^HEALTHCHECK .*\n?.*/_stcore/health", text, re.M)
     assert "--server.address=0.0.0.0" in text
+    # The public entry (serve.py closes the endpoints a demo does not use), not app.py itself.
+    assert re.search(r'^ENTRYPOINT \["streamlit", "run", "serve\.py"', text, re.M)
     assert "chromium" in text and "fonts-noto-cjk" in text
     assert "-r requirements.txt" in text
 
