@@ -225,7 +225,9 @@ _CSS = """
   padding: 2.875rem 0.75rem 0.75rem 0.75rem; box-sizing: border-box;
   display: flex; align-items: center; justify-content: center;
 }
-.pe-plotly-chart { position: relative; display: inline-block; overflow: hidden; }
+/* top-aligned: no line's descender space under the chart, as tall as st.plotly_chart's */
+.pe-plotly-chart { position: relative; display: inline-block; vertical-align: top;
+                   overflow: hidden; }
 """
 
 
