@@ -1,6 +1,11 @@
 """Positional Encoding Explorer: routing, and the controls every page shares (language,
 presentation mode, the link to the view). Run with `streamlit run app.py`."""
 
+# pandas whole before any session runs: plotly looks it up without importing it
+# (get_module(..., should_load=False)), and on a cold server a page that imports it (RoPE's and
+# extrapolation's tables, word-position) while another session draws a chart handed plotly a
+# half-imported module ("partially initialized module 'pandas' has no attribute 'Series'").
+import pandas  # noqa: F401
 import streamlit as st
 
 from core.i18n import LANGUAGE_NAMES, LANGUAGES
@@ -42,8 +47,9 @@ APP_ICON = "🌀"
 # first lazy import (torch, scikit-learn): it runs before this run's page, after that one's.
 freeze_long_lived_objects()
 # A visitor's websocket "clear_cache" must not empty every visitor's caches; a crafted widget
-# value gets a notice, not an error box; sessions are not told the server's paths (ui/guard.py).
-close_doors()
+# value gets a notice, not an error box (ui/guard.py). The script's path is hidden from sessions
+# only by serve.py, before the first one: changed in a session's second run, it reset its widgets.
+close_doors(hide_path=False)
 
 lang = current_language()
 st.set_page_config(page_icon=APP_ICON)  # before st.navigation: see APP_ICON
