@@ -182,9 +182,9 @@ DRAG_MOVE_MS = 40
 
 def drag_slider(page, key: str, *, left: bool):
     """Press the mouse on slider `key`'s thumb and move it through DRAG_STOPS stops, a move per
-    stop DRAG_MOVE_MS apart, toward the end with room (`left`: down). Returns (release, the
-    value expected after it) without releasing: the caller starts its clock, then calls
-    release()."""
+    stop DRAG_MOVE_MS apart, toward `left` (down) or, without room for it there, the other
+    way. Returns (release, the value expected after it) without releasing: the caller starts
+    its clock, then calls release()."""
     # Streamlit 1.67's slider (react-aria): a range input, visually hidden, inside the thumb
     # (its grandparent), which sits on the track (the thumb's parent).
     field = page.locator(f".st-key-{key} input[type=range]").first
@@ -196,7 +196,11 @@ def drag_slider(page, key: str, *, left: bool):
     if box is None or track is None or high <= low:
         raise RuntimeError(f"slider {key} is not visible")
     # Stops are evenly spaced along the track (a select slider's value is the option's index).
-    steps = int(min(DRAG_STOPS, (now - low) if left else (high - now)))
+    # Toward `left` if there is room for the whole drag there, else the other way.
+    room = {True: now - low, False: high - now}
+    if room[left] < DRAG_STOPS and room[not left] > room[left]:
+        left = not left
+    steps = int(min(DRAG_STOPS, room[left]))
     if steps < 2:
         raise RuntimeError(f"slider {key} has no room for a drag")
     pitch = track["width"] / (high - low)
@@ -217,10 +221,12 @@ def measure_drag(page, scenario: Scenario) -> float:
     if not page.locator(f".st-key-{key} input[type=range]").count():
         raise RuntimeError(f"{key} is not a slider")
     before = page.evaluate(browser_support.CHART_SIGNATURE_JS)
-    release, expected = drag_slider(page, key, left=bool(scenario.query))
+    release, _aimed = drag_slider(page, key, left=bool(scenario.query))
     start = time.perf_counter()
     release()
+    # Where the thumb ended (a pixel's rounding can land it a stop from where it was aimed).
     field = f".st-key-{key} input[type=range]"
+    expected = float(page.locator(field).first.evaluate("e => e.value"))
     page.wait_for_function(
         f"""([before, expected]) => {{
             const sig = ({browser_support.CHART_SIGNATURE_JS})();
@@ -242,6 +248,21 @@ def measure_drag(page, scenario: Scenario) -> float:
         page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=120_000)
         drawn = time.perf_counter() - start
     return drawn
+
+
+def away_from_the_end(page, key: str, down: bool) -> bool:
+    """`down`, unless slider `key` is already at that end (20 changes down from d_model's
+    maximum pass its smallest stop on a page whose slider has 16): then up."""
+    field = page.locator(f".st-key-{key} input[type=range]")
+    if not field.count():
+        return down
+    now, low, high = (float(field.first.evaluate(f"e => e.{name}"))
+                      for name in ("value", "min", "max"))
+    if down and now <= low:
+        return False
+    if not down and now >= high:
+        return True
+    return down
 
 
 def wait_repainted(page, before: str, timeout: float = 120_000) -> None:
@@ -282,6 +303,7 @@ def measure(browser, scenario: Scenario, changes: int) -> Result:
             # At maximum settings down, each change new work; at default settings one stop up
             # and back, the page staying at its default size (see the module's doc).
             down = bool(scenario.query) or step % 2 == 1
+            down = away_from_the_end(page, scenario.control[0], down)
             change = prepare_change(page, scenario.control, step, down=down)
             start = time.perf_counter()
             change()
