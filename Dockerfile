@@ -14,10 +14,14 @@ ENV BROWSER_PATH=/usr/bin/chromium \
     PIP_NO_CACHE_DIR=1
 # glibc gives each thread that allocates its own malloc arena (up to 8 per core), and Streamlit
 # runs every session's script in its own thread: numpy temporaries freed in 30 arenas stay mapped
-# in each. Two arenas bound that (the issue measured the peak of 50 fast changes roughly halved);
-# ui/cache.py also returns freed pages after each computation (malloc_trim). benchmarks/
-# load_memory.py runs the server with the same setting.
-ENV MALLOC_ARENA_MAX=2
+# in each. Two arenas bound that (the issue measured the peak of 50 fast changes roughly halved).
+# A fixed mmap threshold (glibc otherwise raises it to the largest block freed, up to 32 MB)
+# keeps every block of 128 KB or more (tables, JSON, messages) out of the heap: freed, it goes
+# back to the system at once. ui/cache.py also trims the heap (malloc_trim) after each
+# computation and whenever the RSS has grown. Read when Python starts: the Makefile exports the
+# same, and benchmarks/load_memory.py runs the server with them.
+ENV MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=131072
 
 WORKDIR /app
 COPY requirements.txt .

@@ -2,6 +2,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# glibc's allocator, read when Python starts (the Dockerfile sets the same; why: see there):
+# two malloc arenas, blocks of 128 KB or more mapped apart and handed back when freed.
+export MALLOC_ARENA_MAX ?= 2
+export MALLOC_MMAP_THRESHOLD_ ?= 131072
 
 .PHONY: run test lint bench bench-browser bench-load bench-plotly-react serve-replicas install install-dev \
 	clean

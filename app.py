@@ -11,6 +11,7 @@ import streamlit as st
 from core.i18n import LANGUAGE_NAMES, LANGUAGES
 from core.page_params import app_params
 from ui import share
+from ui.cache import run_slot, start_trimmer
 from ui.controls import PageControls
 from ui.guard import close_doors
 from ui.i18n import browser_language, current_language, presenting, t
@@ -46,6 +47,9 @@ APP_ICON = "🌀"
 # (~60-150 ms); frozen, the imported libraries are skipped (ui/runtime.py). Again after a page's
 # first lazy import (torch, scikit-learn): it runs before this run's page, after that one's.
 freeze_long_lived_objects()
+# Freed heap pages go back to the system once the RSS has grown (ui/cache.py): the sessions'
+# figures and messages are freed after they are sent, outside the caches' compute slots.
+start_trimmer()
 # A visitor's websocket "clear_cache" must not empty every visitor's caches; a crafted widget
 # value gets a notice, not an error box (ui/guard.py). The script's path is hidden from sessions
 # only by serve.py, before the first one: changed in a session's second run, it reset its widgets.
@@ -85,4 +89,6 @@ with st.sidebar:
 controls.finish()
 if not presenting():  # slides stay clean; present=1 links are shared like any other
     share.show_link()  # at the top of every page: the address bar itself (ui/share.py)
-navigation.run()
+# A few page runs at once (ui/cache.py RUN_SLOTS): each holds its figures while it builds them.
+with run_slot():
+    navigation.run()

@@ -16,7 +16,7 @@ from core.figures.learned import (
 )
 from core.minilm import ModelUnavailableError
 from core.page_params import PAGE_PARAMS
-from ui.cache import MB, bounded_cache
+from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, count_stops
 from ui.i18n import current_language, t
@@ -40,8 +40,9 @@ def cached_tables(positions: int):
     return learned, core.sinusoidal_encoding(positions, D_MODEL, dtype="float64")
 
 
-@bounded_cache(max_entries=8, max_bytes=34 * MB)
-def cached_similarity(positions: int, metric: str, name: str):
+# Not cached: 32 MB at 2048 positions, built inside a cache miss (one compute slot) for the
+# overview and range kept below, and again for a download.
+def similarity_matrix(positions: int, metric: str, name: str):
     learned, sinusoid = cached_tables(positions)
     return wp.similarity_matrix(learned if name == "learned" else sinusoid, metric)
 
@@ -58,11 +59,14 @@ def cached_entry(positions: int, metric: str, anchor: int, name: str, key: str):
         return wp.table_overview(table, HEATMAP_ROWS, HEATMAP_COLS)
     if key == "table_range":
         return wp.symmetric_range(table)
+    if key == "similarity_both":  # the matrix built once for both
+        matrix = similarity_matrix(positions, metric, name)
+        return (wp.table_overview(matrix, HEATMAP_ROWS, HEATMAP_ROWS),
+                wp.symmetric_range(matrix))
     if key == "similarity":
-        return wp.table_overview(cached_similarity(positions, metric, name), HEATMAP_ROWS,
-                                 HEATMAP_ROWS)
+        return cached_entry(positions, metric, anchor, name, "similarity_both")[0]
     if key == "similarity_range":
-        return wp.symmetric_range(cached_similarity(positions, metric, name))
+        return cached_entry(positions, metric, anchor, name, "similarity_both")[1]
     if key == "curves":
         anchors = wp.comparison_anchors(min(anchor, learned.shape[0] - 1), learned.shape[0])
         return wp.offset_curves(table, anchors, min(MAX_OFFSET, table.shape[0] - 1), metric)
@@ -229,7 +233,7 @@ def similarity_section() -> None:
                 key=key,
                 name=name,
                 table=TableExport(part["similarity"], (rows, rows),
-                                  lambda which=which: cached_similarity(positions, metric, which),
+                                  in_compute_slot(similarity_matrix, positions, metric, which),
                                   row_name="position i", col_name="position j"),
             )
     explain(

@@ -57,24 +57,37 @@ def random_contrast(positions: int, d_model: int) -> similarity.RandomContrast:
         return cached_random_contrast(positions, d_model)
 
 
-# The table is a shared read-only array (ui.cache hands out the value, never a pickled copy):
-# 16 MB at 4096 positions x 1024, so its byte bound keeps one of that size. Only the rows' own
-# checks read it (the sampled pairs, before and after, the shift residuals), never a product.
-@bounded_cache(max_entries=4, max_bytes=20 * MB)
-def cached_table(positions: int, d_model: int, base: float) -> np.ndarray:
+# Not cached: 16 MB at 4096 positions x 1024. Only the rows' own checks read it (the sampled
+# pairs, before and after, the shift residuals), each inside its cache miss (one compute slot),
+# never a product; what they keep is kilobytes.
+def encoding_table(positions: int, d_model: int, base: float) -> np.ndarray:
     return core.sinusoidal_encoding(positions, d_model, base=base)
 
 
 @bounded_cache(max_entries=8, max_bytes=2 * MB)
 def cached_sample(positions: int, d_model: int, base: float, metric: str):
     return similarity.pair_sample(
-        cached_table(positions, d_model, base), count=SAMPLE_PAIRS, seed=1, metric=metric
+        encoding_table(positions, d_model, base), count=SAMPLE_PAIRS, seed=1, metric=metric
     )
+
+
+@bounded_cache(max_entries=32, max_bytes=1 * MB)
+def cached_before_after(positions: int, d_model: int, base: float, anchor: int, offset: int,
+                        metric: str):
+    return similarity.before_and_after(
+        encoding_table(positions, d_model, base), anchor, offset, metric=metric
+    )
+
+
+# The top-left window of M_k that is drawn (M_k itself is d x d: 8 MB at d = 1024).
+@bounded_cache(max_entries=32, max_bytes=1 * MB)
+def cached_shift_window(offset: int, d_model: int, base: float, window: int):
+    return core.shift_matrix(offset, d_model, base=base)[:window, :window].copy()
 
 
 @bounded_cache(max_entries=8, max_bytes=2 * MB)
 def cached_shift(positions: int, d_model: int, base: float, offset: int):
-    return similarity.shift_residuals(cached_table(positions, d_model, base), offset, base=base)
+    return similarity.shift_residuals(encoding_table(positions, d_model, base), offset, base=base)
 
 
 lang = current_language()
@@ -191,9 +204,7 @@ def offset_section() -> None:
 
     # --- direction blindness ---
     st.subheader(t("similarity.blind"))
-    after_row, before_row = similarity.before_and_after(
-        cached_table(positions, d_model, base), anchor, offset, metric=metric
-    )
+    after_row, before_row = cached_before_after(positions, d_model, base, anchor, offset, metric)
     st.latex(
         r"\sum_i \cos(\omega_i k) = \sum_i \cos(-\omega_i k) \;\Rightarrow\; "
         r"PE_p \cdot PE_{p+k} = PE_p \cdot PE_{p-k}"
@@ -268,7 +279,7 @@ def rotation_section() -> None:
     window = min(d_model, SHIFT_WINDOW)
     left, right = st.columns(2, gap="large")
     with left:
-        matrix = core.shift_matrix(offset, d_model, base=base)[:window, :window]
+        matrix = cached_shift_window(offset, d_model, base, window)
         show_chart(
             make_shift_matrix_figure(matrix, offset=offset, d_model=d_model, lang=lang),
             key="shift_chart",

@@ -15,25 +15,40 @@ from core.figures.vit_grid import (
 from core.i18n import LocalizedError
 from core.limits import DEFAULT_BASE
 from core.page_params import PAGE_PARAMS
-from ui.cache import MB, bounded_cache
+from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, size_stops
 from ui.i18n import current_language, t
 from ui.text import explain
 
 
-# A shared read-only array (ui.cache hands out the value, never a pickled copy): at 64 x 64
-# patches and d = 1280 the table is 40 MB (pickling it cost ~20 ms a call); its byte bound keeps
-# one of that size.
-@bounded_cache(max_entries=4, max_bytes=42 * MB)
-def cached_embedding(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool):
+# The full table is 40 MB at 64 x 64 patches and d = 1280: it is built inside a cache miss (one
+# compute slot) and only what the charts draw is kept (tests/test_cache_budget.py), so 30
+# sessions at that size hold kilobytes each, not a table each. A download builds it again.
+def embedding_table(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool):
     return core.sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
 
 
 @bounded_cache(max_entries=8, max_bytes=6 * MB)
 def cached_tiles(grid_h: int, grid_w: int, d_model: int, base: float):
     return vit_tiles.similarity_tiles(
-        cached_embedding(grid_h, grid_w, d_model, base, False), grid_h, grid_w
+        embedding_table(grid_h, grid_w, d_model, base, False), grid_h, grid_w
+    )
+
+
+@bounded_cache(max_entries=32, max_bytes=2 * MB)
+def cached_patch_map(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool,
+                     row: int, col: int):
+    return vit_tiles.patch_similarity_map(
+        embedding_table(grid_h, grid_w, d_model, base, cls_token), grid_h, grid_w, row, col
+    )
+
+
+@bounded_cache(max_entries=32, max_bytes=2 * MB)
+def cached_halves(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool,
+                  row: int, col: int):
+    return vit_tiles.half_similarity_maps(
+        embedding_table(grid_h, grid_w, d_model, base, cls_token), grid_h, grid_w, row, col
     )
 
 
@@ -118,9 +133,8 @@ st.latex(
 
 def tiles_section() -> None:
     """The ViT paper's similarity tiles, and the selected patch against every patch."""
-    embedding = cached_embedding(grid_h, grid_w, d_model, base, cls_token)
     tiles = cached_tiles(grid_h, grid_w, d_model, base)
-    similarity_map = vit_tiles.patch_similarity_map(embedding, grid_h, grid_w, row, col)
+    similarity_map = cached_patch_map(grid_h, grid_w, d_model, base, cls_token, row, col)
     # One colour range for both charts, so a colour means the same cosine in each. The tiles
     # take the page's width: beside the patch map their square was narrower than its height,
     # and the colour bar (as tall as the figure) overshot it.
@@ -140,9 +154,8 @@ def tiles_section() -> None:
 
 def halves_section() -> None:
     """The column half and the row half of the encoding, each a 1-D sinusoid."""
-    embedding = cached_embedding(grid_h, grid_w, d_model, base, cls_token)
     st.subheader(t("vit-grid.halves"))
-    column_half, row_half = vit_tiles.half_similarity_maps(embedding, grid_h, grid_w, row, col)
+    column_half, row_half = cached_halves(grid_h, grid_w, d_model, base, cls_token, row, col)
     show_chart(
         make_halves_figure(column_half, row_half, row=row, col=col, d_model=d_model, lang=lang),
         key="halves_chart",
@@ -160,7 +173,8 @@ def encoding_section() -> None:
         key="encoding_chart",
         name=file_stem("vit-grid-encoding", *grid_name, "cls" if cls_token else None),
         table=TableExport(overview, (grid_h * grid_w + cls_token, d_model),
-                          lambda: cached_embedding(grid_h, grid_w, d_model, base, cls_token),
+                          in_compute_slot(embedding_table, grid_h, grid_w, d_model, base,
+                                          cls_token),
                           row_name="token", col_name="channel"),
     )
     if cls_token:

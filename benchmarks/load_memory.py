@@ -12,7 +12,10 @@ not matter, but 30 browser tabs would also slow the server they share this machi
 server's RSS (with its children) is sampled every 0.1 s: peak is the largest sample during a
 scenario, kept is the RSS once the scenario has ended and the server has settled. Budget: 700 MB
 for both (the smallest Streamlit Community Cloud box has about 690 MB). The server runs with the
-Dockerfile's MALLOC_ARENA_MAX=2 unless --arenas says otherwise. Bounded: about 4 minutes.
+Dockerfile's and Makefile's MALLOC_ARENA_MAX=2 and MALLOC_MMAP_THRESHOLD_=131072 unless --arenas
+and --mmap-threshold say otherwise. Scenarios run one after another on one server (what a
+scenario leaves is the next one's start); --pages and --scenarios run a part, and --merge puts
+it into the last saved results. Bounded: about 10 minutes on a loaded 2-core machine.
 
 Run: `make bench-load` (or `python benchmarks/load_memory.py`). Results: benchmarks/results/
 memory.json and memory.md, and README's <!-- bench:memory --> block.
@@ -45,6 +48,7 @@ from tests import browser_support  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 BUDGET_MB = 700
+SCENARIOS = ("stream", "fast changes", "concurrent")
 RUN_TIMEOUT_S = 180  # one run at maximum size under 30 others: slow, never this slow
 FINISHED = ForwardMsg.ScriptFinishedStatus
 # A sentence of 1000 words (the text cap is 2000 characters): the random preset keeps 512 tokens.
@@ -220,31 +224,39 @@ def measure(pid: int, scenario: Callable[[], object]) -> dict:
             "kept_mb": round(settled_rss(pid))}
 
 
-def run(pages: list[Heavy], *, stream_count: int, stream_seconds: float, changes: int,
-        sessions: int, arenas: str) -> dict:
+def run(pages: list[Heavy], *, scenarios: list[str], stream_count: int, stream_seconds: float,
+        changes: int, sessions: int, arenas: str, mmap_threshold: str) -> dict:
     RESULTS.mkdir(parents=True, exist_ok=True)
-    if arenas:
-        os.environ["MALLOC_ARENA_MAX"] = arenas  # the server inherits it (as in the Dockerfile)
-    else:
-        os.environ.pop("MALLOC_ARENA_MAX", None)
+    # The server inherits them, as from the Dockerfile's ENV or the Makefile's export.
+    for name, value in (("MALLOC_ARENA_MAX", arenas), ("MALLOC_MMAP_THRESHOLD_", mmap_threshold)):
+        if value:
+            os.environ[name] = value
+        else:
+            os.environ.pop(name, None)
     server, url = browser_support.start_streamlit("app.py", RESULTS / "memory-server.log.tmp")
-    result: dict = {"arenas": arenas or "glibc default", "scenarios": {}, "errors": []}
+    result: dict = {"arenas": arenas or "glibc default",
+                    "mmap_threshold": mmap_threshold or "glibc default (dynamic)",
+                    "scenarios": {}, "errors": []}
     try:
-        # Warm-up: every page once at its defaults (imports, the model), then the idle RSS.
-        for heavy in pages:
+        # Warm-up: every page once at its defaults (imports, the model), then the idle RSS; all
+        # pages even when one is measured, so that a partial run starts from the same server.
+        for heavy in HEAVY:
             asyncio.run(one_request(url, heavy.page, "", result["errors"]))
         result["idle_mb"] = round(settled_rss(server.pid))
         errors = result["errors"]
-        scenarios = {
+        every = {
             "stream": lambda h: stream(url, h, errors, count=stream_count,
                                        seconds=stream_seconds),
             "fast changes": lambda h: fast_changes(url, h, errors, changes=changes),
             "concurrent": lambda h: concurrent(url, h, errors, sessions=sessions),
         }
-        for name, scenario in scenarios.items():
+        for name, scenario in every.items():
+            if name not in scenarios:
+                continue
             per_page = {}
             for heavy in pages:
                 per_page[heavy.page] = measure(server.pid, lambda h=heavy, s=scenario: s(h))
+                per_page[heavy.page]["idle_mb"] = result["idle_mb"]
                 print(name, heavy.page, per_page[heavy.page], flush=True)
             result["scenarios"][name] = per_page
     finally:
@@ -252,15 +264,33 @@ def run(pages: list[Heavy], *, stream_count: int, stream_seconds: float, changes
     return result
 
 
+def merge(old: dict, new: dict) -> dict:
+    """A partial run's cells (--pages, --scenarios) replace the same cells of the last run."""
+    if (old.get("arenas"), old.get("mmap_threshold")) != (new["arenas"],
+                                                          new["mmap_threshold"]):
+        return new
+    merged = {**old, "idle_mb": new["idle_mb"], "errors": new["errors"]}
+    merged["scenarios"] = {name: {**old["scenarios"].get(name, {}),
+                                  **new["scenarios"].get(name, {})}
+                           for name in SCENARIOS
+                           if name in old["scenarios"] or name in new["scenarios"]}
+    return merged
+
+
 def summary(result: dict) -> str:
-    lines = [f"Server RSS (MB) with MALLOC_ARENA_MAX={result['arenas']}, idle after warm-up "
-             f"{result['idle_mb']} MB; peak / kept per page (budget {BUDGET_MB} MB each):", "",
+    idle = sorted({r.get("idle_mb", result["idle_mb"]) for s in result["scenarios"].values()
+                   for r in s.values()})
+    idle_text = f"{idle[0]}-{idle[-1]}" if len(idle) > 1 else f"{idle[0]}"
+    lines = [f"Server RSS (MB) with MALLOC_ARENA_MAX={result['arenas']}, MALLOC_MMAP_THRESHOLD_="
+             f"{result.get('mmap_threshold', 'glibc default (dynamic)')}, idle after warm-up "
+             f"{idle_text} MB; peak / kept per page (budget {BUDGET_MB} MB each):", "",
              "| page | " + " | ".join(result["scenarios"]) + " |",
              "|---|" + "---|" * len(result["scenarios"])]
-    pages = next(iter(result["scenarios"].values()))
+    pages = [h.page for h in HEAVY
+             if any(h.page in s for s in result["scenarios"].values())]
     for page in pages:
         cells = [f"{s[page]['peak_mb']} / {s[page]['kept_mb']} ({s[page]['seconds']:.0f} s)"
-                 for s in result["scenarios"].values()]
+                 if page in s else "not run" for s in result["scenarios"].values()]
         lines.append(f"| {page} | " + " | ".join(cells) + " |")
     worst = max(max(r["peak_mb"], r["kept_mb"]) for s in result["scenarios"].values()
                 for r in s.values())
@@ -271,19 +301,31 @@ def summary(result: dict) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pages", nargs="*", default=[h.page for h in HEAVY])
+    parser.add_argument("--pages", nargs="*", default=[h.page for h in HEAVY],
+                        choices=[h.page for h in HEAVY])
+    parser.add_argument("--scenarios", nargs="*", default=list(SCENARIOS), choices=SCENARIOS,
+                        help="one or more of the three (default: all)")
     parser.add_argument("--stream", type=int, default=40, help="requests per page in (a)")
     parser.add_argument("--stream-seconds", type=float, default=12, help="per page in (a)")
     parser.add_argument("--changes", type=int, default=50)
     parser.add_argument("--sessions", type=int, default=30)
     parser.add_argument("--arenas", default="2", help="MALLOC_ARENA_MAX; '' for glibc's default")
+    parser.add_argument("--mmap-threshold", default="131072",
+                        help="MALLOC_MMAP_THRESHOLD_; '' for glibc's default (dynamic)")
     parser.add_argument("--no-save", action="store_true", help="print only")
+    parser.add_argument("--merge", action="store_true",
+                        help="replace only the cells run in the saved results (one page or "
+                             "scenario at a time; each server warmed up the same way)")
     args = parser.parse_args()
     if not (1 <= args.stream <= 100 and 1 <= args.changes <= 100 and 1 <= args.sessions <= 50):
         sys.exit("bounded: 1..100 requests, 1..100 changes, 1..50 sessions")
     pages = [h for h in HEAVY if h.page in args.pages]
-    result = run(pages, stream_count=args.stream, stream_seconds=args.stream_seconds,
-                 changes=args.changes, sessions=args.sessions, arenas=args.arenas)
+    result = run(pages, scenarios=args.scenarios, stream_count=args.stream,
+                 stream_seconds=args.stream_seconds, changes=args.changes, sessions=args.sessions,
+                 arenas=args.arenas, mmap_threshold=args.mmap_threshold)
+    saved = RESULTS / "memory.json"
+    if args.merge and saved.exists():
+        result = merge(json.loads(saved.read_text()), result)
     table = summary(result)
     if not args.no_save:
         (RESULTS / "memory.json").write_text(json.dumps(result, indent=2))

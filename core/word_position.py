@@ -300,14 +300,19 @@ class Projection:
         )
 
 
-def project(vectors: np.ndarray, n_components: int, *, seed: int = 0) -> Projection:
+def project(
+    vectors: np.ndarray, n_components: int, *, seed: int = 0, overwrite: bool = False
+) -> Projection:
     """PCA of the rows of `vectors` ``(m, d)`` onto `n_components` (2 or 3) axes.
 
     When d <= n_components the vectors are returned as they are (``method="raw"``, k = d):
     a 2-D table needs no projection. The fit uses ``random_state=seed`` and sklearn's sign
-    convention, so the same input and seed give the same picture.
+    convention, so the same input and seed give the same picture. With `overwrite` a float64
+    `vectors` is centred in place (a caller's scratch array: one (m, d) copy fewer at the peak).
     """
-    vectors = check_finite_array("vectors", vectors, ndim=2).astype(np.float64)
+    vectors = check_finite_array("vectors", vectors, ndim=2)
+    owned = overwrite or vectors.dtype != np.float64
+    vectors = vectors.astype(np.float64, copy=False)  # a float64 input is not copied
     n_components = check_int("n_components", n_components, minimum=2, maximum=3)
     seed = check_int("seed", seed, minimum=0)
     m, d = vectors.shape
@@ -321,7 +326,7 @@ def project(vectors: np.ndarray, n_components: int, *, seed: int = 0) -> Project
     from sklearn.decomposition import PCA  # ~1 s to import: only when a projection is needed
 
     k = min(n_components, m)
-    pca = PCA(n_components=k, random_state=seed)
+    pca = PCA(n_components=k, random_state=seed, copy=not owned)
     coordinates = pca.fit_transform(vectors)  # (m, k)
     ratio = np.nan_to_num(pca.explained_variance_ratio_)  # (k,): 0/0 when every row is equal
     if k < n_components:  # fewer points than axes: the missing axes carry nothing
@@ -337,8 +342,8 @@ def project_word_position(
     [0, n) are tokens, [n, 2n) positions, [2n, 3n) sums. ``(3n, k)``."""
     stacked = np.concatenate(
         [word_position.token_vectors, word_position.position_vectors, word_position.sums]
-    )  # (3n, d)
-    return project(stacked, n_components, seed=seed)
+    )  # (3n, d), a new array: centred in place
+    return project(stacked, n_components, seed=seed, overwrite=True)
 
 
 # --- Norms, the table, coincidences ------------------------------------------------------------
@@ -546,16 +551,32 @@ def neighbour_similarity(table: np.ndarray, metric: Metric = "cosine") -> np.nda
 
 def toeplitz_deviation(matrix: np.ndarray) -> float:
     """Root-mean-square distance of `matrix` ``(n, n)`` from its Toeplitz part (each diagonal
-    replaced by its mean). 0 when the similarity depends only on the offset, as the sinusoid's."""
-    matrix = check_finite_array("matrix", matrix, ndim=2).astype(np.float64)
+    replaced by its mean). 0 when the similarity depends only on the offset, as the sinusoid's.
+
+    Read in blocks of rows, so that no (n, n) temporary is made (at n = 2048 the matrix is 32 MB
+    and whole-matrix temporaries took four times that)."""
+    matrix = check_finite_array("matrix", matrix, ndim=2).astype(np.float64, copy=False)
     n = matrix.shape[0]
     if matrix.shape != (n, n):
         raise ValueError(f"matrix must be square, got shape {matrix.shape}")
-    offset = np.subtract.outer(np.arange(n), np.arange(n)) + (n - 1)  # (n, n) diagonal index
-    sums = np.bincount(offset.ravel(), weights=matrix.ravel(), minlength=2 * n - 1)  # (2n-1,)
-    counts = np.bincount(offset.ravel(), minlength=2 * n - 1)  # (2n-1,)
-    toeplitz = (sums / counts)[offset]  # (n, n)
-    return float(np.sqrt(np.mean((matrix - toeplitz) ** 2)))
+    blocks = [(start, min(start + _TOEPLITZ_BLOCK, n)) for start in range(0, n, _TOEPLITZ_BLOCK)]
+    columns = np.arange(n)
+
+    def diagonal_index(start: int, stop: int) -> np.ndarray:  # (rows, n): i - j + n - 1
+        return np.subtract.outer(np.arange(start, stop), columns) + (n - 1)
+
+    sums = np.zeros(2 * n - 1)  # (2n-1,) each diagonal's sum, offset -(n-1) first
+    for start, stop in blocks:
+        sums += np.bincount(diagonal_index(start, stop).ravel(),
+                            weights=matrix[start:stop].ravel(), minlength=2 * n - 1)
+    counts = n - np.abs(np.arange(2 * n - 1) - (n - 1))  # (2n-1,) entries on each diagonal
+    means = sums / counts  # (2n-1,)
+    squares = sum(float(np.sum((matrix[start:stop] - means[diagonal_index(start, stop)]) ** 2))
+                  for start, stop in blocks)
+    return float(np.sqrt(squares / (n * n)))
+
+
+_TOEPLITZ_BLOCK = 256  # rows per block: (256, n) temporaries, 4 MB at n = 2048
 
 
 @dataclass(frozen=True, eq=False)

@@ -101,3 +101,82 @@ def test_deep_nbytes_counts_a_views_base_once():
     base = np.zeros(1000)  # 8000 bytes
     size = cache.deep_nbytes({"a": base[:10], "b": base[5:], "c": base})
     assert 8000 <= size < 8000 + 2000
+
+
+def _most_at_once(enter, count: int) -> int:
+    """Run `count` threads through the context manager `enter()`; how many were inside at once."""
+    lock, running, most = threading.Lock(), [0], [0]
+
+    def work():
+        with enter():
+            with lock:
+                running[0] += 1
+                most[0] = max(most[0], running[0])
+            time.sleep(0.05)
+            with lock:
+                running[0] -= 1
+
+    threads = [threading.Thread(target=work) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return most[0]
+
+
+def test_page_runs_at_once_are_at_most_run_slots_and_a_raising_run_frees_its_slot():
+    assert cache.RUN_SLOTS == 4  # the bound checked below is the one app.py uses
+    assert _most_at_once(cache.run_slot, 12) == 4
+    for _ in range(cache.RUN_SLOTS + 1):  # a stopped run (an exception) gives its slot back
+        try:
+            with cache.run_slot():
+                raise RuntimeError("rerun requested")
+        except RuntimeError:
+            pass
+    assert _most_at_once(cache.run_slot, 6) == 4
+
+
+def test_a_download_built_later_waits_for_the_compute_slot():
+    lock, running, most = threading.Lock(), [0], [0]
+
+    def build(n: int) -> int:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+        return n * 2
+
+    downloads = [cache.in_compute_slot(build, n) for n in range(6)]
+    assert running[0] == 0  # nothing built until a download asks
+    results = []
+    threads = [threading.Thread(target=lambda d=d: results.append(d())) for d in downloads]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [0, 2, 4, 6, 8, 10]
+    assert most[0] == cache.COMPUTE_SLOTS == 1
+
+
+def test_the_trimmer_returns_freed_heap_pages_to_the_system():
+    """Many small blocks (under the mmap threshold: the heap) freed while one at the heap's top
+    is kept: glibc cannot shrink the heap by itself, malloc_trim returns the freed pages."""
+    if cache._malloc_trim is None:  # not glibc: nothing to test, and the test says so by failing
+        raise AssertionError("glibc's malloc_trim is needed (the app's servers run on Linux)")
+    cache.start_trimmer()
+    cache.start_trimmer()  # idempotent
+    assert sum(t.name == "malloc-trim" for t in threading.enumerate()) == 1
+    before = cache._rss_bytes()
+    blocks = [bytearray(64 * 1024) for _ in range(3000)]  # ~190 MB of 64 KB blocks, touched
+    keep = bytearray(64 * 1024)  # allocated last: pins the top of the heap
+    grown = cache._rss_bytes()
+    assert grown - before > 150 * MB
+    del blocks
+    deadline = time.monotonic() + 10 * cache.TRIM_EVERY_S
+    while cache._rss_bytes() > before + 60 * MB and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert cache._rss_bytes() < before + 60 * MB, (before / MB, grown / MB,
+                                                   cache._rss_bytes() / MB)
+    del keep

@@ -26,6 +26,17 @@ def test_production_settings():
     assert config["server"]["enableXsrfProtection"] is True
     assert config["browser"]["gatherUsageStats"] is False
     assert set(config["theme"]) >= {"light", "dark"}
+    # departed sessions are not kept for Streamlit's 120 s (README, Robustness: memory)
+    assert 10 <= config["server"]["disconnectedSessionTTL"] <= 60
+
+
+def test_the_allocator_settings_are_the_same_wherever_the_server_starts():
+    """glibc reads them when Python starts, so they live where the process is started: the
+    Dockerfile's ENV and the Makefile's exports (`make run`, `make serve-replicas`)."""
+    docker = dict(re.findall(r"\b(MALLOC_[A-Z_]+)=(\d+)", (ROOT / "Dockerfile").read_text()))
+    make = dict(re.findall(r"^export (MALLOC_[A-Z_]+) \?= (\d+)$",
+                           (ROOT / "Makefile").read_text(), re.M))
+    assert docker == make == {"MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "131072"}
 
 
 def test_every_setting_is_one_streamlit_knows():

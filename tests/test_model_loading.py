@@ -14,6 +14,7 @@ import streamlit as st
 
 from core import minilm
 from tests.apptest import open_page, unescape
+from ui import cache
 
 WORD = "app_pages/word_position.py"
 LEARNED = "app_pages/learned_vs_sinusoidal.py"
@@ -68,8 +69,8 @@ DAMAGE = {
 
 def _fresh_model_caches() -> None:
     minilm.load_minilm.cache_clear()
-    st.cache_resource.clear()
-    st.cache_data.clear()
+    st.cache_resource.clear()  # ui.model.cached_minilm
+    cache.clear_all()  # the pages' caches (ui.cache: st.cache_data.clear does not reach them)
 
 
 @pytest.fixture(params=list(DAMAGE))

@@ -270,6 +270,37 @@ def test_sinusoid_similarity_is_toeplitz_and_learned_is_not(learned_table):
     assert wp.toeplitz_deviation(sim) == pytest.approx(math.sqrt(np.mean(np.square(gaps))))
 
 
+def test_toeplitz_deviation_over_several_row_blocks_matches_diagonal_means():
+    """Above one block of rows (256) and not a multiple of it: each diagonal's mean read with
+    np.diagonal, the whole matrix at once."""
+    rng = np.random.default_rng(3)
+    n = 601
+    matrix = rng.normal(size=(n, n))
+    toeplitz = np.empty_like(matrix)
+    for k in range(-(n - 1), n):
+        mean = np.diagonal(matrix, offset=k).mean()
+        rows = np.arange(max(0, -k), min(n, n - k))
+        toeplitz[rows, rows + k] = mean
+    expected = math.sqrt(np.mean((matrix - toeplitz) ** 2))
+    assert wp.toeplitz_deviation(matrix) == pytest.approx(expected, rel=1e-12)
+    # a Toeplitz matrix: every diagonal constant
+    offsets = np.subtract.outer(np.arange(n), np.arange(n))
+    assert wp.toeplitz_deviation(np.cos(0.1 * offsets)) < 1e-12
+
+
+def test_project_in_place_gives_the_same_picture_and_leaves_the_input_otherwise():
+    rng = np.random.default_rng(4)
+    vectors = rng.normal(size=(700, 600)) + 5.0  # off-centre: centring changes the values
+    before = vectors.copy()
+    kept = wp.project(vectors, 3, seed=2)
+    np.testing.assert_array_equal(vectors, before)  # not overwritten without `overwrite`
+    scratch = vectors.copy()
+    in_place = wp.project(scratch, 3, seed=2, overwrite=True)
+    np.testing.assert_allclose(in_place.coordinates, kept.coordinates, atol=1e-9)
+    np.testing.assert_allclose(in_place.explained_variance_ratio, kept.explained_variance_ratio)
+    assert not np.array_equal(scratch, before)  # centred in place: no copy was made
+
+
 def test_offset_curves_are_identical_for_the_sinusoid_only(learned_table):
     sinusoid = core.sinusoidal_encoding(512, 384, dtype=np.float64)
     anchors = wp.comparison_anchors(100, 512)

@@ -11,7 +11,10 @@ What is computed is bounded too: 30 sessions missing the cache at once would eac
 tables at the same time (8.5 GB measured). A cache miss therefore computes inside one of
 `COMPUTE_SLOTS` process-wide slots (waiting for one otherwise), and two sessions asking for the
 same entry compute it once, the second waiting for the first. The slots are re-entrant: a cached
-function that calls another keeps its one slot.
+function that calls another keeps its one slot. A download that builds an exact table takes one
+too (`in_compute_slot`). Page runs themselves are bounded (`run_slot`, app.py): each holds its
+figures, their JSON and its messages while it builds them. Freed memory goes back to the system
+after each computation and whenever the RSS has grown (`start_trimmer`, glibc's malloc_trim).
 
 Streamlit's own cache-clearing (its "clear cache" message, `st.cache_data.clear`) does not touch
 these caches (`ui.guard` explains why a visitor must not clear them); `clear_all` does (tests).
@@ -19,34 +22,53 @@ these caches (`ui.guard` explains why a visitor must not clear them); `clear_all
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import dataclasses
 import functools
 import inspect
+import os
 import sys
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
 MB = 2**20
-# Cache misses computed at once per process. One: the largest computations peak at ~200 MB
-# (tests/test_cache_budget.py), and two of them beside full caches would pass 700 MB; the second
+# Cache misses computed at once per process. One: the largest computations peak at ~100 MB
+# (tests/test_cache_budget.py measures each), and every session's rerun also holds its figure
+# while it is built and sent (the concurrent scenario of benchmarks/load_memory.py); the second
 # core still serves the other sessions' reruns, which hit the caches.
 COMPUTE_SLOTS = 1
-# What all the caches together may keep: with the idle server (~200 MB with MiniLM) and the
-# computation at its largest (tests/test_cache_budget.py measures each), a process stays
-# under 700 MB (Streamlit Community Cloud's smallest box has about 690 MB).
-TOTAL_CACHE_BYTES = 248 * MB
+# What all the caches together may keep. Large tables are not kept, only what the charts draw
+# (overviews, maps, curves), so that the idle server (~250 MB with MiniLM), full caches, the
+# computation at its largest and 30 sessions' reruns fit in 700 MB (Streamlit Community Cloud's
+# smallest box has about 690 MB).
+TOTAL_CACHE_BYTES = 160 * MB
+
+# Page runs at once per process (app.py): 30 sessions' reruns at once each held their figures,
+# JSON and messages at the same time (+150 MB measured over what the caches keep); the others
+# wait for a slot, briefly (a run that hits the caches takes tens of milliseconds).
+RUN_SLOTS = 4
 
 F = TypeVar("F", bound=Callable[..., Any])
 _MISSING = object()
 _slots = threading.BoundedSemaphore(COMPUTE_SLOTS)
 _held = threading.local()  # how deep this thread is in cache misses (re-entrant slots)
+_run_slots = threading.BoundedSemaphore(RUN_SLOTS)
+
+
+@contextlib.contextmanager
+def run_slot() -> Iterator[None]:
+    """One of `RUN_SLOTS` for a page's run (app.py): waits for one. Released however the run
+    ends (a rerun or stop request raises through it)."""
+    with _run_slots:
+        yield
 
 
 def _libc_malloc_trim() -> Callable[[int], int] | None:
@@ -57,6 +79,46 @@ def _libc_malloc_trim() -> Callable[[int], int] | None:
 
 
 _malloc_trim = _libc_malloc_trim()
+TRIM_EVERY_S = 1.0  # how often the trimmer looks at the process's RSS
+TRIM_GROWTH = 16 * MB  # RSS grown by this much since the last trim: trim again
+
+
+def _rss_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):  # not Linux: no trimmer (see start_trimmer)
+        return 0
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def _trim_forever() -> None:
+    after_trim = _rss_bytes()
+    while True:
+        time.sleep(TRIM_EVERY_S)
+        if _rss_bytes() > after_trim + TRIM_GROWTH:
+            _malloc_trim(0)  # type: ignore[misc]
+            after_trim = _rss_bytes()
+        else:
+            after_trim = min(after_trim, _rss_bytes())
+
+
+_trimmer: threading.Thread | None = None
+
+
+def start_trimmer() -> None:
+    """Hand freed heap pages back to the system whenever the RSS has grown: a session's rerun
+    frees its figure, its JSON and its protobuf message after they are sent, outside any cache
+    miss, and glibc keeps those pages (30 sessions' worth stayed mapped: ~500 MB measured).
+    One daemon thread per process; nothing on a system without glibc's malloc_trim."""
+    global _trimmer
+    with _stores_lock:
+        if _trimmer is not None or _malloc_trim is None or not _rss_bytes():
+            return
+        _trimmer = threading.Thread(target=_trim_forever, name="malloc-trim", daemon=True)
+        _trimmer.start()
 
 
 @dataclasses.dataclass(eq=False)
@@ -127,6 +189,17 @@ class _Slot:
             if _malloc_trim is not None:
                 _malloc_trim(0)
             _slots.release()
+
+
+def in_compute_slot(func: Callable[..., Any], *args: Any) -> Callable[[], Any]:
+    """``func(*args)`` to be called later (a download's data) inside a compute slot, as a cache
+    miss is: an exact table built for a download is as large as the largest cache misses."""
+
+    def call() -> Any:
+        with _Slot():
+            return func(*args)
+
+    return call
 
 
 def bounded_cache(*, max_entries: int, max_bytes: int) -> Callable[[F], F]:
