@@ -5,6 +5,7 @@ the app rewrites into the address bar and the link (app.py, as the other browser
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -60,7 +61,10 @@ def _new_session_script_path(url: str) -> str:
                     return script_path
         raise AssertionError("no run: new_session then script_finished")
 
-    return asyncio.run(probe())
+    # In a thread of its own: once Playwright's sync API has started (any earlier browser test
+    # of the session), this thread has a running event loop and asyncio.run refuses to start.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, probe()).result()
 
 
 def test_serve_closes_the_metrics_and_the_upload_endpoint(serve_url):
