@@ -22,6 +22,7 @@ import gc
 import json
 import tracemalloc
 import urllib.parse
+from pathlib import Path
 
 import pytest
 
@@ -128,7 +129,10 @@ def stores():
     for page in PAGES:
         at = open_page(page.script, {"view": "config"} if page.url_path == "rope" else None)
         assert not at.exception, page.url_path
-    yield dict(cache.STORES)
+    # The app's caches only: other tests of the session (tests/test_cache.py) register caches of
+    # their own in the same process.
+    yield {name: store for name, store in cache.STORES.items()
+           if Path(store.func.__code__.co_filename).parent.name in ("app_pages", "ui")}
     cache.clear_all()
 
 
