@@ -8,13 +8,13 @@ presentation mode, the link to the view). Run with `streamlit run app.py`."""
 import pandas  # noqa: F401
 import streamlit as st
 
-from core.i18n import LANGUAGE_NAMES, LANGUAGES
-from core.page_params import app_params
 from ui import share
 from ui.cache import run_slot, start_trimmer
 from ui.controls import PageControls
 from ui.guard import close_doors
 from ui.i18n import browser_language, current_language, presenting, t
+from ui.locales import LANGUAGE_NAMES, LANGUAGES
+from ui.page_params import app_params
 from ui.pages import HOME, PAGES
 from ui.runtime import freeze_long_lived_objects
 

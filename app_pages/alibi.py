@@ -3,17 +3,17 @@
 import streamlit as st
 
 from core import alibi
-from core.figures.alibi import (
+from figures.alibi import (
     make_alibi_bias_grid_figure,
     make_alibi_head_figure,
     make_alibi_reach_figure,
     make_alibi_slopes_figure,
 )
-from core.page_params import PAGE_PARAMS
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, count_stops
 from ui.i18n import current_language, t
+from ui.page_params import PAGE_PARAMS
 from ui.text import explain
 
 # Cells sent to the browser: all small multiples together, and the large head.

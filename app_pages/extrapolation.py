@@ -3,20 +3,21 @@
 import streamlit as st
 
 from core import extrapolation
-from core.figures.extrapolation import (
+from core.minilm import ModelUnavailableError
+from figures.extrapolation import (
     make_alibi_reach_line_figure,
     make_learned_reach_figure,
     make_rope_reach_figure,
     make_sinusoid_novelty_figure,
 )
-from core.figures.rope_config import make_config_angle_figure, method_text
-from core.minilm import ModelUnavailableError
-from core.page_params import PAGE_PARAMS
+from figures.rope_config import make_config_angle_figure, method_text
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, count_stops, size_stops
 from ui.i18n import current_language, t
+from ui.locales import error_text
 from ui.model import cached_minilm
+from ui.page_params import PAGE_PARAMS
 from ui.rope_config import config_controls, curves_to_draw, paste_box, short_label
 from ui.text import escape_markdown, explain
 
@@ -102,7 +103,7 @@ with top_right:
         learned = cached_learned(target_length)
     except ModelUnavailableError as error:
         learned = None
-        st.info(t("extrapolation.learned_unavailable", problem=error.in_language(lang)))
+        st.info(t("extrapolation.learned_unavailable", problem=error_text(error, lang, "minilm")))
     if learned is not None:
         show_chart(
             make_learned_reach_figure(learned, train_length, lang=lang),

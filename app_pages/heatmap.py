@@ -3,14 +3,14 @@
 import streamlit as st
 
 import core
-from core.figures.export import TableExport
-from core.figures.heatmap import make_pe_heatmap_figure
 from core.limits import DEFAULT_BASE
-from core.page_params import PAGE_PARAMS
+from figures.export import TableExport
+from figures.heatmap import make_pe_heatmap_figure
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
+from ui.page_params import PAGE_PARAMS
 from ui.text import explain
 
 
@@ -62,7 +62,7 @@ show_chart(
     key="heatmap_chart",
     name=file_stem("heatmap", *table_name),
     # The downloads carry the table itself (built only when a button is pressed), not the
-    # overview drawn on screen, up to core.figures.export's caps.
+    # overview drawn on screen, up to figures.export's caps.
     table=TableExport(
         overview, (positions, d_model),
         lambda: core.sinusoidal_encoding(positions, d_model, base=base, layout=layout,

@@ -4,7 +4,7 @@ of the pages (presentation mode: the title slide, without the map)."""
 import streamlit as st
 
 import core
-from core.figures.heatmap import make_pe_heatmap_figure
+from figures.heatmap import make_pe_heatmap_figure
 from ui.cache import MB, bounded_cache
 from ui.charts import show_chart
 from ui.i18n import current_language, presenting, t

@@ -5,8 +5,9 @@ import streamlit as st
 
 import core
 from core import word_position as wp
-from core.figures.export import TableExport
-from core.figures.learned import (
+from core.minilm import ModelUnavailableError
+from figures.export import TableExport
+from figures.learned_vs_sinusoidal import (
     make_dimensions_figure,
     make_extent_figure,
     make_offset_figure,
@@ -14,13 +15,13 @@ from core.figures.learned import (
     make_table_heatmap_figure,
     make_trajectory_figure,
 )
-from core.minilm import ModelUnavailableError
-from core.page_params import PAGE_PARAMS
 from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, count_stops
 from ui.i18n import current_language, t
+from ui.locales import error_text
 from ui.model import cached_minilm
+from ui.page_params import PAGE_PARAMS
 from ui.text import escape_markdown, explain
 
 D_MODEL = 384  # MiniLM's width; the sinusoid is built at the same width to compare like with like
@@ -127,7 +128,7 @@ explain(t("learned-vs-sinusoidal.intro"))
 try:
     model = cached_minilm()
 except ModelUnavailableError as error:
-    st.error(escape_markdown(error.in_language(lang)), icon=":material/error:")
+    st.error(escape_markdown(error_text(error, lang, "minilm")), icon=":material/error:")
     st.info(t("learned-vs-sinusoidal.other_pages_work"), icon=":material/info:")
     controls.finish()
     st.stop()

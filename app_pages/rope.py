@@ -3,7 +3,8 @@
 import streamlit as st
 
 from core import rope
-from core.figures.rope import (
+from core.limits import DEFAULT_BASE
+from figures.rope import (
     MAX_ROTATION_POINTS,
     make_context_extension_figure,
     make_rope_decay_figure,
@@ -11,17 +12,16 @@ from core.figures.rope import (
     make_rope_rotation_figure,
     method_names,
 )
-from core.figures.rope_config import (
+from figures.rope_config import (
     make_config_angle_figure,
     make_config_logit_figure,
     make_config_wavelength_figure,
 )
-from core.limits import DEFAULT_BASE
-from core.page_params import PAGE_PARAMS
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
+from ui.page_params import PAGE_PARAMS
 from ui.rope_config import (
     config_controls,
     config_table,

@@ -5,8 +5,9 @@ import streamlit as st
 
 import core
 from core import similarity
-from core.figures.export import TableExport
-from core.figures.similarity import (
+from core.limits import DEFAULT_BASE
+from figures.export import TableExport
+from figures.similarity import (
     make_anchor_profile_figure,
     make_distance_figure,
     make_offset_scatter_figure,
@@ -14,12 +15,11 @@ from core.figures.similarity import (
     make_shift_matrix_figure,
     make_similarity_matrix_figure,
 )
-from core.limits import DEFAULT_BASE
-from core.page_params import PAGE_PARAMS
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
+from ui.page_params import PAGE_PARAMS
 from ui.text import explain
 
 SAMPLE_PAIRS = 2000  # points per scatter: enough to show the curve, light for the browser

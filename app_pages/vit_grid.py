@@ -4,21 +4,22 @@ import streamlit as st
 
 import core
 from core import vit_tiles
-from core.figures.export import TableExport
-from core.figures.vit_grid import (
+from core._checks import InputError
+from core.limits import DEFAULT_BASE
+from figures.export import TableExport
+from figures.vit_grid import (
     make_halves_figure,
     make_patch_map_figure,
     make_tiles_figure,
     make_vit_encoding_figure,
     similarity_range,
 )
-from core.i18n import LocalizedError
-from core.limits import DEFAULT_BASE
-from core.page_params import PAGE_PARAMS
 from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, size_stops
 from ui.i18n import current_language, t
+from ui.locales import error_text
+from ui.page_params import PAGE_PARAMS
 from ui.text import explain
 
 
@@ -105,9 +106,11 @@ with st.sidebar:
                                    help=t("vit-grid.patch_help"))
 try:
     row, col = vit_tiles.parse_patch(patch_text, grid_h, grid_w)
-except LocalizedError as error:
+except InputError as error:
+    allowed = t("vit-grid.patch_allowed", last_row=grid_h - 1, last_col=grid_w - 1,
+                grid_h=grid_h, grid_w=grid_w)
     row, col = grid_h // 2, grid_w // 2
-    notice = t("controls.url_notice", error=error.in_language(lang),
+    notice = t("controls.url_notice", error=error_text(error, lang, "vit-grid", allowed=allowed),
                default=t("vit-grid.patch_default", row=row, col=col))
     if notice not in controls.notices:  # kept across the reset rerun of PageControls
         controls.notices.append(notice)

@@ -3,16 +3,11 @@
 
 import streamlit as st
 
-from core.figures.wavelengths import (
-    make_clock_figure,
-    make_dimension_curves_figure,
-    make_spectrum_figure,
-)
-from core.i18n import LocalizedError
+from core._checks import InputError
 from core.limits import DEFAULT_BASE
-from core.page_params import PAGE_PARAMS
 from core.wavelength_views import (
     MAX_CLOCK_FRAMES,
+    MAX_DIMS,
     clock_frames,
     clock_pairs,
     default_dims,
@@ -20,10 +15,17 @@ from core.wavelength_views import (
     parse_dims,
     wavelength_spectrum,
 )
+from figures.wavelengths import (
+    make_clock_figure,
+    make_dimension_curves_figure,
+    make_spectrum_figure,
+)
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
+from ui.locales import error_text
+from ui.page_params import PAGE_PARAMS
 from ui.text import escape_markdown, explain
 
 
@@ -62,9 +64,11 @@ with st.sidebar:
     dims_text = controls.text("dims", t("wavelengths.dims"), help=t("wavelengths.dims_help"))
 try:
     dims = parse_dims(dims_text, d_model)
-except LocalizedError as error:
+except InputError as error:
     dims = default_dims(d_model)
-    notice = t("controls.url_notice", error=error.in_language(lang),
+    allowed = t("wavelengths.dims_allowed", max_dims=MAX_DIMS, last=d_model - 1,
+                half=d_model // 2, half_next=d_model // 2 + 1)
+    notice = t("controls.url_notice", error=error_text(error, lang, "wavelengths", allowed=allowed),
                default=", ".join(map(str, dims)))
     if notice not in controls.notices:  # kept across the reset rerun of PageControls
         controls.notices.append(notice)

@@ -4,17 +4,19 @@ import pandas as pd
 import streamlit as st
 
 from core import word_position as wp
-from core.figures.word_position import make_word_position_figure, projection_axis_titles
-from core.i18n import LocalizedError
+from core._checks import InputError
 from core.minilm import ModelUnavailableError
-from core.page_params import PAGE_PARAMS
-from core.params import shorten
+from figures.word_position import make_word_position_figure, projection_axis_titles
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, size_stops
 from ui.i18n import current_language, t
+from ui.locales import error_text
 from ui.model import cached_minilm
+from ui.page_params import PAGE_PARAMS
+from ui.params import shorten
 from ui.text import escape_markdown, explain
+from ui.word_position import settle_choices
 
 MAX_CHIPS = 64  # token chips drawn; the table below lists every token
 
@@ -87,10 +89,10 @@ if embedding == "minilm" or (embedding == "random" and encoding == "learned"):
         cached_minilm()
     except ModelUnavailableError as error:
         minilm_available = False
-        st.error(escape_markdown(error.in_language(lang)), icon=":material/error:")
+        st.error(escape_markdown(error_text(error, lang, "minilm")), icon=":material/error:")
         if embedding == "minilm":
             stop(t("word-position.without_model"))
-choices, notes = wp.settle_choices(embedding, encoding, d_model, scale=scale,
+choices, notes = settle_choices(embedding, encoding, d_model, scale=scale,
                                    bert_input=bert_input, minilm_available=minilm_available)
 for note in notes:
     st.info(note.in_language(lang), icon=":material/info:")
@@ -108,8 +110,8 @@ try:
         embedding, sentence, encoding, layout, d_model, scale, seed, special_tokens, bert_input,
         components,
     )
-except LocalizedError as error:  # e.g. a text of characters the tokenizer drops entirely
-    stop(escape_markdown(error.in_language(lang)))
+except InputError as error:  # e.g. a text of characters the tokenizer drops entirely
+    stop(escape_markdown(error_text(error, lang, "word-position")))
 n = len(word_position.tokens)
 
 # --- what convention is on -----------------------------------------------------------------------

@@ -44,10 +44,10 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.page_params import PAGE_PARAMS  # noqa: E402
-from core.params import IntParam  # noqa: E402
 from tests import browser_support  # noqa: E402
+from ui.page_params import PAGE_PARAMS  # noqa: E402
 from ui.pages import PAGES  # noqa: E402
+from ui.params import IntParam  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 

@@ -1,7 +1,7 @@
 """Positional Encoding Explorer: the numeric core.
 
 Pure numpy (torch only for `PositionalEncoding`, imported on first use; plotly only in
-`core.figures`; never streamlit). Sources: Vaswani et al. 2017 §3.5 (the sinusoid), MAE's
+`figures`; never streamlit). Sources: Vaswani et al. 2017 §3.5 (the sinusoid), MAE's
 ``util/pos_embed.py`` (the concatenated and 2-D layouts), tensor2tensor's ``get_timing_signal_1d``
 (the paper's authors' own timescales), and the worked examples of the five articles in
 ``shared/seeds``.
@@ -62,36 +62,34 @@ __all__: list[str] = [
 ]
 
 
-# Names whose modules are imported on first use: torch and the model files take seconds to load,
-# so only the code that asks for them pays. name -> module. One section per topic.
-_LAZY: dict[str, str] = {
-    # torch
-    "PositionalEncoding": "core.torch_modules",
-    # word + position, learned vs sinusoidal (MiniLM)
-    "load_minilm": "core.minilm",
-    "bert_input_embeddings": "core.minilm",
-    # RoPE and ALiBi
-    "rope_frequencies": "core.rope",
-    "rope_rotate": "core.rope",
-    "rope_scores": "core.rope",
-    "alibi_slopes": "core.alibi",
-    "alibi_bias": "core.alibi",
-    # RoPE context extension: a config.json's rope_scaling, and published models' settings
-    "rope_scaled_frequencies": "core.rope_scaling",
-    "scaling_bands": "core.rope_scaling",
-    "critical_pair": "core.rope_scaling",
-    "RopeConfig": "core.rope_configs",
-    "parse_config": "core.rope_configs",
-}
+from core.alibi import alibi_bias, alibi_slopes
+from core.minilm import bert_input_embeddings, load_minilm
+from core.rope import rope_frequencies, rope_rotate, rope_scores
+from core.rope_configs import RopeConfig, parse_config
+from core.rope_scaling import critical_pair, rope_scaled_frequencies, scaling_bands
 
-
-__all__ += sorted(_LAZY)
+__all__ += [
+    "PositionalEncoding",
+    "RopeConfig",
+    "alibi_bias",
+    "alibi_slopes",
+    "bert_input_embeddings",
+    "critical_pair",
+    "load_minilm",
+    "parse_config",
+    "rope_frequencies",
+    "rope_rotate",
+    "rope_scaled_frequencies",
+    "rope_scores",
+    "scaling_bands",
+]
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'core' has no attribute {name!r}")
-    import importlib
+    """`PositionalEncoding` (``core.torch_modules``) imports torch, which takes seconds: only on
+    first use. The model's files (``load_minilm``) are likewise read on the first call."""
+    if name == "PositionalEncoding":
+        from core.torch_modules import PositionalEncoding
 
-    return getattr(importlib.import_module(module), name)
+        return PositionalEncoding
+    raise AttributeError(f"module 'core' has no attribute {name!r}")

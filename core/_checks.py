@@ -15,12 +15,36 @@ import numpy as np
 from core import limits
 
 
+class CoreError(Exception):
+    """Mixed into the errors `core` raises about what it was given, so that a caller can say it
+    in its own words: `reason` names the problem (``"dims_word"``), `details` holds the values a
+    sentence about it needs; ``str(error)`` is an English sentence. `core` knows no interface
+    language: the app turns reason + details into its visitor's (`ui.locales.error_text`)."""
+
+    def __init__(self, reason: str, english: str, /, **details: object) -> None:
+        super().__init__(english)
+        self.reason = reason
+        self.details = details
+
+
+class InputError(CoreError, ValueError):
+    """A value a caller gave that a function of `core` cannot use (see `CoreError`)."""
+
+
+def shorten(value: object, width: int = 40) -> str:
+    """A value as it may appear in a message: at most `width` characters."""
+    text = str(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def check_int(name: str, value: object, *, minimum: int = 1, maximum: int | None = None) -> int:
     """Return `value` as an int if it is a whole number in [minimum, maximum]."""
     allowed = f"a whole number >= {minimum}" if maximum is None else (
         f"a whole number from {minimum} to {maximum}"
     )
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if isinstance(value, bool):  # True is an Integral, but not a count anyone means
+        raise ValueError(f"{name}={value!r} is not allowed: {name} must be {allowed}")
+    if not isinstance(value, numbers.Integral):
         if isinstance(value, numbers.Real) and math.isfinite(value) and float(value).is_integer():
             value = int(value)
         else:

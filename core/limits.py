@@ -1,6 +1,6 @@
 """Every size limit of the app, in one place.
 
-The controls (their min/max), the URL parsing (`core.params`) and the callers of `core` read these
+The controls (their min/max), the URL parsing (`ui.params`) and the callers of `core` read these
 numbers from here, so a limit changed here is changed everywhere. They exist so that one visitor of
 a hosted demo cannot make the server allocate unbounded memory: the largest sinusoid table the
 heatmap page may touch is MAX_POSITIONS x MAX_D_MODEL (it is never materialised whole, see

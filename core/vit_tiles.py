@@ -18,11 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import limits
-from core._checks import check_finite_array, check_int
+from core._checks import InputError, check_finite_array, check_int, shorten
 from core.grid2d import MAX_GRID_SIDE, sincos_2d_encoding
-from core.i18n import LocalizedError, Text
 from core.overview import Overview, resample, resampler
-from core.params import shorten
 
 MAX_TILES_SIDE = 14  # tiles per side: ViT-B/16's full 14 x 14 grid; larger grids are subsampled
 MAX_MOSAIC_SIDE = 300  # cells per side of the whole tiles figure, gaps included: ~1 per pixel
@@ -48,22 +46,24 @@ PRESETS: dict[str, VitPreset] = {
 def parse_patch(text: str, grid_h: int, grid_w: int) -> tuple[int, int]:
     """The selected patch from text ``"row,col"``; empty -> the centre patch.
 
-    Raises ValueError (a `core.i18n.LocalizedError`, in either language) naming ``patch`` when
-    the text is not two whole numbers or the patch is outside the grid.
+    Raises ValueError (an `InputError`: reason ``patch_not_allowed`` or ``patch_outside``) naming
+    ``patch`` when the text is not two whole numbers or the patch is outside the grid.
     """
     grid_h = check_int("grid_h", grid_h, minimum=1, maximum=MAX_GRID_SIDE)
     grid_w = check_int("grid_w", grid_w, minimum=1, maximum=MAX_GRID_SIDE)
     text = str(text).strip()
     if not text:
         return grid_h // 2, grid_w // 2
-    allowed = Text("vit-grid.patch_allowed", last_row=grid_h - 1, last_col=grid_w - 1,
-                   grid_h=grid_h, grid_w=grid_w)
+    allowed = (f"patch must be 'row,col' with row 0 to {grid_h - 1} and col 0 to {grid_w - 1} "
+               f"(the grid is {grid_h} x {grid_w})")
     match = re.fullmatch(r"(\d{1,6})\s*[,;\s]\s*(\d{1,6})", text)
     if not match:
-        raise LocalizedError("vit-grid.patch_not_allowed", value=shorten(text), allowed=allowed)
+        raise InputError("patch_not_allowed", f"patch={shorten(text)} is not allowed: {allowed}",
+                         value=shorten(text))
     row, col = int(match[1]), int(match[2])
     if row >= grid_h or col >= grid_w:
-        raise LocalizedError("vit-grid.patch_outside", value=f"{row},{col}", allowed=allowed)
+        raise InputError("patch_outside", f"patch={row},{col} is outside the grid: {allowed}",
+                         value=f"{row},{col}")
     return row, col
 
 

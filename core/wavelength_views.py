@@ -19,9 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import limits
-from core._checks import check_even_d_model, check_int
-from core.i18n import LocalizedError, Text
-from core.params import shorten
+from core._checks import InputError, check_even_d_model, check_int, shorten
 from core.sinusoidal import Timescales, frequencies, timescale_exponents, wavelengths
 
 MAX_DIMS = 12  # curves on one chart: more are unreadable
@@ -40,24 +38,26 @@ def default_dims(d_model: int) -> tuple[int, ...]:
 def parse_dims(text: str, d_model: int) -> tuple[int, ...]:
     """Dimensions from text like ``"0,1,64,65"`` (commas or spaces); empty -> `default_dims`.
 
-    Raises ValueError (a `core.i18n.LocalizedError`, in either language) naming ``dims`` when a
-    number is not a whole number in [0, d_model), or more than MAX_DIMS are given. Duplicates
+    Raises ValueError (an `InputError`: reason ``dims_word`` or ``dims_count``) naming ``dims``
+    when a number is not a whole number in [0, d_model), or more than MAX_DIMS are given. Duplicates
     are dropped, the order is kept.
     """
     d_model = check_even_d_model("d_model", d_model)
     words = [w for w in re.split(r"[,\s;]+", str(text).strip()) if w]
     if not words:
         return default_dims(d_model)
-    allowed = Text("wavelengths.dims_allowed", max_dims=MAX_DIMS, last=d_model - 1,
-                   half=d_model // 2, half_next=d_model // 2 + 1)
+    allowed = (f"dims must be up to {MAX_DIMS} whole numbers from 0 to {d_model - 1} "
+               f"(d_model - 1), separated by commas, e.g. 0,1,{d_model // 2},{d_model // 2 + 1}")
     dims: list[int] = []
     for word in words:
         if not re.fullmatch(r"\d{1,9}", word) or int(word) >= d_model:
-            raise LocalizedError("wavelengths.dims_word", value=shorten(word), allowed=allowed)
+            raise InputError("dims_word", f"dims={shorten(word)} is not allowed: {allowed}",
+                             value=shorten(word))
         if int(word) not in dims:
             dims.append(int(word))
     if len(dims) > MAX_DIMS:
-        raise LocalizedError("wavelengths.dims_count", count=len(dims), allowed=allowed)
+        raise InputError("dims_count", f"dims has {len(dims)} dimensions: {allowed}",
+                         count=len(dims))
     return tuple(dims)
 
 

@@ -34,8 +34,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 import numpy as np
 
-from core._checks import check_choice, check_finite_array, check_int
-from core.i18n import LocalizedError, Text
+from core._checks import InputError, check_choice, check_finite_array, check_int
 from core.overview import Overview, resample
 from core.sinusoidal import LAYOUTS, Layout, sinusoidal_encoding
 
@@ -164,7 +163,7 @@ def random_word_position(
     d_model = check_int("d_model", d_model, minimum=1)
     words = word_tokens(text)
     if not words:
-        raise LocalizedError("word-position.sentence_no_word")
+        raise InputError("sentence_no_word", "text has no word: give a sentence")
     limit = MAX_TOKENS
     if encoding == "learned":
         if learned_table is None:
@@ -214,7 +213,7 @@ def minilm_word_position(
         )
     ids = model.token_ids(text)
     if not ids:
-        raise LocalizedError("word-position.sentence_no_token")
+        raise InputError("sentence_no_token", "text has no token: give a sentence")
     room = min(MAX_TOKENS, model.max_positions) - (2 if special_tokens else 0)
     kept = ids[:room]
     if special_tokens:
@@ -233,52 +232,7 @@ def minilm_word_position(
     )
 
 
-# --- Which choices apply together --------------------------------------------------------------
 MINILM_WIDTH = 384  # all-MiniLM-L6-v2's hidden size: its learned table is this wide
-
-
-@dataclass(frozen=True)
-class Choices:
-    """The word-position page's controls after settling the ones that depend on each other."""
-
-    embedding: str
-    encoding: str
-    d_model: int
-    scale: bool
-    bert_input: bool
-
-
-def settle_choices(
-    embedding: str, encoding: str, d_model: int, *, scale: bool, bert_input: bool,
-    minilm_available: bool = True,
-) -> tuple[Choices, list[Text]]:
-    """Make the controls consistent and say, in one sentence each (a `core.i18n.Text`: English
-    by `str()`, any language by `in_language`), what was changed and why:
-
-    - the article preset is 2-D, MiniLM 384-D; a learned table is MiniLM's, so 384-D too;
-    - without the MiniLM package there is no learned table (the sinusoid is used);
-    - BERT's real input exists only for MiniLM's embeddings, with its learned positions and
-      no sqrt(d) scaling.
-    """
-    embedding = check_choice("embedding", embedding, EMBEDDINGS)
-    encoding = check_choice("encoding", encoding, ENCODINGS)
-    notes: list[Text] = []
-    if embedding == "random" and encoding == "learned" and not minilm_available:
-        notes.append(Text("word-position.note_no_minilm"))
-        encoding = "sinusoidal"
-    if embedding == "article":
-        d_model = 2
-    elif embedding == "minilm":
-        d_model = MINILM_WIDTH
-    elif encoding == "learned" and d_model != MINILM_WIDTH:
-        notes.append(Text("word-position.note_learned_width", width=MINILM_WIDTH, d_model=d_model))
-        d_model = MINILM_WIDTH
-    if embedding != "minilm":
-        bert_input = False  # BERT's real input exists for BERT's own embeddings only
-    if bert_input and (encoding != "learned" or scale):
-        notes.append(Text("word-position.note_bert_input"))
-        encoding, scale = "learned", False
-    return Choices(embedding, encoding, d_model, scale, bert_input), notes
 
 
 # --- Projection -------------------------------------------------------------------------------

@@ -125,7 +125,7 @@ def minilm_unavailable(monkeypatch):
     from core import minilm
 
     def unavailable():
-        raise minilm.ModelUnavailableError("minilm.not_installed", hint=minilm.INSTALL_HINT)
+        raise minilm.ModelUnavailableError.not_installed()
 
     from ui.cache import clear_all
 

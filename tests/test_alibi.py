@@ -15,15 +15,15 @@ from hypothesis import strategies as st
 
 import core
 from core import alibi, extrapolation
-from core.figures.alibi import (
+from figures.alibi import (
     make_alibi_bias_grid_figure,
     make_alibi_head_figure,
     make_alibi_reach_figure,
     make_alibi_slopes_figure,
 )
-from core.figures.extrapolation import make_alibi_reach_line_figure
-from core.page_params import params_of
+from figures.extrapolation import make_alibi_reach_line_figure
 from tests import reference
+from ui.page_params import params_of
 
 # get_slopes(12) = get_slopes_power_of_2(8) + get_slopes(16)[0::2][:4]
 REFERENCE_12 = [

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import core
-from core.page_params import PAGE_PARAMS
 from tests import reference
 from tests.apptest import control, decode, notices, open_page, plotly_figures, set_control
+from ui.page_params import PAGE_PARAMS
 
 WAVELENGTHS = "app_pages/wavelengths.py"
 SIMILARITY = "app_pages/similarity.py"

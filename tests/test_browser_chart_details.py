@@ -133,7 +133,7 @@ DRAWN_COLOURS_JS = """() => {
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_drawn_lines_reach_three_to_one_on_the_page(browser, app_url, path, scheme):
     """WCAG 1.4.11 as the browser draws it: ALiBi's head 1 was navy on near-black."""
-    from core.figures.contrast import DECORATIVE_ALPHA, contrast_ratio, parse_colour
+    from figures.contrast import DECORATIVE_ALPHA, contrast_ratio, parse_colour
 
     seen = new_page(browser, app_url, color_scheme=scheme)
     try:

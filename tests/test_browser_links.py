@@ -11,12 +11,12 @@ import re
 
 import pytest
 
-from core.page_params import PAGE_PARAMS
-from core.params import BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
 from tests import browser_support
 from tests.conftest import BrowserPage
 from tests.test_browser_share import new_page, same_link, shown_link
+from ui.page_params import PAGE_PARAMS
 from ui.pages import PAGES
+from ui.params import BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
 
 pytestmark = pytest.mark.browser
 

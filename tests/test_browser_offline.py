@@ -14,9 +14,9 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
-from core.page_params import PAGE_PARAMS
-from core.params import IntParam
+from ui.page_params import PAGE_PARAMS
 from ui.pages import PAGES
+from ui.params import IntParam
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from core.page_params import PAGE_PARAMS
+from ui.page_params import PAGE_PARAMS
 from ui.pages import PAGES
 
 pytestmark = pytest.mark.browser

@@ -12,12 +12,12 @@ from urllib.parse import parse_qsl, urlsplit
 import numpy as np
 import pytest
 
-from core.i18n import message
-from core.page_params import PAGE_PARAMS
-from core.params import ChoiceParam, IntParam
 from tests import browser_support
 from tests.conftest import ARTIFACTS, BrowserPage
+from ui.locales import message
+from ui.page_params import PAGE_PARAMS
 from ui.pages import HOME, PAGES
+from ui.params import ChoiceParam, IntParam
 
 pytestmark = pytest.mark.browser
 

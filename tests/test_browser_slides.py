@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.page_params import PAGE_PARAMS
 from tests import browser_support
 from tests.test_browser_share import new_page
+from ui.page_params import PAGE_PARAMS
 from ui.pages import PAGES
 
 pytestmark = pytest.mark.browser

@@ -1,5 +1,5 @@
 """Non-text contrast (WCAG 2.2, 1.4.11): every line, marker, reference line and annotation of every
-page's figures reaches 3:1 on the theme it is drawn for (core.figures.contrast)."""
+page's figures reaches 3:1 on the theme it is drawn for (figures.contrast)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from plotly.colors import sample_colorscale
 
-from core.figures.contrast import (
+from figures.contrast import (
     BACKGROUNDS,
     DECORATIVE_ALPHA,
     TARGET_CONTRAST,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.page_params import PAGE_PARAMS
 from tests.apptest import control, notices, open_page, set_control
 from ui.controls import GROUP_PREFIX, HIDDEN_MARKER, base_stops, count_stops, size_stops
+from ui.page_params import PAGE_PARAMS
 
 # Links as they have been shared, with values that are not a slider's stops (768, 96, 300,
 # 1e4 written the short way, a leading zero).

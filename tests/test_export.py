@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 import pytest
 
 import core
-from core.figures.common import (
+from figures.common import (
     EXPORT_HEIGHT,
     EXPORT_WIDTH,
     OKABE_ITO,
@@ -22,7 +22,7 @@ from core.figures.common import (
     export_style,
     presentation_style,
 )
-from core.figures.export import (
+from figures.export import (
     EXPORT_MAX_CELLS_NPY,
     TableExport,
     figure_csv,
@@ -32,11 +32,11 @@ from core.figures.export import (
     find_browser,
     image_export_problem,
 )
-from core.figures.heatmap import make_pe_heatmap_figure
-from core.i18n import message
+from figures.heatmap import make_pe_heatmap_figure
 from tests import reference
 from tests.apptest import open_page
 from ui.charts import file_stem
+from ui.locales import message
 from ui.pages import PAGES
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from core import extrapolation
-from core.figures.extrapolation import make_learned_reach_figure
+from figures.extrapolation import make_learned_reach_figure
 
 
 @pytest.mark.parametrize(("rows", "train", "target"), [(512, 2048, 8192), (512, 600, 700),

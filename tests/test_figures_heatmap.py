@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
-from core.figures.heatmap import make_pe_heatmap_figure
+from figures.heatmap import make_pe_heatmap_figure
 
 
 def test_exact_heatmap_traces_and_axes():

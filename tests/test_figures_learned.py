@@ -6,7 +6,7 @@ import numpy as np
 
 import core
 from core import word_position as wp
-from core.figures.learned import make_trajectory_figure
+from figures.learned_vs_sinusoidal import make_trajectory_figure
 
 
 def _panels(learned: np.ndarray, sinusoid: np.ndarray) -> dict:

@@ -12,11 +12,11 @@ import json
 
 import pytest
 
-from core.page_params import PAGE_PARAMS
-from core.params import IntParam
 from tests.apptest import decode, open_page
 from tests.test_overview import plotly_draws_as_one_image
+from ui.page_params import PAGE_PARAMS
 from ui.pages import PAGES
+from ui.params import IntParam
 
 SIZES = {"d_model", "positions", "grid_h", "grid_w", "train_length", "target_length",
          "zoom_size", "num_heads"}

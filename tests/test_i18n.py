@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.i18n import LANGUAGES, catalogue, language_from_locale, message
+from ui.locales import LANGUAGES, catalogue, error_text, language_from_locale, message
 from ui.pages import HOME, PAGES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,14 +18,20 @@ SOURCES = sorted(
     [*ROOT.glob("app.py"), *ROOT.glob("app_pages/*.py"), *ROOT.glob("ui/*.py"),
      *ROOT.glob("core/**/*.py")]
 )
-# Functions whose first argument is a catalogue key: ui.i18n.t, core.i18n.message, and the
+# Functions whose first argument is a catalogue key: ui.i18n.t, ui.locales.message, and the
 # messages and errors that are put in a language later.
 KEY_FUNCTIONS = {"t", "message", "ParamError", "LocalizedError", "Text"}
 # Where a key may be a variable: the functions that pass a key on, and the page list
 # (pages.<url_path>.title, checked by test_every_page_has_a_title_and_summary).
 # Files that build keys from values; each has a test that every key it can build exists (the
 # option labels: test_every_choice_has_a_label_in_both_languages).
-PASS_KEYS_ON = {"ui/i18n.py", "core/i18n.py", "core/params.py", "ui/pages.py", "ui/controls.py"}
+PASS_KEYS_ON = {
+    "ui/i18n.py",
+    "ui/locales/__init__.py",
+    "ui/params.py",
+    "ui/pages.py",
+    "ui/controls.py",
+}
 
 
 def placeholders(text: str) -> set[str]:
@@ -127,7 +133,7 @@ def test_language_from_browser_locale(locale, expected):
 
 
 def test_parameter_messages_in_both_languages():
-    from core.params import D_MODEL, ParamError
+    from ui.params import D_MODEL, ParamError
 
     with pytest.raises(ParamError) as raised:
         D_MODEL.parse("7")
@@ -141,8 +147,8 @@ def test_parameter_messages_in_both_languages():
 def test_every_choice_has_a_label_in_both_languages(lang):
     """Radios show `options.<value>` (ui.controls), the URL keeps the value: every choice of
     every page but the language switch (which shows its languages' own names) has a label."""
-    from core.page_params import PAGE_PARAMS
-    from core.params import ChoiceParam
+    from ui.page_params import PAGE_PARAMS
+    from ui.params import ChoiceParam
 
     labels = catalogue(lang)
     missing = sorted({
@@ -154,3 +160,46 @@ def test_every_choice_has_a_label_in_both_languages(lang):
     assert missing == []
     if lang == "zh":  # translated, not copied
         assert labels["options.curves"] != catalogue("en")["options.curves"]
+
+
+def _core_errors():
+    """Every error `core` raises with a reason, with the catalogue section the app words it
+    from and the values only the app adds (what is allowed)."""
+    from core import minilm, vit_tiles, wavelength_views
+    from core import word_position as wp
+
+    def raised(call, *args):
+        with pytest.raises(ValueError) as info:
+            call(*args)
+        return info.value
+
+    allowed_dims = {"max_dims": wavelength_views.MAX_DIMS, "last": 63, "half": 32,
+                    "half_next": 33}
+    allowed_patch = {"last_row": 3, "last_col": 4, "grid_h": 4, "grid_w": 5}
+    return [
+        (raised(wavelength_views.parse_dims, "abc", 64), "wavelengths",
+         ("wavelengths.dims_allowed", allowed_dims)),
+        (raised(wavelength_views.parse_dims, ",".join(map(str, range(13))), 64), "wavelengths",
+         ("wavelengths.dims_allowed", allowed_dims)),
+        (raised(vit_tiles.parse_patch, "x", 4, 5), "vit-grid",
+         ("vit-grid.patch_allowed", allowed_patch)),
+        (raised(vit_tiles.parse_patch, "9,9", 4, 5), "vit-grid",
+         ("vit-grid.patch_allowed", allowed_patch)),
+        (raised(wp.random_word_position, "   ", 8), "word-position", None),
+        (minilm.ModelUnavailableError.not_installed(), "minilm", None),
+        (minilm.ModelUnavailableError.file_missing("tokenizer.json"), "minilm", None),
+        (minilm.ModelUnavailableError.file_broken("model.safetensors"), "minilm", None),
+    ]
+
+
+def test_core_errors_are_english_and_the_app_words_them_in_both_languages():
+    """`core` raises plain English errors with a reason; the app's catalogue has the reason in
+    both languages, and its English is exactly core's message."""
+    for error, section, allowed in _core_errors():
+        extra = {} if allowed is None else {
+            "allowed": message(allowed[0], "en", **allowed[1])}
+        assert error_text(error, "en", section, **extra) == str(error), error.reason
+        extra_zh = {} if allowed is None else {
+            "allowed": message(allowed[0], "zh", **allowed[1])}
+        zh_text = error_text(error, "zh", section, **extra_zh)
+        assert zh_text != str(error) and re.search(r"[\u4e00-\u9fff]", zh_text), error.reason

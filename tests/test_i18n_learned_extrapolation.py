@@ -9,13 +9,13 @@ import pytest
 
 from core import extrapolation, minilm, rope
 from core import word_position as wp
-from core.figures.extrapolation import (
+from figures.extrapolation import (
     make_alibi_reach_line_figure,
     make_learned_reach_figure,
     make_rope_reach_figure,
     make_sinusoid_novelty_figure,
 )
-from core.figures.learned import (
+from figures.learned_vs_sinusoidal import (
     make_dimensions_figure,
     make_extent_figure,
     make_offset_figure,
@@ -23,7 +23,6 @@ from core.figures.learned import (
     make_table_heatmap_figure,
     make_trajectory_figure,
 )
-from core.i18n import message
 from tests.apptest import (
     axis_title,
     control,
@@ -32,6 +31,7 @@ from tests.apptest import (
     open_page,
     plotly_figures,
 )
+from ui.locales import message
 
 LEARNED, EXTRAPOLATION = "app_pages/learned_vs_sinusoidal.py", "app_pages/extrapolation.py"
 LEARNED_SMALL = {"positions": "64", "anchor": "10"}

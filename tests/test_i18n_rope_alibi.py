@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from core import alibi, rope
-from core.figures.alibi import (
+from figures.alibi import (
     make_alibi_bias_grid_figure,
     make_alibi_head_figure,
     make_alibi_reach_figure,
     make_alibi_slopes_figure,
 )
-from core.figures.rope import (
+from figures.rope import (
     METHOD_NAMES,
     make_context_extension_figure,
     make_rope_decay_figure,
@@ -21,8 +21,8 @@ from core.figures.rope import (
     make_rope_rotation_figure,
     method_names,
 )
-from core.i18n import message
 from tests.apptest import control, figure_by_title, has_cjk, open_page, plotly_figures
+from ui.locales import message
 
 ROPE, ALIBI = "app_pages/rope.py", "app_pages/alibi.py"
 ROPE_SMALL = {"d_head": "16", "positions": "64"}

@@ -10,14 +10,13 @@ from streamlit.testing.v1 import AppTest
 import core
 from core import minilm, vit_tiles
 from core import word_position as wp
-from core.figures.vit_grid import (
+from figures.vit_grid import (
     make_halves_figure,
     make_patch_map_figure,
     make_tiles_figure,
     make_vit_encoding_figure,
 )
-from core.figures.word_position import make_word_position_figure, projection_axis_titles
-from core.i18n import message
+from figures.word_position import make_word_position_figure, projection_axis_titles
 from tests.apptest import (
     control,
     has_cjk,
@@ -26,6 +25,8 @@ from tests.apptest import (
     plotly_figures,
     unescape,
 )
+from ui.locales import message
+from ui.word_position import settle_choices
 
 VIT_GRID = "app_pages/vit_grid.py"
 WORD = "app_pages/word_position.py"
@@ -270,7 +271,7 @@ def test_word_position_sentence_the_tokenizer_drops_in_chinese():
 
 def test_word_position_settled_choices_say_what_core_says():
     """The notes on settled choices are core's English words in English, Chinese in Chinese."""
-    _, core_notes = wp.settle_choices("random", "learned", 16, scale=False, bert_input=False)
+    _, core_notes = settle_choices("random", "learned", 16, scale=False, bert_input=False)
     query = {"embedding": "random", "encoding": "learned", "d_model": "16"}
     at = open_page(WORD, query)
     assert not at.exception
@@ -282,7 +283,7 @@ def test_word_position_settled_choices_say_what_core_says():
 
 def test_word_position_without_the_model_in_chinese(minilm_unavailable):
     query = {"embedding": "random", "encoding": "learned", "d_model": "16"}
-    _, core_notes = wp.settle_choices("random", "learned", 16, scale=False,
+    _, core_notes = settle_choices("random", "learned", 16, scale=False,
                                       bert_input=False, minilm_available=False)
     at = open_page(WORD, query)
     assert not at.exception

@@ -1,6 +1,6 @@
 """The wavelengths and similarity pages in Simplified Chinese and in presentation mode, and their
 figures in both languages: titles, axes, notices and explanations come from the catalogues
-(core/locales/<lang>.wavelengths.toml, <lang>.similarity.toml)."""
+(ui/locales/<lang>.wavelengths.toml, <lang>.similarity.toml)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 import core
 from core import similarity, wavelength_views
-from core.figures.similarity import (
+from figures.similarity import (
     METRIC_LABEL,
     make_anchor_profile_figure,
     make_distance_figure,
@@ -20,12 +20,11 @@ from core.figures.similarity import (
     make_shift_matrix_figure,
     make_similarity_matrix_figure,
 )
-from core.figures.wavelengths import (
+from figures.wavelengths import (
     make_clock_figure,
     make_dimension_curves_figure,
     make_spectrum_figure,
 )
-from core.i18n import message
 from tests.apptest import (
     axis_title,
     control,
@@ -35,6 +34,7 @@ from tests.apptest import (
     open_page,
     plotly_figures,
 )
+from ui.locales import message
 
 WAVELENGTHS, SIMILARITY = "app_pages/wavelengths.py", "app_pages/similarity.py"
 WAVELENGTHS_SMALL = {"d_model": "32", "positions": "64"}

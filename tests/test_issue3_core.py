@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import core
 from core import limits, similarity, vit_tiles, wavelength_views
-from core.page_params import params_of
 from tests import reference
+from ui.page_params import params_of
 
 
 def slow_gram(table: np.ndarray, metric: str) -> np.ndarray:

@@ -9,7 +9,7 @@ import pytest
 
 import core
 from core import similarity, vit_tiles, wavelength_views
-from core.figures.similarity import (
+from figures.similarity import (
     make_anchor_profile_figure,
     make_distance_figure,
     make_offset_scatter_figure,
@@ -17,13 +17,13 @@ from core.figures.similarity import (
     make_shift_matrix_figure,
     make_similarity_matrix_figure,
 )
-from core.figures.vit_grid import (
+from figures.vit_grid import (
     make_halves_figure,
     make_patch_map_figure,
     make_tiles_figure,
     make_vit_encoding_figure,
 )
-from core.figures.wavelengths import (
+from figures.wavelengths import (
     make_clock_figure,
     make_dimension_curves_figure,
     make_spectrum_figure,

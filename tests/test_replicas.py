@@ -23,10 +23,10 @@ import pytest
 import yaml
 
 from benchmarks.bench_browser import bench_control
-from core.i18n import message
 from deploy import serve_replicas
 from tests import browser_support
 from tests.conftest import ARTIFACTS
+from ui.locales import message
 from ui.pages import HOME, PAGES, PageInfo
 
 pytestmark = pytest.mark.browser

@@ -18,19 +18,19 @@ from hypothesis import strategies as st
 
 import core
 from core import extrapolation, rope
-from core.figures.extrapolation import (
+from figures.extrapolation import (
     make_learned_reach_figure,
     make_rope_reach_figure,
     make_sinusoid_novelty_figure,
 )
-from core.figures.rope import (
+from figures.rope import (
     make_context_extension_figure,
     make_rope_decay_figure,
     make_rope_logits_figure,
     make_rope_rotation_figure,
 )
-from core.page_params import params_of
 from tests import reference
+from ui.page_params import params_of
 
 LAYOUTS = ["interleaved", "half_split"]
 SCALINGS = [(None, 1.0), ("position_interpolation", 4.0), ("ntk_aware", 8.0)]
@@ -396,8 +396,8 @@ def test_context_extension_figures_show_every_line_and_name_the_red(make):
     """The target with position interpolation lies on the training line: the training line is
     drawn above the targets, dashed, so both show; the red markers (angles never seen in
     training) and 2π have legend entries; no label is drawn over the lines."""
-    from core.figures.extrapolation import make_rope_reach_figure
-    from core.figures.rope import BEYOND_COLOUR, TRAINED_COLOUR
+    from figures.extrapolation import make_rope_reach_figure
+    from figures.rope import BEYOND_COLOUR, TRAINED_COLOUR
 
     ext = rope.rope_context_extension(128, 2048, 8192)
     fig = (make_context_extension_figure(ext) if make == "rope" else make_rope_reach_figure(ext))

@@ -1,5 +1,5 @@
 """A model's config on the RoPE page (view `config`) and the extrapolation page: the figures of
-core/figures/rope_config.py against slow references, and the pages through AppTest (URL
+figures/rope_config.py against slow references, and the pages through AppTest (URL
 parameters `config`, `compare`, `factor`; the pasted config.json; both languages)."""
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ import math
 import numpy as np
 import pytest
 
-from core.figures.rope_config import (
+from core.rope_configs import MAX_CONFIG_CHARS, PRESETS, parse_config
+from core.rope_scaling import critical_pair, scaling_bands
+from figures.rope_config import (
     LOGIT_BINS,
     config_contexts,
     make_config_angle_figure,
@@ -19,11 +21,9 @@ from core.figures.rope_config import (
     make_config_wavelength_figure,
     rope_config_curves,
 )
-from core.i18n import message
-from core.rope_configs import MAX_CONFIG_CHARS, PRESETS, parse_config
-from core.rope_scaling import critical_pair, scaling_bands
 from tests.apptest import control, decode, has_cjk, notices, open_page, plotly_figures
 from tests.test_controls import _keys_in_hidden_blocks
+from ui.locales import message
 
 ROPE, EXTRAPOLATION = "app_pages/rope.py", "app_pages/extrapolation.py"
 CONFIG_CHARTS = ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]

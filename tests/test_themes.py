@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from core.page_params import PAGE_PARAMS
 from tests.apptest import open_page
+from ui.page_params import PAGE_PARAMS
 from ui.pages import PAGES
 
 OVER_A_HEATMAP = {"vit-grid"}  # its black guide lines lie on heatmap cells

@@ -12,14 +12,15 @@ from safetensors.numpy import load_file
 import core
 from core import minilm
 from core import word_position as wp
-from core.figures.learned import (
+from figures.learned_vs_sinusoidal import (
     make_extent_figure,
     make_offset_figure,
     make_similarity_figure,
     make_table_heatmap_figure,
 )
-from core.figures.word_position import make_word_position_figure
+from figures.word_position import make_word_position_figure
 from tests import reference
+from ui.word_position import settle_choices
 
 # 001_f180268f58001bd4.txt, steps 1-3, as printed.
 ARTICLE_W = {"The": [0.1, 0.2], "cat": [0.3, 0.4], "sat": [0.5, 0.6], "on": [0.7, 0.8],
@@ -441,7 +442,7 @@ def test_learned_figures(learned_table):
 )
 def test_settle_choices(args, expected, notes):
     embedding, encoding, d_model, scale, bert_input, available = args
-    choices, said = wp.settle_choices(embedding, encoding, d_model, scale=scale,
+    choices, said = settle_choices(embedding, encoding, d_model, scale=scale,
                                       bert_input=bert_input, minilm_available=available)
     assert (choices.encoding, choices.d_model, choices.scale, choices.bert_input) == expected
     assert choices.embedding == embedding

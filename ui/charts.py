@@ -14,9 +14,9 @@ import re
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.figures.common import EXPORT_HEIGHT, EXPORT_WIDTH, export_style, presentation_style
-from core.figures.contrast import ensure_contrast
-from core.figures.export import (
+from figures.common import EXPORT_HEIGHT, EXPORT_WIDTH, export_style, presentation_style
+from figures.contrast import ensure_contrast
+from figures.export import (
     TableExport,
     figure_csv,
     figure_image,

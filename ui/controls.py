@@ -3,7 +3,7 @@
 Every control is bound to a URL query parameter of the same name with Streamlit's own
 ``bind="query-params"`` (its key is the parameter name). Streamlit silently drops URL values it
 cannot parse and lets through some that the page cannot use (an odd ``d_model``); this class reads
-the raw URL once per page visit, checks every value against its `core.params` spec, and
+the raw URL once per page visit, checks every value against its `ui.params` spec, and
 
 - shows a notice that names the parameter, the value and what is allowed, and
 - when a widget ended up holding an unusable value, resets it to the default (one rerun, since a
@@ -23,7 +23,9 @@ from typing import Any
 
 import streamlit as st
 
-from core.params import (
+from ui import share
+from ui.i18n import current_language, t
+from ui.params import (
     BoolParam,
     ChoiceParam,
     FloatParam,
@@ -32,8 +34,6 @@ from core.params import (
     ParamError,
     TextParam,
 )
-from ui import share
-from ui.i18n import current_language, t
 from ui.text import escape_markdown
 
 
@@ -283,7 +283,7 @@ def _url_text(param: Param, value: Any) -> str:
     if isinstance(param, BoolParam):
         return "true" if value else "false"
     if isinstance(param, FloatParam):
-        text = repr(float(value))  # shortest exact form, as core.params.url_value writes it
+        text = repr(float(value))  # shortest exact form, as ui.params.url_value writes it
         return text[:-2] if text.endswith(".0") else text
     return str(value)
 
@@ -360,6 +360,6 @@ def _option_labels(name: str, choices: Sequence[str]) -> None:
 
 
 def _labels_catalogue() -> set[str]:
-    from core.i18n import catalogue
+    from ui.locales import catalogue
 
     return set(catalogue(current_language()))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.i18n import LANGUAGES, Lang, language_from_locale, message
+from ui.locales import LANGUAGES, Lang, language_from_locale, message
 
 
 def browser_language() -> Lang:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-import core
-from core.i18n import message
+from core import minilm
+from ui.locales import message
 
 # Shown by the cache while the tables load (a second, once per process). The decorator's text is
 # fixed when the module is imported, before any visitor's language is known: both languages.
@@ -14,7 +14,7 @@ LOADING = f"{message('app.loading_model', 'en')} · {message('app.loading_model'
 
 @st.cache_resource(max_entries=1, show_spinner=LOADING)
 def cached_minilm():
-    """`core.load_minilm()`; raises `core.minilm.ModelUnavailableError` (saying how to install
+    """`core.minilm.load_minilm()`; raises `ModelUnavailableError` (saying how to install
     the package) when it is not installed. Errors are not cached: installing it needs no
     restart."""
-    return core.load_minilm()
+    return minilm.load_minilm()

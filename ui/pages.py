@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.i18n import DEFAULT_LANGUAGE, Lang, message
+from ui.locales import DEFAULT_LANGUAGE, Lang, message
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -284,7 +284,7 @@ const lines = text => String(text).split(/<br\s*\/?>/i);
 const widest = (text, font) => Math.max(...lines(text).map(line => textWidth(line, font)));
 
 // Words and CJK characters (Chinese has no spaces: a line may break between any two), each with
-// the space before it; markup tags stay inside their word. As core.figures.common.wrap_words.
+// the space before it; markup tags stay inside their word. As figures.common.wrap_words.
 function tokens(line) {
   const out = [];
   let space = "", word = "", inTag = false;

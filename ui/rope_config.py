@@ -22,13 +22,13 @@ from dataclasses import dataclass, replace
 import pandas as pd
 import streamlit as st
 
-from core.figures.rope_config import (
+from core.rope_configs import MAX_CONFIG_CHARS, PRESETS, RopeConfig, override, parse_config
+from figures.rope_config import (
     RopeConfigCurves,
     config_contexts,
     method_text,
     rope_config_curves,
 )
-from core.rope_configs import MAX_CONFIG_CHARS, PRESETS, RopeConfig, override, parse_config
 from ui.cache import MB, bounded_cache
 from ui.controls import PageControls
 from ui.i18n import current_language, t

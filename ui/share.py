@@ -14,8 +14,8 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from core.params import Param, url_value
 from ui.i18n import t
+from ui.params import Param, url_value
 
 _VALUES = "_share_values"
 

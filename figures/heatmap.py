@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from core.figures.common import DIVERGING, NEUTRAL, base_layout, heatmap_smoothing
-from core.i18n import Lang, message
 from core.overview import Overview
+from figures.common import DIVERGING, NEUTRAL, base_layout, heatmap_smoothing
+from ui.locales import Lang, message
 
 
 def make_pe_heatmap_figure(

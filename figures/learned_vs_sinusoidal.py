@@ -8,10 +8,10 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.figures.common import NEUTRAL, base_layout
-from core.figures.heatmap import make_pe_heatmap_figure
-from core.i18n import Lang, message
 from core.overview import Overview
+from figures.common import NEUTRAL, base_layout
+from figures.heatmap import make_pe_heatmap_figure
+from ui.locales import Lang, message
 
 LEARNED_COLOUR = "#d62728"
 SINUSOID_COLOUR = "#1f77b4"

@@ -2,11 +2,11 @@
 
 The only part of `core` that imports plotly. Figures take ready numbers (computed elsewhere in
 `core`) and only draw them, so tests check their traces, axes and shapes directly. One submodule
-per topic; import from the submodule (``from core.figures.heatmap import make_pe_heatmap_figure``)
+per topic; import from the submodule (``from figures.heatmap import make_pe_heatmap_figure``)
 or from here.
 """
 
-from core.figures.common import DIVERGING, FIGURE_HEIGHT, base_layout
-from core.figures.heatmap import make_pe_heatmap_figure
+from figures.common import DIVERGING, FIGURE_HEIGHT, base_layout
+from figures.heatmap import make_pe_heatmap_figure
 
 __all__ = ["DIVERGING", "FIGURE_HEIGHT", "base_layout", "make_pe_heatmap_figure"]

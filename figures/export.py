@@ -31,8 +31,8 @@ from typing import Literal
 import numpy as np
 import plotly.graph_objects as go
 
-from core.figures.common import EXPORT_HEIGHT, EXPORT_WIDTH
 from core.overview import Overview
+from figures.common import EXPORT_HEIGHT, EXPORT_WIDTH
 
 ImageFormat = Literal["png", "svg"]
 BROWSER_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")

@@ -6,11 +6,11 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.figures.common import DIVERGING, NEUTRAL, base_layout
-from core.figures.heatmap import make_pe_heatmap_figure
-from core.i18n import Lang, message
 from core.overview import Overview
 from core.similarity import PairwiseSimilarity, RotatedPair
+from figures.common import DIVERGING, NEUTRAL, base_layout
+from figures.heatmap import make_pe_heatmap_figure
+from ui.locales import Lang, message
 
 METRIC_LABEL = {"dot": "PE[p]·PE[q]", "cosine": "cos(PE[p], PE[q])"}  # notation: any language
 SINUSOID_COLOR = "#1f77b4"

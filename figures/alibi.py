@@ -10,8 +10,8 @@ from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
 from core.alibi import AttentionReach, BiasOverview
-from core.figures.common import base_layout, heatmap_smoothing
-from core.i18n import Lang, message
+from figures.common import base_layout, heatmap_smoothing
+from ui.locales import Lang, message
 
 # Sequential: the bias is <= 0 everywhere; 0 (no penalty) light, the steepest penalty dark.
 BIAS_SCALE = "Viridis"

@@ -34,7 +34,7 @@ TARGET_CONTRAST = 3.2
 BACKGROUNDS = {"light": "#ffffff", "dark": "#171614"}
 DECORATIVE_ALPHA = 0.5  # at or below: shading and guides, not data
 
-# The CSS names the figures use (plotly accepts any CSS name; these are the ones in core.figures).
+# The CSS names the figures use (plotly accepts any CSS name; these are the ones in figures).
 NAMED = {
     "white": (255, 255, 255), "black": (0, 0, 0), "grey": (128, 128, 128),
     "gray": (128, 128, 128), "red": (255, 0, 0), "blue": (0, 0, 255), "green": (0, 128, 0),

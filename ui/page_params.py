@@ -7,8 +7,9 @@ them to know what each page accepts. A parameter's name is a contract: shared li
 from __future__ import annotations
 
 from core import limits
-from core.i18n import DEFAULT_LANGUAGE, LANGUAGES
-from core.params import (
+from core.rope_configs import PRESETS
+from ui.locales import DEFAULT_LANGUAGE, LANGUAGES
+from ui.params import (
     BASE,
     D_MODEL,
     LAYOUT,
@@ -20,7 +21,6 @@ from core.params import (
     Param,
     TextParam,
 )
-from core.rope_configs import PRESETS
 
 PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
     # --- heatmap ------------------------------------------------------------------------------

@@ -6,11 +6,11 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.figures.common import base_layout, heatmap_smoothing
-from core.figures.heatmap import make_pe_heatmap_figure
-from core.i18n import Lang, message
 from core.overview import Overview
 from core.vit_tiles import SimilarityTiles
+from figures.common import base_layout, heatmap_smoothing
+from figures.heatmap import make_pe_heatmap_figure
+from ui.locales import Lang, message
 
 SELECTED = {"symbol": "square-open", "size": 14, "color": "white", "line": {"width": 2}}
 # Sequential, as in the ViT paper's figure: the similarities of a 2-D sin-cos grid are mostly

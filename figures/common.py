@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from core.figures.contrast import ensure_contrast
+from figures.contrast import ensure_contrast
 
 # Diverging, centred on zero, readable on light and dark backgrounds; reversed so +1 is red.
 DIVERGING = "RdBu_r"

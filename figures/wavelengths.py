@@ -7,9 +7,9 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from core.figures.common import base_layout
-from core.i18n import Lang, message
 from core.wavelength_views import ClockFrames, DimensionCurves, Spectrum
+from figures.common import base_layout
+from ui.locales import Lang, message
 
 CLOCKS_PER_ROW = 8  # 16 clocks in two rows: the figure stays wide and short
 

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from core.figures.common import arrow_trace, base_layout, segments
-from core.i18n import Lang, message
+from figures.common import arrow_trace, base_layout, segments
+from ui.locales import Lang, message
 
 # Above this many tokens the points carry no text labels (they would cover each other); hover
 # still names every point.

@@ -3,7 +3,7 @@
 Pure Python, shared by the pages (widget bounds, defaults) and the URL handling (`ui.url`): one
 spec per parameter, so a widget can never allow what the URL check refuses, nor the reverse.
 Every message names the parameter, shows the value given and says what is allowed, in English
-(`str(error)`) or in any language of `core.i18n` (`error.in_language(lang)`).
+(`str(error)`) or in any language of `ui.locales` (`error.in_language(lang)`).
 """
 
 from __future__ import annotations
@@ -13,17 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core import limits
-from core.i18n import Lang, LocalizedError, message
+from core._checks import shorten
 from core.sinusoidal import LAYOUTS
 from core.sinusoidal import TIMESCALES as TIMESCALES_CHOICES
+from ui.locales import Lang, LocalizedError, message
 
 RawValue = str | Sequence[str]
-
-
-def shorten(value: object, width: int = 40) -> str:
-    """A value as it may appear in a message: at most `width` characters."""
-    text = str(value)
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class ParamError(LocalizedError):

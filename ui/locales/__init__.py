@@ -1,7 +1,7 @@
 """The interface's words in English and Simplified Chinese: one message catalogue per language.
 
-Every label, control, explanation, notice and figure title is a key in ``core/locales/en.toml``
-and ``core/locales/zh.toml`` (the two have exactly the same keys and the same placeholders; a test
+Every label, control, explanation, notice and figure title is a key in ``ui/locales/en.toml``
+and ``ui/locales/zh.toml`` (the two have exactly the same keys and the same placeholders; a test
 checks). Pages and figures ask for a message by key:
 
     message("heatmap.title", "zh")                       # -> "正弦热图"
@@ -27,7 +27,7 @@ DEFAULT_LANGUAGE: Lang = "en"
 # How each language names itself in the language switch.
 LANGUAGE_NAMES: dict[Lang, str] = {"en": "English", "zh": "中文"}
 
-LOCALES = Path(__file__).resolve().parent / "locales"
+LOCALES = Path(__file__).resolve().parent  # en.toml, zh.toml beside this file
 
 
 def _flatten(table: dict, prefix: str = "") -> dict[str, str]:
@@ -46,7 +46,7 @@ def _flatten(table: dict, prefix: str = "") -> dict[str, str]:
 
 @functools.cache
 def catalogue(lang: Lang) -> dict[str, str]:
-    """All messages of one language, by dotted key (``core/locales/<lang>.toml``)."""
+    """All messages of one language, by dotted key (``ui/locales/<lang>.toml``)."""
     if lang not in LANGUAGES:
         raise ValueError(f"lang={lang!r} is not allowed: lang must be one of en, zh")
     path = LOCALES / f"{lang}.toml"
@@ -104,4 +104,11 @@ class Localized:
 
 
 class LocalizedError(Localized, ValueError):
-    """A ValueError from `core` whose message is a catalogue entry (see `Localized`)."""
+    """A ValueError of the app whose message is a catalogue entry (see `Localized`)."""
+
+
+def error_text(error: Exception, lang: Lang, section: str, /, **values: object) -> str:
+    """An error `core` raised about its input (a `core._checks.CoreError`: ``reason`` and
+    ``details``) in `lang`: the catalogue's ``{section}.{reason}``, filled with the error's
+    details and `values` (parts only the app words, e.g. what is allowed)."""
+    return message(f"{section}.{error.reason}", lang, **error.details, **values)

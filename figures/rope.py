@@ -8,9 +8,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.figures.common import NEUTRAL, arrow_trace, base_layout
-from core.i18n import Lang, message
 from core.rope import ContextExtension
+from figures.common import NEUTRAL, arrow_trace, base_layout
+from ui.locales import Lang, message
 
 
 def method_names(lang: Lang = "en") -> dict[str, str]:

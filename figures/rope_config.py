@@ -38,8 +38,10 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from core.figures.common import NEUTRAL, base_layout
-from core.figures.rope import (
+from core.rope_configs import RopeConfig
+from core.rope_scaling import MAX_CONTEXT, ScalingBands, critical_pair, scaling_bands
+from figures.common import NEUTRAL, base_layout
+from figures.rope import (
     BEYOND_COLOUR,
     TARGET_COLOUR,
     TRAINED_COLOUR,
@@ -47,9 +49,7 @@ from core.figures.rope import (
     full_turn_trace,
     trained_trace,
 )
-from core.i18n import Lang, message
-from core.rope_configs import RopeConfig
-from core.rope_scaling import MAX_CONTEXT, ScalingBands, critical_pair, scaling_bands
+from ui.locales import Lang, message
 
 LOGIT_BINS = 240  # about one per 4 px of a chart's width
 SAMPLES_PER_BIN = 32  # distances evaluated in a wider bin: its range and mean

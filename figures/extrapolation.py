@@ -6,9 +6,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.extrapolation import AlibiReach, LearnedReach, SinusoidNovelty
-from core.figures.alibi import head_colours
-from core.figures.common import NEUTRAL, base_layout
-from core.figures.rope import (
+from core.rope import ContextExtension
+from figures.alibi import head_colours
+from figures.common import NEUTRAL, base_layout
+from figures.rope import (
     BEYOND_COLOUR,
     TARGET_COLOUR,
     TRAINED_COLOUR,
@@ -16,8 +17,7 @@ from core.figures.rope import (
     full_turn_trace,
     trained_trace,
 )
-from core.i18n import Lang, message
-from core.rope import ContextExtension
+from ui.locales import Lang, message
 
 PANEL_HEIGHT = 360
 LEARNED_SHOWN_ROWS = 1.5  # the learned panel spans the table and half as much again
