@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import json
 import re
-import statistics
 import sys
 import tempfile
 import time
@@ -31,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.load_test import rss_mb, session  # noqa: E402
+from benchmarks.load_test import latency_summary, rss_mb, session  # noqa: E402
 from deploy import serve_replicas  # noqa: E402
 from tests import browser_support  # noqa: E402
 
@@ -88,15 +87,9 @@ async def run(sessions: int, seconds: float, replicas: int) -> dict:
         spread = sessions_per_replica(running.access_log)
     finally:
         running.stop()
-    latencies = sorted(stats["latencies"])
     return {
         "replicas": replicas,
-        "sessions": sessions,
-        "seconds": seconds,
-        "interactions": len(latencies),
-        "errors": stats["errors"],
-        "latency_p50_s": statistics.median(latencies) if latencies else None,
-        "latency_p95_s": latencies[round(0.95 * (len(latencies) - 1))] if latencies else None,
+        **latency_summary(stats, sessions, seconds),
         "sessions_per_replica": spread,
         "rss_after_warm_up_mb": after_warm_up,
         "rss_final_mb": samples[-1] if samples else None,

@@ -126,10 +126,22 @@ async def run(sessions: int, seconds: float) -> dict:
             await browser.close()
     finally:
         browser_support.stop(server)
-    latencies = sorted(stats["latencies"])
     middle = samples[-1][0] / 2
     after_warm_up = next((rss for t, rss in samples if t >= middle), samples[0][1])
     final = samples[-1][1]
+    return {
+        **latency_summary(stats, sessions, seconds),
+        "rss_after_warm_up_mb": after_warm_up,
+        "rss_final_mb": final,
+        "rss_peak_mb": max(rss for _, rss in samples),
+        "rss_growth": final / after_warm_up - 1,
+    }
+
+
+def latency_summary(stats: dict, sessions: int, seconds: float) -> dict:
+    """The part of a load run's results every load benchmark reports: how many sessions, for how
+    long, how many interactions, errors, and the median and 95th percentile latency."""
+    latencies = sorted(stats["latencies"])
     return {
         "sessions": sessions,
         "seconds": seconds,
@@ -137,10 +149,6 @@ async def run(sessions: int, seconds: float) -> dict:
         "errors": stats["errors"],
         "latency_p50_s": statistics.median(latencies) if latencies else None,
         "latency_p95_s": latencies[round(0.95 * (len(latencies) - 1))] if latencies else None,
-        "rss_after_warm_up_mb": after_warm_up,
-        "rss_final_mb": final,
-        "rss_peak_mb": max(rss for _, rss in samples),
-        "rss_growth": final / after_warm_up - 1,
     }
 
 

@@ -38,16 +38,22 @@ def find_chromium() -> str:
     return executable
 
 
-@pytest.fixture(scope="session")
-def app_url() -> Iterator[str]:
-    """The app served by `streamlit run app.py` on a free loopback port."""
+def served(script: str, log_name: str) -> Iterator[str]:
+    """`streamlit run <script>` on a free loopback port, for a fixture: its URL, then stopped.
+    Its log goes to test-artifacts/<log_name>; a server that does not start fails the test."""
     ARTIFACTS.mkdir(exist_ok=True)
     try:
-        server, url = browser_support.start_streamlit("app.py", ARTIFACTS / "streamlit-server.log")
+        server, url = browser_support.start_streamlit(script, ARTIFACTS / log_name)
     except RuntimeError as error:
         pytest.fail(str(error), pytrace=False)
     yield url
     browser_support.stop(server)
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    """The app served by `streamlit run app.py` on a free loopback port."""
+    yield from served("app.py", "streamlit-server.log")
 
 
 @pytest.fixture(scope="session")

@@ -13,19 +13,13 @@ from collections.abc import Iterator
 import pytest
 
 from tests import browser_support
-from tests.conftest import ARTIFACTS
+from tests.conftest import served
 
 
 @pytest.fixture(scope="module")
 def serve_url() -> Iterator[str]:
     """`streamlit run serve.py` on a free loopback port."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    try:
-        server, url = browser_support.start_streamlit("serve.py", ARTIFACTS / "serve-server.log")
-    except RuntimeError as error:
-        pytest.fail(str(error), pytrace=False)
-    yield url
-    browser_support.stop(server)
+    yield from served("serve.py", "serve-server.log")
 
 
 def _status(url: str, method: str = "GET") -> int:

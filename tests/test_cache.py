@@ -103,25 +103,39 @@ def test_deep_nbytes_counts_a_views_base_once():
     assert 8000 <= size < 8000 + 2000
 
 
-def _most_at_once(enter, count: int) -> int:
-    """Run `count` threads through the context manager `enter()`; how many were inside at once."""
-    lock, running, most = threading.Lock(), [0], [0]
+class _Occupancy:
+    """Counts the threads inside `visit` at once; `most` is the largest count seen."""
 
-    def work():
-        with enter():
-            with lock:
-                running[0] += 1
-                most[0] = max(most[0], running[0])
-            time.sleep(0.05)
-            with lock:
-                running[0] -= 1
+    def __init__(self) -> None:
+        self.lock, self.running, self.most = threading.Lock(), 0, 0
 
-    threads = [threading.Thread(target=work) for _ in range(count)]
+    def visit(self, seconds: float = 0.05) -> None:
+        with self.lock:
+            self.running += 1
+            self.most = max(self.most, self.running)
+        time.sleep(seconds)
+        with self.lock:
+            self.running -= 1
+
+
+def _run_threads(targets) -> None:
+    threads = [threading.Thread(target=target) for target in targets]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    return most[0]
+
+
+def _most_at_once(enter, count: int) -> int:
+    """Run `count` threads through the context manager `enter()`; how many were inside at once."""
+    occupancy = _Occupancy()
+
+    def work():
+        with enter():
+            occupancy.visit()
+
+    _run_threads([work] * count)
+    return occupancy.most
 
 
 def test_page_runs_at_once_are_at_most_run_slots_and_a_raising_run_frees_its_slot():
@@ -137,27 +151,18 @@ def test_page_runs_at_once_are_at_most_run_slots_and_a_raising_run_frees_its_slo
 
 
 def test_a_download_built_later_waits_for_the_compute_slot():
-    lock, running, most = threading.Lock(), [0], [0]
+    occupancy = _Occupancy()
 
     def build(n: int) -> int:
-        with lock:
-            running[0] += 1
-            most[0] = max(most[0], running[0])
-        time.sleep(0.05)
-        with lock:
-            running[0] -= 1
+        occupancy.visit()
         return n * 2
 
     downloads = [cache.in_compute_slot(build, n) for n in range(6)]
-    assert running[0] == 0  # nothing built until a download asks
+    assert occupancy.running == occupancy.most == 0  # nothing built until a download asks
     results = []
-    threads = [threading.Thread(target=lambda d=d: results.append(d())) for d in downloads]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    _run_threads([lambda d=d: results.append(d()) for d in downloads])
     assert sorted(results) == [0, 2, 4, 6, 8, 10]
-    assert most[0] == cache.COMPUTE_SLOTS == 1
+    assert occupancy.most == cache.COMPUTE_SLOTS == 1
 
 
 def test_the_trimmer_returns_freed_heap_pages_to_the_system():

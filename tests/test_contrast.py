@@ -89,7 +89,7 @@ def _opaque(colour: str) -> str | None:
     return "#" + "".join(f"{round(c):02x}" for c in parsed[:3])
 
 
-@pytest.mark.parametrize(("page", "query"), views())
+@pytest.mark.parametrize(("page", "query"), list(views()))
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_every_figure_reads_on_both_themes(page, query, theme):
     at = open_page(page.script, query)

@@ -45,7 +45,7 @@ def views():
                                id=f"{page.url_path}-{view}" if view else page.url_path)
 
 
-@pytest.mark.parametrize(("page", "query"), views())
+@pytest.mark.parametrize(("page", "query"), list(views()))
 def test_no_figure_colour_vanishes_on_a_theme(page, query):
     at = open_page(page.script, query)
     assert not at.exception
