@@ -41,5 +41,5 @@ EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
     CMD curl --fail http://localhost:8501/_stcore/health || exit 1
 # serve.py: app.py with the endpoints a public demo does not use closed by the server itself
-# (/_stcore/metrics, uploads) and the script's path hidden from visitors (README, Deployment).
+# (/_stcore/metrics, uploads) and the script's path hidden from visitors (docs/deployment.md).
 ENTRYPOINT ["streamlit", "run", "serve.py", "--server.port=8501", "--server.address=0.0.0.0"]

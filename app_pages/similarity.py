@@ -304,7 +304,7 @@ def rotation_section() -> None:
 
 
 # One section at a time (in the URL as `view`): each is one or two charts, so a change of
-# d_model redraws only what is on screen (see the Performance section of the README).
+# d_model redraws only what is on screen (see docs/performance.md).
 controls.sections(
     {
         "matrix": matrix_section,

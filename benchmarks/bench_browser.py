@@ -20,7 +20,7 @@ measured the same way in the same run:
 - server memory (RSS of the streamlit process, psutil) after the runs.
 
 Every figure is also printed as a ratio to the floor. Results: benchmarks/results/browser.json
-and browser.md (the README's Performance table). Budgets: repaint median <= 1.3x the floor at
+and browser.md (the table in docs/performance.md). Budgets: repaint median <= 1.3x the floor at
 default settings, <= 2x at maximum; a drag settles within 2x one change; <= 1.5 MB per rerun;
 cold start <= 1.5x the floor.
 
@@ -331,16 +331,24 @@ def measure(browser, scenario: Scenario, changes: int) -> Result:
     )
 
 
-def update_readme(marker: str, text: str) -> None:
-    """Put `text` between README's <!-- marker --> and <!-- /marker --> lines (the README
-    includes the last results, with the machine they ran on)."""
-    readme = ROOT / "README.md"
-    content = readme.read_text(encoding="utf-8")
+# Where each benchmark's last results are shown (between <!-- marker --> and <!-- /marker -->).
+RESULT_DOCS = {
+    "bench:browser": "docs/performance.md",
+    "bench:load": "docs/performance.md",
+    "bench:memory": "docs/robustness.md",
+}
+
+
+def update_docs(marker: str, text: str) -> None:
+    """Put `text` between <!-- marker --> and <!-- /marker --> in the doc that shows the results
+    (RESULT_DOCS: the docs include the last results, with the machine they ran on)."""
+    doc = ROOT / RESULT_DOCS[marker]
+    content = doc.read_text(encoding="utf-8")
     start, end = f"<!-- {marker} -->\n", f"<!-- /{marker} -->"
     if start in content and end in content:
         head, rest = content.split(start, 1)
         _, tail = rest.split(end, 1)
-        readme.write_text(head + start + text + end + tail, encoding="utf-8")
+        doc.write_text(head + start + text + end + tail, encoding="utf-8")
 
 
 # Budgets, as ratios to the floor (repaint: at default / at maximum settings); a drag's settle
@@ -446,8 +454,8 @@ def main() -> None:
     (RESULTS / "browser.json").write_text(json.dumps(
         {"machine": machine, "results": [asdict(r) for r in results]}, indent=2))
     (RESULTS / "browser.md").write_text(table)
-    if not args.pages:  # a full run: the README shows it
-        update_readme("bench:browser", table)
+    if not args.pages:  # a full run: docs/performance.md shows it
+        update_docs("bench:browser", table)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ scenario leaves is the next one's start); --pages and --scenarios run a part, an
 it into the last saved results. Bounded: about 10 minutes on a loaded 2-core machine.
 
 Run: `make bench-load` (or `python benchmarks/load_memory.py`). Results: benchmarks/results/
-memory.json and memory.md, and README's <!-- bench:memory --> block.
+memory.json and memory.md, and the <!-- bench:memory --> block of docs/robustness.md.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ import websockets  # noqa: E402  (Streamlit's server stack installs it)
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
-from benchmarks.bench_browser import update_readme  # noqa: E402
+from benchmarks.bench_browser import update_docs  # noqa: E402
 from benchmarks.load_test import rss_mb  # noqa: E402
 from tests import browser_support  # noqa: E402
 from ui.page_params import PAGE_PARAMS  # noqa: E402
@@ -330,7 +330,7 @@ def main() -> None:
     if not args.no_save:
         (RESULTS / "memory.json").write_text(json.dumps(result, indent=2))
         (RESULTS / "memory.md").write_text(table)
-        update_readme("bench:memory", table)
+        update_docs("bench:memory", table)
     print(table)
     for error in result["errors"][:20]:
         print("  error:", error)

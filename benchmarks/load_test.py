@@ -25,7 +25,7 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_browser import bench_control, update_readme  # noqa: E402
+from benchmarks.bench_browser import bench_control, update_docs  # noqa: E402
 from tests import browser_support  # noqa: E402
 from ui.pages import PAGES  # noqa: E402
 
@@ -171,7 +171,7 @@ def main() -> None:
         f"peak {result['rss_peak_mb']:.0f} MB.\n"
     )
     (RESULTS / "load.md").write_text(table)
-    update_readme("bench:load", table)
+    update_docs("bench:load", table)
     print(table)
     for error in result["errors"][:20]:
         print("  error:", error)

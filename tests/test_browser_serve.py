@@ -72,8 +72,8 @@ def test_serve_closes_the_metrics_and_the_upload_endpoint(serve_url):
 def test_streamlit_alone_cannot_close_the_metrics(app_url):
     """Pins Streamlit 1.67: `streamlit run app.py` answers /_stcore/metrics (sessions, and the
     st.cache_data/st.cache_resource functions by name with their hit counts) whatever the
-    config: no option exists. Hence serve.py, and the README's proxy advice for app.py. Fails
-    (and the README should change) the day Streamlit can turn it off."""
+    config: no option exists. Hence serve.py, and docs/deployment.md's proxy advice for app.py.
+    Fails (and docs/deployment.md should change) the day Streamlit can turn it off."""
     with urllib.request.urlopen(f"{app_url}/_stcore/metrics", timeout=10) as response:
         assert response.status == 200
         assert "session_events_total" in response.read().decode()

@@ -13,7 +13,7 @@ or for 120 s after its visitor leaves: Streamlit's server.disconnectedSessionTTL
 allocator's retained pages, torch's and BLAS's own buffers. A rerun's own work at the pages'
 maximum sizes is bounded here per session (RERUN_MB, so that no page builds a large table
 outside the caches); 30 of them at once, and the allocator, are measured only by
-benchmarks/load_memory.py (README, Robustness).
+benchmarks/load_memory.py (docs/robustness.md).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from ui.pages import PAGES
 MB = 2**20
 SERVER_BUDGET_MB = 700  # Streamlit Community Cloud's smallest box: about 690 MB
 # The server after every page has run once at its defaults, MiniLM (torch) loaded: 245-250 MB
-# measured by benchmarks/load_memory.py (README, Robustness).
+# measured by benchmarks/load_memory.py (docs/robustness.md).
 IDLE_SERVER_MB = 250
 # What one session's rerun may allocate beyond the caches (its figures, their JSON): 30 sessions
 # at once at this size would be 360 MB, more than the room left (benchmarks/load_memory.py

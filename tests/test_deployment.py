@@ -26,7 +26,7 @@ def test_production_settings():
     assert config["server"]["enableXsrfProtection"] is True
     assert config["browser"]["gatherUsageStats"] is False
     assert set(config["theme"]) >= {"light", "dark"}
-    # departed sessions are not kept for Streamlit's 120 s (README, Robustness: memory)
+    # departed sessions are not kept for Streamlit's 120 s (docs/robustness.md: memory)
     assert 10 <= config["server"]["disconnectedSessionTTL"] <= 60
 
 
@@ -71,3 +71,73 @@ def test_hosting_platforms_get_what_export_and_chinese_need():
     assert {"chromium", "fonts-noto-cjk"} <= set(packages)
     requirements = (ROOT / "requirements.txt").read_text(encoding="utf-8")
     assert re.search(r"^kaleido>=1", requirements, re.M)
+
+
+# --- the README and docs/ ------------------------------------------------------------------------
+
+README = ROOT / "README.md"
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+
+
+def relative_links(path: Path) -> list[str]:
+    """The targets of the markdown links and images in `path` that point into the repository
+    (no scheme, no mail, not a bare #anchor), without their #anchor; code blocks skipped."""
+    text = re.sub(r"^```.*?^```", "", path.read_text(encoding="utf-8"), flags=re.M | re.S)
+    targets = []
+    for target in LINK.findall(text):
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I) or target.startswith("#"):
+            continue
+        targets.append(target.split("#", 1)[0])
+    return targets
+
+
+def test_the_readme_is_what_a_user_reads():
+    """Benchmarks, robustness, deployment and design notes live in docs/: the README stays short."""
+    assert README.stat().st_size < 10_000
+
+
+def test_every_relative_link_in_the_readme_and_docs_points_to_a_file():
+    assert {p.name for p in DOCS} >= {"performance.md", "robustness.md", "deployment.md",
+                                      "design.md", "replicas.md", "adding-a-scheme.md"}
+    checked = 0
+    for path in [README, *DOCS]:
+        for target in relative_links(path):
+            assert (path.parent / target).exists(), f"{path.relative_to(ROOT)}: {target}"
+            checked += 1
+    readme_links = set(relative_links(README))
+    assert {f"docs/{p.name}" for p in DOCS} <= readme_links  # the README links every doc
+    assert checked > len(DOCS)
+
+
+def test_the_readmes_test_command_is_what_ci_runs():
+    """`.ci/run` calls exactly the README's test command, and the Makefile's `test` target runs
+    ruff and the whole suite."""
+    commands = re.search(r"## Two commands\n.*?```bash\n(.*?)```", README.read_text("utf-8"), re.S)
+    assert commands, "the README's Two commands block"
+    test_command = [line.split("#")[0].strip() for line in commands.group(1).splitlines()
+                    if line.startswith("make test")]
+    assert test_command == ["make test"]
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
+          if line.strip() and not line.startswith(("#", "set ", "cd "))]
+    assert ci == test_command
+    make = (ROOT / "Makefile").read_text()
+    target = re.search(r"^test:.*\n((?:\t.*\n)+)", make, re.M)
+    assert target and "ruff check ." in target.group(1) and "-m pytest" in target.group(1)
+
+
+def test_the_float32_bound_stated_is_cores():
+    from core import FLOAT32_ERROR_BOUND
+
+    for path in (README, ROOT / "docs" / "design.md"):
+        assert f"within {FLOAT32_ERROR_BOUND:.1e}".replace("e-07", "e-7") in \
+            path.read_text("utf-8"), path.name
+
+
+def test_the_benchmarks_write_their_results_where_the_docs_show_them():
+    from benchmarks.bench_browser import RESULT_DOCS
+
+    for marker, doc in RESULT_DOCS.items():
+        text = (ROOT / doc).read_text(encoding="utf-8")
+        assert f"<!-- {marker} -->\n" in text and f"<!-- /{marker} -->" in text, (marker, doc)
+        assert f"<!-- {marker} -->" not in README.read_text("utf-8")

@@ -100,8 +100,8 @@ def float64_phasors(start: int, count: int, omega: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("d_model", [64, 512, 768])
 def test_float32_error_bound_over_a_million_positions(d_model):
-    """The one bound the README and the docstrings state (FLOAT32_ERROR_BOUND), measured over
-    every position 0 .. 1e6; and every entry stays in [-1, 1]."""
+    """The one bound the README, docs/design.md and the docstrings state (FLOAT32_ERROR_BOUND),
+    measured over every position 0 .. 1e6; and every entry stays in [-1, 1]."""
     omega = 10000.0 ** (-np.arange(0, d_model, 2) / d_model)
     # the reference itself, against np.sin / np.cos of float64 angles, on a sample of positions
     sample = np.array([0, 1, 999, 1000, 4633, 654_488, 999_999, 1_000_000])
