@@ -60,7 +60,7 @@ def cached_overview(grid_h: int, grid_w: int, d_model: int, base: float, cls_tok
 
 def apply_preset(name: str) -> None:
     """Set the bound controls before they are created (a button callback runs first)."""
-    preset = vit_grid.PRESETS[name]
+    preset = vit_grid.VIT_PRESETS[name]
     st.session_state.update(
         grid_h=preset.grid_h,
         grid_w=preset.grid_w,
@@ -87,7 +87,7 @@ preset_notes = {
 }
 with st.sidebar:
     st.caption(t("vit-grid.presets"))
-    for number, (name, preset) in enumerate(vit_grid.PRESETS.items()):
+    for number, (name, preset) in enumerate(vit_grid.VIT_PRESETS.items()):
         st.button(preset_labels.get(name, name), key=f"preset_{number}",
                   help=preset_notes.get(name, preset.note), on_click=apply_preset,
                   args=(name,), width="stretch")

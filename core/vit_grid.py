@@ -87,7 +87,7 @@ class VitPreset:
     note: str  # where the numbers come from
 
 
-PRESETS: dict[str, VitPreset] = {
+VIT_PRESETS: dict[str, VitPreset] = {
     "ViT-B/16": VitPreset(14, 14, 768, True, "224 px / 16 px patches, width 768: (197, 768)"),
     "ViT-L/16": VitPreset(14, 14, 1024, True, "224 px / 16 px patches, width 1024: (197, 1024)"),
     "4 x 4 teaching grid": VitPreset(4, 4, 64, False, "small enough to read every number"),

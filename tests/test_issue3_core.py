@@ -396,10 +396,10 @@ def test_parse_patch_errors_name_patch(text):
 
 
 def test_presets():
-    b16 = vit_grid.PRESETS["ViT-B/16"]
+    b16 = vit_grid.VIT_PRESETS["ViT-B/16"]
     assert (b16.grid_h, b16.grid_w, b16.d_model, b16.cls_token) == (14, 14, 768, True)
     specs = params_of("vit-grid")
-    for preset in vit_grid.PRESETS.values():  # every preset is a valid set of URL values
+    for preset in vit_grid.VIT_PRESETS.values():  # every preset is a valid set of URL values
         specs["grid_h"].validate(preset.grid_h)
         specs["grid_w"].validate(preset.grid_w)
         specs["d_model"].validate(preset.d_model)
