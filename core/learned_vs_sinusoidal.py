@@ -4,9 +4,8 @@ Norms of the rows, similarity of neighbouring positions, similarity against the 
 few anchors, how far the similarity matrix is from Toeplitz (a function of the offset alone, as
 the sinusoid's is), the columns that are most like one sinusoid, and screen-sized overviews.
 
-The similarities are `core.similarity`'s (`Metric`, `anchor_profile`); the whole (n, n) matrix
-is built here in float64 (`full_similarity_matrix`), where `core.similarity.pairwise_similarity`
-never holds it.
+The metrics are `core.similarity`'s (`Metric`); the whole (n, n) similarity matrix is built here
+in float64 (`full_similarity_matrix`), where `core.similarity.pairwise_similarity` never holds it.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ import numpy as np
 
 from core._checks import check_choice, check_finite_array, check_int
 from core.overview import Overview, resample
-from core.similarity import METRICS, Metric, anchor_profile
+from core.similarity import METRICS, Metric
 
 
 def _check_table(table: object) -> np.ndarray:
@@ -41,8 +40,9 @@ def full_similarity_matrix(table: np.ndarray, metric: Metric = "cosine") -> np.n
 def offset_similarity_curve(
     table: np.ndarray, anchor: int, max_offset: int, metric: Metric = "cosine"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Similarity of P[anchor] with P[anchor + k] for k in [-max_offset, max_offset]: the window
-    of `core.similarity.anchor_profile` around the anchor, indexed by offset.
+    """Similarity of P[anchor] with P[anchor + k] for k in [-max_offset, max_offset]: the values
+    of `core.similarity.anchor_profile` around the anchor, indexed by offset, computed for those
+    2K+1 rows only.
 
     Returns ``(offsets (2K+1,), values (2K+1,))``; NaN where anchor + k is outside the table.
     """
@@ -54,7 +54,10 @@ def offset_similarity_curve(
     other = anchor + offsets  # (2K+1,)
     inside = (other >= 0) & (other < table.shape[0])
     values = np.full(offsets.shape, np.nan)
-    values[inside] = anchor_profile(table, anchor, metric=metric)[other[inside]]
+    rows = table[other[inside]]  # (m, d)
+    values[inside] = rows @ table[anchor]
+    if metric == "cosine":
+        values[inside] /= np.linalg.norm(rows, axis=1) * np.linalg.norm(table[anchor])
     return offsets, values
 
 
