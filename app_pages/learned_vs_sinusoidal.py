@@ -4,8 +4,9 @@
 import streamlit as st
 
 import core
-from core import word_position as wp
+from core import learned_vs_sinusoidal as lvs
 from core.minilm import ModelUnavailableError
+from core.word_position import Projection, project
 from figures.export import TableExport
 from figures.learned_vs_sinusoidal import (
     make_dimensions_figure,
@@ -45,7 +46,7 @@ def cached_tables(positions: int):
 # overview and range kept below, and again for a download.
 def similarity_matrix(positions: int, metric: str, name: str):
     learned, sinusoid = cached_tables(positions)
-    return wp.similarity_matrix(learned if name == "learned" else sinusoid, metric)
+    return lvs.full_similarity_matrix(learned if name == "learned" else sinusoid, metric)
 
 
 @bounded_cache(max_entries=128, max_bytes=12 * MB)
@@ -55,36 +56,38 @@ def cached_entry(positions: int, metric: str, anchor: int, name: str, key: str):
     learned, sinusoid = cached_tables(positions)
     table = learned if name == "learned" else sinusoid
     if key == "summary":
-        return wp.summarize_table(table, metric)
+        return lvs.summarize_table(table, metric)
     if key == "table":
-        return wp.table_overview(table, HEATMAP_ROWS, HEATMAP_COLS)
+        return lvs.table_overview(table, HEATMAP_ROWS, HEATMAP_COLS)
     if key == "table_range":
-        return wp.symmetric_range(table)
+        return lvs.symmetric_range(table)
     if key == "similarity_both":  # the matrix built once for both
         matrix = similarity_matrix(positions, metric, name)
-        return (wp.table_overview(matrix, HEATMAP_ROWS, HEATMAP_ROWS),
-                wp.symmetric_range(matrix))
+        return (lvs.table_overview(matrix, HEATMAP_ROWS, HEATMAP_ROWS),
+                lvs.symmetric_range(matrix))
     if key == "similarity":
         return cached_entry(positions, metric, anchor, name, "similarity_both")[0]
     if key == "similarity_range":
         return cached_entry(positions, metric, anchor, name, "similarity_both")[1]
     if key == "curves":
-        anchors = wp.comparison_anchors(min(anchor, learned.shape[0] - 1), learned.shape[0])
-        return wp.offset_curves(table, anchors, min(MAX_OFFSET, table.shape[0] - 1), metric)
+        anchors = lvs.comparison_anchors(min(anchor, learned.shape[0] - 1), learned.shape[0])
+        return lvs.offset_similarity_curves(
+            table, anchors, min(MAX_OFFSET, table.shape[0] - 1), metric
+        )
     if key == "spread":
-        return wp.curve_spread(cached_entry(positions, metric, anchor, name, "curves"))
+        return lvs.curve_spread(cached_entry(positions, metric, anchor, name, "curves"))
     if key == "projection":
-        return wp.project(table, 2, seed=0)
+        return project(table, 2, seed=0)
     if key == "norms":
-        return wp.position_norms(table)
+        return lvs.position_norms(table)
     if key == "sinusoid_extent":  # runs past the learned table even when fewer rows are shown
-        return wp.position_norms(
+        return lvs.position_norms(
             core.sinusoidal_encoding(max(positions, EXTENT_POSITIONS), D_MODEL, dtype="float64")
         )
     if key == "periodic":
-        return wp.periodic_dimensions(learned, PERIODIC_DIMENSIONS)
+        return lvs.periodic_dimensions(learned, PERIODIC_DIMENSIONS)
     if key == "waves":
-        return wp.dominant_waves(learned)
+        return lvs.dominant_waves(learned)
     raise KeyError(key)
 
 
@@ -264,7 +267,7 @@ def offset_section() -> None:
 
 
 # --- trajectory, and the dimensions that ripple --------------------------------------------------
-def axis_titles(projection: wp.Projection) -> tuple[str, ...]:
+def axis_titles(projection: Projection) -> tuple[str, ...]:
     """The projection's axes as the page says them: "PC1 (31.2% of variance)"."""
     if projection.method == "raw":
         return tuple(t("learned-vs-sinusoidal.raw_axis", number=i)

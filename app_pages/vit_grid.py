@@ -3,7 +3,7 @@
 import streamlit as st
 
 import core
-from core import vit_tiles
+from core import vit_grid
 from core._checks import InputError
 from core.limits import DEFAULT_BASE
 from figures.export import TableExport
@@ -32,7 +32,7 @@ def embedding_table(grid_h: int, grid_w: int, d_model: int, base: float, cls_tok
 
 @bounded_cache(max_entries=8, max_bytes=6 * MB)
 def cached_tiles(grid_h: int, grid_w: int, d_model: int, base: float):
-    return vit_tiles.similarity_tiles(
+    return vit_grid.similarity_tiles(
         embedding_table(grid_h, grid_w, d_model, base, False), grid_h, grid_w
     )
 
@@ -40,7 +40,7 @@ def cached_tiles(grid_h: int, grid_w: int, d_model: int, base: float):
 @bounded_cache(max_entries=32, max_bytes=2 * MB)
 def cached_patch_map(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool,
                      row: int, col: int):
-    return vit_tiles.patch_similarity_map(
+    return vit_grid.patch_similarity_map(
         embedding_table(grid_h, grid_w, d_model, base, cls_token), grid_h, grid_w, row, col
     )
 
@@ -48,19 +48,19 @@ def cached_patch_map(grid_h: int, grid_w: int, d_model: int, base: float, cls_to
 @bounded_cache(max_entries=32, max_bytes=2 * MB)
 def cached_halves(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool,
                   row: int, col: int):
-    return vit_tiles.half_similarity_maps(
+    return vit_grid.half_similarity_maps(
         embedding_table(grid_h, grid_w, d_model, base, cls_token), grid_h, grid_w, row, col
     )
 
 
 @bounded_cache(max_entries=8, max_bytes=6 * MB)
 def cached_overview(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool):
-    return vit_tiles.vit_encoding_overview(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
+    return vit_grid.vit_encoding_overview(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
 
 
 def apply_preset(name: str) -> None:
     """Set the bound controls before they are created (a button callback runs first)."""
-    preset = vit_tiles.PRESETS[name]
+    preset = vit_grid.VIT_PRESETS[name]
     st.session_state.update(
         grid_h=preset.grid_h,
         grid_w=preset.grid_w,
@@ -87,7 +87,7 @@ preset_notes = {
 }
 with st.sidebar:
     st.caption(t("vit-grid.presets"))
-    for number, (name, preset) in enumerate(vit_tiles.PRESETS.items()):
+    for number, (name, preset) in enumerate(vit_grid.VIT_PRESETS.items()):
         st.button(preset_labels.get(name, name), key=f"preset_{number}",
                   help=preset_notes.get(name, preset.note), on_click=apply_preset,
                   args=(name,), width="stretch")
@@ -105,7 +105,7 @@ with st.sidebar:
         patch_text = controls.text("patch", t("vit-grid.patch"),
                                    help=t("vit-grid.patch_help"))
 try:
-    row, col = vit_tiles.parse_patch(patch_text, grid_h, grid_w)
+    row, col = vit_grid.parse_patch(patch_text, grid_h, grid_w)
 except InputError as error:
     allowed = t("vit-grid.patch_allowed", last_row=grid_h - 1, last_col=grid_w - 1,
                 grid_h=grid_h, grid_w=grid_w)

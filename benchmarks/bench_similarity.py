@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import core
 from core import similarity
+from core.learned_vs_sinusoidal import full_similarity_matrix
 from core.overview import Overview, bin_edges, resampler
-from core.word_position import similarity_matrix
 
 SIZES = {"max": (4096, 1024), "default": (2048, 512)}
 BASE, OTHER_BASE = 10000.0, 500.0
@@ -168,7 +168,7 @@ def scenarios(n: int, d_model: int) -> list[tuple[str, Callable[[], object], Cal
         return similarity.shift_residuals(table, OFFSET + 1, base=BASE)
 
     def old_export():  # the exact matrix behind the .npy download
-        return np.asarray(similarity_matrix(table, "cosine"), dtype=np.float32)
+        return np.asarray(full_similarity_matrix(table, "cosine"), dtype=np.float32)
 
     def new_export():
         return np.asarray(toeplitz.matrix("cosine"), dtype=np.float32)
@@ -240,7 +240,7 @@ def agreement(n: int, d_model: int) -> dict[str, float]:
         "anchor profile": float(np.abs(toeplitz.row(ANCHOR, "cosine") - similarity.anchor_profile(
             table, ANCHOR, metric="cosine")).max()),
         "exact matrix": float(np.abs(toeplitz.matrix("cosine")
-                                     - similarity_matrix(table, "cosine")).max()),
+                                     - full_similarity_matrix(table, "cosine")).max()),
         "shift residuals": float(np.abs(similarity.shift_residuals(table, OFFSET, base=BASE)
                                         .residuals - old_shift(table, OFFSET, BASE)).max()),
     }

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.grid2d import sincos_2d_encoding
 from core.overview import (
     Overview,
     bin_centers,
@@ -36,6 +35,7 @@ from core.sinusoidal import (
     wavelengths,
     worked_entry,
 )
+from core.vit_grid import sincos_2d_encoding
 
 __all__: list[str] = [
     "FLOAT32_ERROR_BOUND",

@@ -18,8 +18,8 @@ from core import limits
 class CoreError(Exception):
     """Mixed into the errors `core` raises about what it was given, so that a caller can say it
     in its own words: `reason` names the problem (``"dims_word"``), `details` holds the values a
-    sentence about it needs; ``str(error)`` is an English sentence. `core` knows no interface
-    language: the app turns reason + details into its visitor's (`ui.locales.error_text`)."""
+    sentence about it needs; ``str(error)`` is an English sentence. `core` speaks no other
+    language: a caller that does words reason + details itself."""
 
     def __init__(self, reason: str, english: str, /, **details: object) -> None:
         super().__init__(english)

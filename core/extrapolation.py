@@ -1,4 +1,4 @@
-"""Past the training length: the numbers behind the extrapolation page's four panels.
+"""Past the training length: what four position schemes give at positions never trained on.
 
 A model is trained on positions 0 .. L-1 and used on 0 .. T-1 with T > L. What each scheme gives
 at the new positions:

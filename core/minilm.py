@@ -47,7 +47,7 @@ class ModelUnavailableError(CoreError, RuntimeError):
     file of it is missing (``file_missing``) or cannot be read (``file_broken``: a corrupt or
     truncated ``model.safetensors``, a broken ``tokenizer.json``). The message says how to
     (re)install it and names the file (`details`: ``name``, ``hint``), never the server's path,
-    so it can be shown to a visitor as it is."""
+    so it can be shown to anyone as it is."""
 
     @classmethod
     def not_installed(cls) -> ModelUnavailableError:

@@ -52,7 +52,7 @@ def bin_edges(size: int, max_bins: int) -> np.ndarray:
     """Integer edges splitting range(size) into min(size, max_bins) near-equal ranges.
 
     Shape ``(bins + 1,)``, first 0, last `size`: cell j of an overview stands for the entries
-    [edges[j], edges[j+1]) (what its hover and an exported header say).
+    [edges[j], edges[j+1]) (the range a cell's label or an exported header names).
     """
     size = check_int("size", size, minimum=1)
     max_bins = check_int("max_bins", max_bins, minimum=1)

@@ -35,6 +35,7 @@ from numpy.typing import ArrayLike
 
 from core import limits
 from core._checks import check_base, check_choice, check_even_d_model, check_finite_array, check_int
+from core.limits import MAX_D_HEAD  # imported, not redefined: one name per cap
 from core.sinusoidal import frequencies
 
 RopeLayout = Literal["interleaved", "half_split"]
@@ -42,7 +43,6 @@ ROPE_LAYOUTS: tuple[str, ...] = get_args(RopeLayout)
 Scaling = Literal["position_interpolation", "ntk_aware"]
 SCALINGS: tuple[str, ...] = get_args(Scaling)
 
-MAX_D_HEAD = limits.MAX_D_HEAD
 MAX_FACTOR = float(limits.MAX_ROPE_FACTOR)
 MAX_DISTANCES = 65536  # distances per decay-bound call (the work is distances x d_head/2)
 # LLaMA-1's training context, the one Chen et al. extend: the default "trained" length.

@@ -70,7 +70,7 @@ class RopeConfig:
     """
 
     name: str  # key in PRESETS ("llama-3.1-8b"), "custom" for a pasted config
-    label: str  # what a select box shows
+    label: str  # a readable name for people, beside the key `name`
     d_head: int  # the rotated width of one head (DeepSeek: qk_rope_head_dim)
     rope_theta: float  # the base b of theta_i = b^(-2i/d)
     max_position_embeddings: int  # the config's context window (after extension, if any)

@@ -56,6 +56,7 @@ from numpy.typing import ArrayLike
 
 from core import limits
 from core._checks import check_base, check_even_d_model, check_finite_array, check_int
+from core.limits import MAX_D_HEAD  # imported, not redefined: one name per cap
 from core.sinusoidal import frequencies
 
 RopeType = Literal["default", "linear", "dynamic", "yarn", "llama3", "longrope"]
@@ -66,7 +67,6 @@ ROPE_TYPE_ALIASES: dict[str, RopeType] = {"su": "longrope"}
 Band = Literal["unchanged", "interpolated", "blended", "rescaled"]
 BANDS: tuple[str, ...] = get_args(Band)
 
-MAX_D_HEAD = limits.MAX_D_HEAD
 MAX_BASE = limits.MAX_BASE
 # Context lengths (max_position_embeddings, original_max_position_embeddings, seq_len): the
 # longest published windows are 10M tokens (Llama 4 Scout).
@@ -448,7 +448,7 @@ def rope_scaled_frequencies(
     return scaled.inv_freq, scaled.attention_factor
 
 
-# --- helpers for the pages -----------------------------------------------------------------------
+# --- a scaling's bands and summaries -------------------------------------------------------------
 @dataclass(frozen=True)
 class ScalingBands:
     """Per pair, what a method did to its frequency, and where its bands start and end."""

@@ -1,6 +1,7 @@
 """`PositionalEncoding` as a torch module, like the articles' (001, 003): a buffer added to x.
 
-Imported lazily by `core.__getattr__`, so the app never pays for `import torch` unless asked.
+Imported lazily by `core.__getattr__`, so `import core` never pays for `import torch` unless
+asked.
 """
 
 from __future__ import annotations

@@ -107,7 +107,8 @@ def dimension_curves(
 
 @dataclass(frozen=True)
 class Spectrum:
-    """The wavelengths of all d/2 pairs and the numbers the page quotes about them."""
+    """The wavelengths of all d/2 pairs and what sums them up: their common ratio, the extremes,
+    the paper's longest, how many never complete a cycle within `num_positions`."""
 
     wavelengths: np.ndarray  # (d/2,) 2*pi*base^(2i/d) (paper) or 2*pi*base^(i/(d/2-1)) (t2t)
     base: float

@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from core.overview import Overview
-from core.vit_tiles import SimilarityTiles
+from core.vit_grid import SimilarityTiles
 from figures.common import base_layout, heatmap_smoothing
 from figures.heatmap import make_pe_heatmap_figure
 from ui.locales import Lang, message

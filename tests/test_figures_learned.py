@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
-from core import word_position as wp
+from core.word_position import project
 from figures.learned_vs_sinusoidal import make_trajectory_figure
 
 
@@ -25,8 +25,8 @@ def test_learned_path_is_points_and_sinusoid_path_a_line():
     grey lines, so they are points coloured by position; the sinusoid's rows move a little per
     position and stay a path. (The first 128 learned rows alone do read as a path.)"""
     rows = 512
-    learned = wp.project(_minilm_positions(rows), 2, seed=0).coordinates
-    sinusoid = wp.project(core.sinusoidal_encoding(rows, 384, dtype="float64"), 2).coordinates
+    learned = project(_minilm_positions(rows), 2, seed=0).coordinates
+    sinusoid = project(core.sinusoidal_encoding(rows, 384, dtype="float64"), 2).coordinates
     fig = make_trajectory_figure(_panels(learned, sinusoid))
     paths = [t for t in fig.data if t.customdata is not None]  # one per panel
     assert [("lines" in t.mode) for t in paths] == [False, True]

@@ -165,7 +165,7 @@ def test_every_choice_has_a_label_in_both_languages(lang):
 def _core_errors():
     """Every error `core` raises with a reason, with the catalogue section the app words it
     from and the values only the app adds (what is allowed)."""
-    from core import minilm, vit_tiles, wavelength_views
+    from core import minilm, vit_grid, wavelength_views
     from core import word_position as wp
 
     def raised(call, *args):
@@ -181,9 +181,9 @@ def _core_errors():
          ("wavelengths.dims_allowed", allowed_dims)),
         (raised(wavelength_views.parse_dims, ",".join(map(str, range(13))), 64), "wavelengths",
          ("wavelengths.dims_allowed", allowed_dims)),
-        (raised(vit_tiles.parse_patch, "x", 4, 5), "vit-grid",
+        (raised(vit_grid.parse_patch, "x", 4, 5), "vit-grid",
          ("vit-grid.patch_allowed", allowed_patch)),
-        (raised(vit_tiles.parse_patch, "9,9", 4, 5), "vit-grid",
+        (raised(vit_grid.parse_patch, "9,9", 4, 5), "vit-grid",
          ("vit-grid.patch_allowed", allowed_patch)),
         (raised(wp.random_word_position, "   ", 8), "word-position", None),
         (minilm.ModelUnavailableError.not_installed(), "minilm", None),

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from core import extrapolation, minilm, rope
-from core import word_position as wp
+from core import learned_vs_sinusoidal as lvs
 from figures.extrapolation import (
     make_alibi_reach_line_figure,
     make_learned_reach_figure,
@@ -260,7 +260,7 @@ def test_extrapolation_presentation_mode():
 def test_learned_figures_in_chinese():
     rng = np.random.default_rng(0)
     table = rng.normal(size=(24, 8))
-    overview = wp.table_overview(table, 256, 192)
+    overview = lvs.table_overview(table, 256, 192)
     fig = make_table_heatmap_figure(overview, zmax=1.0, title="t", lang="zh")
     assert fig.layout.xaxis.title.text == message("fig.learned.dimension", "zh")
     assert fig.layout.yaxis.title.text == message("fig.learned.position", "zh")
@@ -269,19 +269,19 @@ def test_learned_figures_in_chinese():
         y=message("fig.learned.position", "zh"), value=message("fig.learned.value", "zh"),
     )
     # An averaged overview: its note and hover are this page's, in Chinese.
-    big = wp.table_overview(rng.normal(size=(600, 8)), 256, 192)
+    big = lvs.table_overview(rng.normal(size=(600, 8)), 256, 192)
     fig = make_table_heatmap_figure(big, zmax=1.0, title="t", lang="zh")
     assert fig.layout.annotations[0].text.startswith("概览")
     assert "平滑后的" in fig.data[0].hovertemplate
 
-    sim = make_similarity_figure(wp.table_overview(np.eye(4), 256, 256), metric="dot", zmax=1,
+    sim = make_similarity_figure(lvs.table_overview(np.eye(4), 256, 256), metric="dot", zmax=1,
                                  title="s", lang="zh")
     assert sim.layout.xaxis.title.text == message("fig.learned.position_j", "zh")
     assert sim.layout.yaxis.title.text == message("fig.learned.position_i", "zh")
     assert sim.data[0].colorbar.title.text == message("fig.learned.metric_dot", "zh")
 
-    curves = {"learned": wp.offset_curves(table, [0, 10], 5),
-              "sinusoidal": wp.offset_curves(table, [0, 10], 5)}
+    curves = {"learned": lvs.offset_similarity_curves(table, [0, 10], 5),
+              "sinusoidal": lvs.offset_similarity_curves(table, [0, 10], 5)}
     offsets = make_offset_figure(curves, metric="cosine", lang="zh")
     assert offsets.layout.xaxis.title.text == message("fig.learned.offset_x", "zh")
     assert has_cjk(offsets.layout.yaxis.title.text) and has_cjk(offsets.layout.title.text)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import core
-from core import limits, similarity, vit_tiles, wavelength_views
+from core import limits, similarity, vit_grid, wavelength_views
 from tests import reference
 from ui.page_params import params_of
 
@@ -310,7 +310,7 @@ def test_column_half_constant_down_columns_row_half_along_rows():
     column_half, row_half = emb[..., : d // 2], emb[..., d // 2 :]
     np.testing.assert_array_equal(column_half, np.broadcast_to(column_half[:1], column_half.shape))
     np.testing.assert_array_equal(row_half, np.broadcast_to(row_half[:, :1], row_half.shape))
-    maps = vit_tiles.half_similarity_maps(emb.reshape(h * w, d), h, w, 2, 3)
+    maps = vit_grid.half_similarity_maps(emb.reshape(h * w, d), h, w, 2, 3)
     np.testing.assert_allclose(maps[0], np.broadcast_to(maps[0][:1], (h, w)), atol=1e-12)
     np.testing.assert_allclose(maps[1], np.broadcast_to(maps[1][:, :1], (h, w)), atol=1e-12)
 
@@ -318,7 +318,7 @@ def test_column_half_constant_down_columns_row_half_along_rows():
 def test_patch_map_closed_form_mean_of_two_1d_cosines():
     h, w, d = 6, 10, 128
     emb = core.sincos_2d_encoding(h, w, d, cls_token=True)
-    sim = vit_tiles.patch_similarity_map(emb, h, w, 2, 7)
+    sim = vit_grid.patch_similarity_map(emb, h, w, 2, 7)
     for r in range(h):
         for c in range(w):
             column_part = slow_offset_dot(c - 7, d // 2) / (d // 4)  # each half: |.|^2 = d/4
@@ -331,12 +331,12 @@ def test_patch_map_closed_form_mean_of_two_1d_cosines():
 def test_tiles_are_every_patchs_map_for_small_grids():
     h, w, d = 4, 5, 32
     emb = core.sincos_2d_encoding(h, w, d)
-    tiles = vit_tiles.similarity_tiles(emb, h, w)
+    tiles = vit_grid.similarity_tiles(emb, h, w)
     assert tiles.every_patch and tiles.exact and tiles.tiles.shape == (h, w, h, w)
     for r in range(h):
         for c in range(w):
             np.testing.assert_allclose(
-                tiles.tiles[r, c], vit_tiles.patch_similarity_map(emb, h, w, r, c), atol=1e-12
+                tiles.tiles[r, c], vit_grid.patch_similarity_map(emb, h, w, r, c), atol=1e-12
             )
     mosaic = tiles.mosaic()
     assert mosaic.shape == (h * (h + 1), w * (w + 1))
@@ -347,30 +347,30 @@ def test_tiles_are_every_patchs_map_for_small_grids():
 
 def test_tiles_for_large_grids_stay_small():
     emb = core.sincos_2d_encoding(64, 64, 64)
-    tiles = vit_tiles.similarity_tiles(emb, 64, 64)
-    assert tiles.tile_rows.size == tiles.tile_cols.size == vit_tiles.MAX_TILES_SIDE
+    tiles = vit_grid.similarity_tiles(emb, 64, 64)
+    assert tiles.tile_rows.size == tiles.tile_cols.size == vit_grid.MAX_TILES_SIDE
     assert tiles.tile_rows[0] == 0 and tiles.tile_rows[-1] == 63
     assert not tiles.every_patch and not tiles.exact
-    assert max(tiles.mosaic().shape) <= vit_tiles.MAX_MOSAIC_SIDE
+    assert max(tiles.mosaic().shape) <= vit_grid.MAX_MOSAIC_SIDE
     # each resampled tile is that patch's full map through the textbook resampler
-    full = vit_tiles.patch_similarity_map(emb, 64, 64, 0, 63)
+    full = vit_grid.patch_similarity_map(emb, 64, 64, 0, 63)
     expected = reference.loop_gaussian_resample(
         reference.loop_gaussian_resample(full, tiles.tiles.shape[2]), tiles.tiles.shape[3], axis=1)
     np.testing.assert_allclose(tiles.tiles[0, -1], expected, atol=1e-6)
 
 
 def test_vit_encoding_overview_keeps_the_cls_row():
-    overview = vit_tiles.vit_encoding_overview(14, 14, 768, cls_token=True)
+    overview = vit_grid.vit_encoding_overview(14, 14, 768, cls_token=True)
     assert overview.values.shape == (197, 768)  # every channel its own column up to 1024
     assert overview.row_edges[-1] == 197 and overview.col_edges[-1] == 768
     np.testing.assert_array_equal(overview.values[0], 0.0)
-    big = vit_tiles.vit_encoding_overview(64, 64, 1280, cls_token=True)
+    big = vit_grid.vit_encoding_overview(64, 64, 1280, cls_token=True)
     assert big.values.shape == (1 + limits.SOLE_HEATMAP_CELLS // 512, 512)
     np.testing.assert_array_equal(big.row_edges[:2], [0, 1])  # the cls row on its own
     np.testing.assert_array_equal(big.values[0], 0.0)
     # 1280 channels are four runs of 320 (sin, cos of one coordinate, then the other), each
     # shown as 128 columns of its own kind: patch (0, 0) has every sine 0 and every cosine 1.
-    wide = vit_tiles.vit_encoding_overview(8, 8, 1280)  # 64 exact rows, 1280 -> 512 columns
+    wide = vit_grid.vit_encoding_overview(8, 8, 1280)  # 64 exact rows, 1280 -> 512 columns
     assert wide.values.shape == (64, 512)
     first_patch = wide.values[0]
     np.testing.assert_allclose(first_patch[0:128], 0.0, atol=1e-6)
@@ -378,32 +378,32 @@ def test_vit_encoding_overview_keeps_the_cls_row():
     np.testing.assert_allclose(first_patch[256:384], 0.0, atol=1e-6)
     np.testing.assert_allclose(first_patch[384:], 1.0, atol=1e-6)
     assert list(wide.col_edges[[0, 128, 256, 384, 512]]) == [0, 320, 640, 960, 1280]
-    exact = vit_tiles.vit_encoding_overview(4, 4, 64)
+    exact = vit_grid.vit_encoding_overview(4, 4, 64)
     assert exact.exact
     np.testing.assert_allclose(exact.values, core.sincos_2d_encoding(4, 4, 64), atol=1e-7)
 
 
 def test_parse_patch():
-    assert vit_tiles.parse_patch("3,4", 14, 14) == (3, 4)
-    assert vit_tiles.parse_patch(" 0 , 13 ", 14, 14) == (0, 13)
-    assert vit_tiles.parse_patch("", 6, 10) == (3, 5)
+    assert vit_grid.parse_patch("3,4", 14, 14) == (3, 4)
+    assert vit_grid.parse_patch(" 0 , 13 ", 14, 14) == (0, 13)
+    assert vit_grid.parse_patch("", 6, 10) == (3, 5)
 
 
 @pytest.mark.parametrize("text", ["3", "a,b", "3,4,5", "-1,2", "14,0", "0,14", "1.5,2"])
 def test_parse_patch_errors_name_patch(text):
     with pytest.raises(ValueError, match=r"^patch=.* (is not allowed|is outside the grid)"):
-        vit_tiles.parse_patch(text, 14, 14)
+        vit_grid.parse_patch(text, 14, 14)
 
 
 def test_presets():
-    b16 = vit_tiles.PRESETS["ViT-B/16"]
+    b16 = vit_grid.VIT_PRESETS["ViT-B/16"]
     assert (b16.grid_h, b16.grid_w, b16.d_model, b16.cls_token) == (14, 14, 768, True)
     specs = params_of("vit-grid")
-    for preset in vit_tiles.PRESETS.values():  # every preset is a valid set of URL values
+    for preset in vit_grid.VIT_PRESETS.values():  # every preset is a valid set of URL values
         specs["grid_h"].validate(preset.grid_h)
         specs["grid_w"].validate(preset.grid_w)
         specs["d_model"].validate(preset.d_model)
-    assert specs["grid_h"].maximum == core.grid2d.MAX_GRID_SIDE
+    assert specs["grid_h"].maximum == core.vit_grid.MAX_GRID_SIDE
 
 
 def test_offset_curves_cover_every_offset_of_the_table():

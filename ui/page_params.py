@@ -61,12 +61,12 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         ChoiceParam("view", "matrix", ("matrix", "offset", "anchor", "distance", "rotation")),
     ),
     "vit-grid": (
-        IntParam("grid_h", 14, 1, 64),  # 64 = core.grid2d.MAX_GRID_SIDE; 14 = 224 px / 16 px
+        IntParam("grid_h", 14, 1, 64),  # 64 = core.vit_grid.MAX_GRID_SIDE; 14 = 224 px / 16 px
         IntParam("grid_w", 14, 1, 64),
         IntParam("d_model", 768, 4, 1280, multiple_of=4),  # ViT-B's 768 .. ViT-H's 1280
         BASE,
         BoolParam("cls_token", True),  # ViT's (197, 768) = 1 cls + 14 x 14 patches
-        # The selected patch "row,col"; empty: the centre. Parsed by core.vit_tiles.parse_patch.
+        # The selected patch "row,col"; empty: the centre. Parsed by core.vit_grid.parse_patch.
         TextParam("patch", "", max_length=40),
         ChoiceParam("view", "tiles", ("tiles", "halves", "encoding")),  # the section shown
     ),

@@ -1,4 +1,11 @@
-r"""What the 2-D sin-cos embedding of a ViT patch grid looks like (built by `core.grid2d`).
+r"""ViT's 2-D sin-cos position embedding of a patch grid: the table, and what it looks like.
+
+The table (`sincos_2d_encoding`) is MAE's (He et al., 2022; facebookresearch/mae,
+``util/pos_embed.py``), built from two 1-D tables of half the width: ``get_2d_sincos_pos_embed``
+runs ``np.meshgrid(grid_w, grid_h)``, whose *first* output is the x (column) coordinate, and
+encodes it into channels [0, d/2); the row (y) coordinate goes into [d/2, d). MAE's code names the
+halves ``emb_h`` / ``emb_w`` the other way round (see the source article 002_6ca15f9f9ded23fa.txt);
+the values are what they are, and that is what this module reproduces, named correctly.
 
 The ViT paper (Dosovitskiy et al., 2021, Fig. 7 centre) draws one small tile per patch, laid out
 as the grid, each the cosine similarity of that patch's position embedding with every patch's.
@@ -16,12 +23,57 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from core import limits
-from core._checks import InputError, check_finite_array, check_int, shorten
-from core.grid2d import MAX_GRID_SIDE, sincos_2d_encoding
+from core._checks import (
+    InputError,
+    check_base,
+    check_dtype,
+    check_even_d_model,
+    check_finite_array,
+    check_int,
+    shorten,
+)
 from core.overview import Overview, resample, resampler
+from core.sinusoidal import encode_positions
 
+# --- The table ------------------------------------------------------------------------------------
+MAX_GRID_SIDE = 64  # 64 x 64 patches (4096 tokens) covers ViT-H/14 at 896 px
+
+
+def sincos_2d_encoding(
+    grid_h: int,
+    grid_w: int,
+    d_model: int,
+    *,
+    base: float = limits.DEFAULT_BASE,
+    cls_token: bool = False,
+    dtype: DTypeLike = np.float64,
+) -> np.ndarray:
+    """Shape ``(grid_h * grid_w [+ 1], d_model)``: patches row-major, an all-zero cls row first.
+
+    Channels [0, d/2) are the concatenated-layout encoding of the patch's column index (x) with
+    d/2 channels; [d/2, d) the same of its row index (y). d_model must be divisible by 4.
+    """
+    grid_h = check_int("grid_h", grid_h, minimum=1, maximum=MAX_GRID_SIDE)
+    grid_w = check_int("grid_w", grid_w, minimum=1, maximum=MAX_GRID_SIDE)
+    d_model = check_even_d_model("d_model", d_model, multiple=4)
+    base = check_base(base)
+    dtype = check_dtype(dtype)
+    half = d_model // 2
+    # Every patch of a column shares its x half, every patch of a row its y half: encode the W
+    # column and H row indices once each (MAE encodes all H*W coordinates: the same values).
+    table_x = encode_positions(np.arange(grid_w), half, base=base, layout="concatenated")
+    table_y = encode_positions(np.arange(grid_h), half, base=base, layout="concatenated")
+    emb = np.zeros((int(cls_token) + grid_h * grid_w, d_model), dtype=dtype)  # cls row: zeros
+    patches = emb[int(cls_token):].reshape(grid_h, grid_w, d_model)  # a view, row-major
+    patches[:, :, :half] = table_x[None, :, :]  # (W, d/2) -> every row
+    patches[:, :, half:] = table_y[:, None, :]  # (H, d/2) -> every column
+    return emb
+
+
+# --- What the table looks like --------------------------------------------------------------------
 MAX_TILES_SIDE = 14  # tiles per side: ViT-B/16's full 14 x 14 grid; larger grids are subsampled
 MAX_MOSAIC_SIDE = 300  # cells per side of the whole tiles figure, gaps included: ~1 per pixel
 
@@ -35,7 +87,7 @@ class VitPreset:
     note: str  # where the numbers come from
 
 
-PRESETS: dict[str, VitPreset] = {
+VIT_PRESETS: dict[str, VitPreset] = {
     "ViT-B/16": VitPreset(14, 14, 768, True, "224 px / 16 px patches, width 768: (197, 768)"),
     "ViT-L/16": VitPreset(14, 14, 1024, True, "224 px / 16 px patches, width 1024: (197, 1024)"),
     "4 x 4 teaching grid": VitPreset(4, 4, 64, False, "small enough to read every number"),
