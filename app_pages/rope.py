@@ -37,23 +37,17 @@ SEED = 0  # the fixed random query and key
 
 
 @bounded_cache(max_entries=16, max_bytes=2 * MB)
-def cached_trajectories(pairs, positions, d_head, base, layout, scaling, factor):
+def cached_trajectories(pairs, positions, d_head, settings: rope.RotationSettings):
     # The positions drawn: every drawn point is exact, rotated by rope_rotate itself.
     shown = rope.sample_positions(positions, MAX_ROTATION_POINTS)
     return shown, [
-        rope.rope_pair_trajectory(
-            pair, shown, d_head, base=base, layout=layout, scaling=scaling, factor=factor
-        )
-        for pair in pairs
+        rope.rope_pair_trajectory(pair, shown, d_head, settings=settings) for pair in pairs
     ]
 
 
 @bounded_cache(max_entries=16, max_bytes=4 * MB)
-def cached_offset_logits(d_head, positions, anchors, base, layout, scaling, factor):
-    return rope.rope_offset_logits(
-        d_head, positions, anchors, seed=SEED, base=base, layout=layout, scaling=scaling,
-        factor=factor,
-    )
+def cached_offset_logits(d_head, positions, anchors, settings: rope.RotationSettings):
+    return rope.rope_offset_logits(d_head, positions, anchors, seed=SEED, settings=settings)
 
 
 @bounded_cache(max_entries=16, max_bytes=8 * MB)
@@ -122,6 +116,13 @@ with st.sidebar:
         factor = controls.slider("factor", factor_label, help=factor_help)
     paste_box(controls, active=configuring)
 scaling_arg = None if scaling == "none" else scaling
+
+
+def rotation_settings() -> rope.RotationSettings:
+    """The sidebar's base, layout, scaling and factor, for the views that rotate vectors."""
+    return rope.RotationSettings(base=base, layout=layout, scaling=scaling_arg, factor=factor)
+
+
 # Files name the setting: pe-rope-rotation_dhead128_pos512_interleaved (base and scaling only
 # when used).
 base_part = None if base == DEFAULT_BASE else f"base{base:g}"
@@ -155,12 +156,10 @@ def rotation_section() -> None:
         half // 2: t("rope.pair_middle"), half - 1: t("rope.pair_slowest"),
         0: t("rope.pair_fast"),
     }
-    shown, trajectories = cached_trajectories(
-        tuple(pairs), positions, d_head, base, layout, scaling_arg, factor
-    )
-    theta = rope.rope_frequencies(d_head, base=base, scaling=scaling_arg, factor=factor)
-    turned = rope.rope_angles([positions - 1], d_head, base=base, scaling=scaling_arg,
-                              factor=factor)[0]
+    settings = rotation_settings()
+    shown, trajectories = cached_trajectories(tuple(pairs), positions, d_head, settings)
+    theta = rope.rope_frequencies(d_head, settings=settings)
+    turned = rope.rope_angles([positions - 1], d_head, settings=settings)[0]
     titles = [
         t("rope.pair_title", pair=i, name=names[i], theta=theta[i], turned=turned[i],
           last=positions - 1)
@@ -183,9 +182,7 @@ def relative_section() -> None:
     st.subheader(t("rope.relative"))
     first_anchor = positions - 1
     anchors = (float(first_anchor), float(first_anchor + SECOND_ANCHOR_SHIFT))
-    offset_logits = cached_offset_logits(
-        d_head, positions, anchors, base, layout, scaling_arg, factor
-    )
+    offset_logits = cached_offset_logits(d_head, positions, anchors, rotation_settings())
     curves = {
         t("rope.query_at", m=first_anchor): offset_logits.logits[0],
         t("rope.query_at", m=first_anchor + SECOND_ANCHOR_SHIFT): offset_logits.logits[1],

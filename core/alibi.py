@@ -20,7 +20,7 @@ import numpy as np
 
 from core import limits
 from core._checks import check_int
-from core.overview import bin_centers, bin_edges, resampler
+from core.overview import Overview, bin_edges, resampler
 
 MAX_HEADS = limits.MAX_HEADS
 MAX_POSITIONS = limits.MAX_ALIBI_POSITIONS
@@ -68,34 +68,17 @@ def alibi_bias(num_heads: int, seq_len: int, *, causal: bool = True) -> np.ndarr
     return bias
 
 
-@dataclass(frozen=True)
-class BiasOverview:
-    """Every head's bias matrix area-averaged to at most (R, C) cells, ready for heatmaps."""
-
-    values: np.ndarray  # (H, R, C) float32: block means of the visible entries; NaN if none
-    row_edges: np.ndarray  # (R + 1,) query-position bins [edges[r], edges[r+1])
-    col_edges: np.ndarray  # (C + 1,) key-position bins
-    exact: bool  # True when every cell is one entry
-
-    @property
-    def row_centers(self) -> np.ndarray:
-        return bin_centers(self.row_edges)
-
-    @property
-    def col_centers(self) -> np.ndarray:
-        return bin_centers(self.col_edges)
-
-
 def alibi_bias_overview(
     num_heads: int, seq_len: int, *, causal: bool = True, max_side: int = 64
-) -> BiasOverview:
-    """`alibi_bias` of every head, resampled to at most max_side cells a side.
+) -> Overview:
+    """`alibi_bias` of every head, resampled to at most max_side cells a side: a
+    `core.overview.Overview` whose ``values`` stack one ``(R, C)`` table per head.
 
     The bias is -m_h times a distance matrix D shared by all heads, and the resampling
     (`core.overview.resampler`: a Gaussian low-pass, sampled at evenly spaced centres) is linear,
     so D is resampled once and scaled per head. Causal cells weigh their visible entries only;
     a cell whose filter sees more masked than visible entries is NaN (drawn blank), which keeps
-    the diagonal edge where the mask puts it. ``values`` has shape ``(num_heads, R, C)``.
+    the diagonal edge where the mask puts it. ``values`` has shape ``(num_heads, R, C)``, float32.
     """
     num_heads = _check_heads(num_heads)
     seq_len = check_int("seq_len", seq_len, minimum=1, maximum=MAX_POSITIONS)
@@ -119,7 +102,7 @@ def alibi_bias_overview(
     slopes = alibi_slopes(num_heads)  # (H,)
     values = (-slopes[:, None, None] * distance[None] + 0.0).astype(np.float32)  # (H, R, C), no -0
     exact = len(row_edges) - 1 == seq_len and len(col_edges) - 1 == seq_len
-    return BiasOverview(values=values, row_edges=row_edges, col_edges=col_edges, exact=exact)
+    return Overview(values=values, row_edges=row_edges, col_edges=col_edges, exact=exact)
 
 
 @dataclass(frozen=True)

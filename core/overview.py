@@ -146,9 +146,13 @@ def overview_shape(
 
 @dataclass(frozen=True)
 class Overview:
-    """A heatmap-ready view of a table: exact entries, or low-pass samples at even centres."""
+    """A heatmap-ready view of a table: exact entries, or low-pass samples at even centres.
 
-    values: np.ndarray  # (R, C) float32: exact entries when exact is True
+    One table's values are ``(R, C)``; a stack of tables of the same size that share the edges
+    (ALiBi's bias, one table per head: `core.alibi.alibi_bias_overview`) is ``(..., R, C)``.
+    """
+
+    values: np.ndarray  # (R, C) or (..., R, C) float32: exact entries when exact is True
     row_edges: np.ndarray  # (R + 1,) the entries [edges[j], edges[j+1]) cell row j stands for
     col_edges: np.ndarray  # (C + 1,) likewise for the columns
     exact: bool  # True when every cell is one entry (no resampling happened)

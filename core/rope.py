@@ -34,7 +34,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from core import limits
-from core._checks import check_base, check_choice, check_even_d_model, check_finite_array, check_int
+from core._checks import (
+    check_base,
+    check_choice,
+    check_even_d_model,
+    check_finite_array,
+    check_int,
+    shorten,
+)
 from core.limits import MAX_D_HEAD  # imported, not redefined: one name per cap
 from core.sinusoidal import frequencies
 
@@ -67,28 +74,61 @@ def _check_scaling(scaling: object) -> Scaling | None:
     return check_choice("scaling", scaling, SCALINGS)  # type: ignore[return-value]
 
 
+@dataclass(frozen=True)
+class RotationSettings:
+    """How RoPE turns q and k, apart from the head width and the positions: the base, which
+    columns pair up (`layout`), and the context-extension method (`scaling`, None for plain RoPE)
+    with its factor s. Checked when made (ValueError naming the field); frozen, so hashable (a
+    cache key) and shareable as a default.
+
+    Not `core.rope_configs.RopeConfig`: that is a published model's ``config.json`` (head width,
+    ``rope_theta``, context lengths and its ``rope_scaling`` dict, which `core.rope_scaling` reads
+    with transformers' methods); these are the page's own knobs for the functions of this module.
+    """
+
+    base: float = limits.DEFAULT_BASE
+    layout: RopeLayout = "interleaved"  # used by the functions that rotate vectors
+    scaling: Scaling | None = None
+    factor: float = 1.0  # s; unused when scaling is None (still checked)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "base", check_base(self.base))
+        object.__setattr__(self, "layout", check_choice("layout", self.layout, ROPE_LAYOUTS))
+        object.__setattr__(self, "scaling", _check_scaling(self.scaling))
+        object.__setattr__(self, "factor", _check_factor(self.factor))
+
+
+PLAIN = RotationSettings()  # RoFormer's RoPE: base 10000, interleaved pairs, no scaling
+
+
+def _check_settings(settings: object) -> RotationSettings:
+    if not isinstance(settings, RotationSettings):
+        raise ValueError(
+            f"settings={shorten(repr(settings))} is not allowed: settings must be a "
+            f"core.rope.RotationSettings"
+        )
+    return settings
+
+
 def rope_frequencies(
     d_head: int,
     *,
-    base: float = limits.DEFAULT_BASE,
-    scaling: Scaling | None = None,
-    factor: float = 1.0,
+    settings: RotationSettings = PLAIN,
 ) -> np.ndarray:
     """theta_i = base^(-2i/d_head) for i < d_head/2: shape ``(d_head/2,)``, float64.
 
     The sinusoid's omega_i with d_model = d_head (the same function is called). With
-    ``scaling="ntk_aware"`` the base is multiplied by factor^(d/(d-2)) first; with
+    ``settings.scaling="ntk_aware"`` the base is multiplied by factor^(d/(d-2)) first; with
     ``"position_interpolation"`` the frequencies are unchanged (positions are divided instead,
-    see `rope_angles`).
+    see `rope_angles`). The layout plays no part.
     """
     d_head = check_even_d_model("d_head", d_head)
     if d_head > MAX_D_HEAD:
         raise ValueError(f"d_head={d_head} is out of range: d_head must be at most {MAX_D_HEAD}")
-    base = check_base(base)
-    scaling = _check_scaling(scaling)
-    factor = _check_factor(factor)
+    settings = _check_settings(settings)
+    base, factor = settings.base, settings.factor
     # d_head = 2 has one pair with theta_0 = base^0 = 1 for every base: nothing to rescale.
-    if scaling == "ntk_aware" and d_head > 2:
+    if settings.scaling == "ntk_aware" and d_head > 2:
         base = base * factor ** (d_head / (d_head - 2))  # bloc97's NTK-aware base
     return frequencies(d_head, base=base)  # (d/2,)
 
@@ -97,18 +137,16 @@ def rope_angles(
     positions: ArrayLike,
     d_head: int,
     *,
-    base: float = limits.DEFAULT_BASE,
-    scaling: Scaling | None = None,
-    factor: float = 1.0,
+    settings: RotationSettings = PLAIN,
 ) -> np.ndarray:
     """The rotation angle p * theta_i of every position and pair: ``(len(positions), d_head/2)``.
 
     Position interpolation turns position p by the angles of p / factor.
     """
     positions = check_finite_array("positions", positions, ndim=1).astype(np.float64)  # (P,)
-    theta = rope_frequencies(d_head, base=base, scaling=scaling, factor=factor)  # (d/2,)
-    if scaling == "position_interpolation":
-        positions = positions / float(factor)  # (P,) Chen et al.: p -> p / s
+    theta = rope_frequencies(d_head, settings=settings)  # (d/2,) checks settings
+    if settings.scaling == "position_interpolation":
+        positions = positions / settings.factor  # (P,) Chen et al.: p -> p / s
     return np.multiply.outer(positions, theta)  # (P, d/2)
 
 
@@ -124,22 +162,19 @@ def rope_rotate(
     x: ArrayLike,
     positions: ArrayLike,
     *,
-    base: float = limits.DEFAULT_BASE,
-    layout: RopeLayout = "interleaved",
-    scaling: Scaling | None = None,
-    factor: float = 1.0,
+    settings: RotationSettings = PLAIN,
 ) -> np.ndarray:
     """Rotate each pair of `x` by its position's angle: x ``(..., seq, d_head)`` -> same shape.
 
     `positions` ``(seq,)`` may be integers or floats. Pair i is (x_a, x_b) with the columns of
-    `layout`; x'_a = x_a cos(p theta_i) - x_b sin(p theta_i), x'_b = x_a sin + x_b cos.
+    ``settings.layout``; x'_a = x_a cos(p theta_i) - x_b sin(p theta_i), x'_b = x_a sin + x_b cos.
     float32 input stays float32 (angles are computed in float64); anything else gives float64.
     """
     x = check_finite_array("x", x)
     if x.ndim < 2:
         raise ValueError(f"x must have shape (..., seq, d_head), got shape {x.shape}")
     d_head = check_even_d_model("d_head (the last axis of x)", x.shape[-1])
-    layout = check_choice("layout", layout, ROPE_LAYOUTS)
+    layout = _check_settings(settings).layout
     positions = check_finite_array("positions", positions, ndim=1)
     if positions.shape[0] != x.shape[-2]:
         raise ValueError(
@@ -147,7 +182,7 @@ def rope_rotate(
             f"give one position per row"
         )
     dtype = np.float32 if x.dtype == np.float32 else np.float64
-    angles = rope_angles(positions, d_head, base=base, scaling=scaling, factor=factor)  # (S, h)
+    angles = rope_angles(positions, d_head, settings=settings)  # (S, h)
     cos, sin = np.cos(angles), np.sin(angles)  # (S, h) each
     half = d_head // 2
     # Views, not fancy indexing: pair i is [..., i, 0:2] of (..., S, h, 2) when interleaved and
@@ -169,19 +204,15 @@ def rope_scores(
     positions_q: ArrayLike,
     positions_k: ArrayLike,
     *,
-    base: float = limits.DEFAULT_BASE,
-    layout: RopeLayout = "interleaved",
-    scaling: Scaling | None = None,
-    factor: float = 1.0,
+    settings: RotationSettings = PLAIN,
 ) -> np.ndarray:
     """Attention logits after rotation, (R_m q_m) . (R_n k_n): ``(..., seq_q, seq_k)``, float64.
 
     q ``(..., seq_q, d_head)`` at `positions_q`, k ``(..., seq_k, d_head)`` at `positions_k`
     (unscaled by 1/sqrt(d_head): the raw dot products).
     """
-    options = {"base": base, "layout": layout, "scaling": scaling, "factor": factor}
-    q_rot = rope_rotate(q, positions_q, **options).astype(np.float64)  # (..., Sq, d)
-    k_rot = rope_rotate(k, positions_k, **options).astype(np.float64)  # (..., Sk, d)
+    q_rot = rope_rotate(q, positions_q, settings=settings).astype(np.float64)  # (..., Sq, d)
+    k_rot = rope_rotate(k, positions_k, settings=settings).astype(np.float64)  # (..., Sk, d)
     if q_rot.shape[-1] != k_rot.shape[-1]:
         raise ValueError(
             f"q and k must have the same d_head, got {q_rot.shape[-1]} and {k_rot.shape[-1]}"
@@ -195,10 +226,7 @@ def rope_logits_by_offset(
     anchor: float,
     offsets: ArrayLike,
     *,
-    base: float = limits.DEFAULT_BASE,
-    layout: RopeLayout = "interleaved",
-    scaling: Scaling | None = None,
-    factor: float = 1.0,
+    settings: RotationSettings = PLAIN,
 ) -> np.ndarray:
     """q_m . k_n with q at m = `anchor` and k at n = m - offset, for each offset: ``(N,)``.
 
@@ -209,10 +237,7 @@ def rope_logits_by_offset(
     anchor = float(check_finite_array("anchor", anchor, ndim=0))
     offsets = check_finite_array("offsets", offsets, ndim=1).astype(np.float64)  # (N,)
     keys = np.broadcast_to(k, (offsets.size, k.size))  # (N, d): the same key at N positions
-    scores = rope_scores(
-        q[None, :], keys, [anchor], anchor - offsets,
-        base=base, layout=layout, scaling=scaling, factor=factor,
-    )  # (1, N)
+    scores = rope_scores(q[None, :], keys, [anchor], anchor - offsets, settings=settings)  # (1, N)
     return scores[0]  # (N,)
 
 
@@ -235,10 +260,7 @@ def rope_offset_logits(
     anchors: tuple[float, ...],
     *,
     seed: int = 0,
-    base: float = limits.DEFAULT_BASE,
-    layout: RopeLayout = "interleaved",
-    scaling: Scaling | None = None,
-    factor: float = 1.0,
+    settings: RotationSettings = PLAIN,
 ) -> OffsetLogits:
     """`rope_logits_by_offset` of a standard-normal q and k (numpy generator `seed`) from each
     anchor, offsets 0 .. num_offsets-1. ``logits`` has shape ``(len(anchors), num_offsets)``."""
@@ -252,9 +274,7 @@ def rope_offset_logits(
     chunks = [offsets[i : i + OFFSET_CHUNK] for i in range(0, num_offsets, OFFSET_CHUNK)]
     logits = np.stack([
         np.concatenate([
-            rope_logits_by_offset(
-                q, k, anchor, chunk, base=base, layout=layout, scaling=scaling, factor=factor
-            )
+            rope_logits_by_offset(q, k, anchor, chunk, settings=settings)
             for chunk in chunks
         ])
         for anchor in anchors
@@ -268,10 +288,7 @@ def rope_pair_trajectory(
     positions: ArrayLike,
     d_head: int,
     *,
-    base: float = limits.DEFAULT_BASE,
-    layout: RopeLayout = "interleaved",
-    scaling: Scaling | None = None,
-    factor: float = 1.0,
+    settings: RotationSettings = PLAIN,
 ) -> np.ndarray:
     """Pair `pair` of the unit vector e_a (1 in the pair's first column) rotated to each position.
 
@@ -281,12 +298,10 @@ def rope_pair_trajectory(
     d_head = check_even_d_model("d_head", d_head)
     pair = check_int("pair", pair, minimum=0, maximum=d_head // 2 - 1)
     positions = check_finite_array("positions", positions, ndim=1)  # (P,)
-    a, b = _pair_columns(d_head, check_choice("layout", layout, ROPE_LAYOUTS))
+    a, b = _pair_columns(d_head, _check_settings(settings).layout)
     unit = np.zeros((positions.size, d_head))  # (P, d): the same unit vector at every position
     unit[:, a[pair]] = 1.0
-    rotated = rope_rotate(
-        unit, positions, base=base, layout=layout, scaling=scaling, factor=factor
-    )  # (P, d)
+    rotated = rope_rotate(unit, positions, settings=settings)  # (P, d)
     return rotated[:, [a[pair], b[pair]]]  # (P, 2)
 
 
@@ -305,7 +320,7 @@ def rope_decay_bound(
         raise ValueError(
             f"distances has {distances.size} entries: at most {MAX_DISTANCES} are allowed"
         )
-    theta = rope_frequencies(d_head, base=base)  # (d/2,)
+    theta = rope_frequencies(d_head, settings=RotationSettings(base=base))  # (d/2,)
     out = np.empty(distances.size)
     for start in range(0, distances.size, _CHUNK):  # chunks bound the (rows, d/2) temporaries
         r = distances[start : start + _CHUNK]  # (n,)
@@ -364,18 +379,20 @@ def rope_context_extension(
     factor = max(target_length / train_length, 1.0) if factor is None else _check_factor(factor)
     factor = min(factor, MAX_FACTOR)
     last_trained, last_target = np.array([train_length - 1.0]), np.array([target_length - 1.0])
-    trained = rope_angles(last_trained, d_head, base=base)[0]  # (d/2,)
+    plain = RotationSettings(base=base)
+    trained = rope_angles(last_trained, d_head, settings=plain)[0]  # (d/2,)
     target = {
-        "none": rope_angles(last_target, d_head, base=base)[0],
+        "none": rope_angles(last_target, d_head, settings=plain)[0],
         **{
-            method: rope_angles(last_target, d_head, base=base, scaling=method, factor=factor)[0]
+            method: rope_angles(last_target, d_head, settings=RotationSettings(
+                base=base, scaling=method, factor=factor))[0]  # type: ignore[arg-type]
             for method in SCALINGS
         },
     }  # method -> (d/2,)
     # Position interpolation at T = s*L reaches position (sL - 1)/s = L - 1/s: a fraction of a
     # step past L - 1, between trained positions' angles, which is what it relies on. So a pair is
     # beyond its range only more than one step past: angle > (L-1) theta_i + theta_i = L theta_i.
-    step = rope_frequencies(d_head, base=base)  # (d/2,) one position's angle per pair
+    step = rope_frequencies(d_head, settings=plain)  # (d/2,) one position's angle per pair
     beyond = {
         method: (trained < 2 * np.pi) & (angles > (trained + step) * (1 + 1e-12))
         for method, angles in target.items()

@@ -9,7 +9,8 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
-from core.alibi import AttentionReach, BiasOverview
+from core.alibi import AttentionReach
+from core.overview import Overview
 from figures.common import base_layout, heatmap_smoothing
 from ui.locales import Lang, message
 
@@ -37,15 +38,14 @@ def symlog_bias(bias: np.ndarray, floor: float) -> np.ndarray:
 MAX_CURVE_POINTS = 512  # points per line of the attention-reach figure
 
 
-def _bias_hover(overview: BiasOverview, lang: Lang = "en") -> tuple[np.ndarray, np.ndarray, str]:
+def _bias_hover(overview: Overview, lang: Lang = "en") -> tuple[np.ndarray, np.ndarray, str]:
     """x, y and hover template of a bias heatmap: exact entries, or block means named by the
     block's centre and size (per-cell ranges as customdata were 680 KB at 64 heads)."""
     if overview.exact:
         hover = message("fig.alibi.hover_exact", lang)
         return overview.col_edges[:-1], overview.row_edges[:-1], hover
-    rows = float(np.diff(overview.row_edges).mean())
-    cols = float(np.diff(overview.col_edges).mean())
-    hover = message("fig.alibi.hover_block", lang, rows=rows, cols=cols)
+    hover = message("fig.alibi.hover_block", lang, rows=overview.rows_per_cell,
+                    cols=overview.cols_per_cell)
     return overview.col_centers, overview.row_centers, hover
 
 
@@ -64,7 +64,7 @@ def make_alibi_slopes_figure(slopes: np.ndarray, *, lang: Lang = "en") -> go.Fig
 
 
 def make_alibi_bias_grid_figure(
-    overview: BiasOverview, slopes: np.ndarray, *, highlight: int | None = None,
+    overview: Overview, slopes: np.ndarray, *, highlight: int | None = None,
     lang: Lang = "en",
 ) -> go.Figure:
     """Every head's bias as a small heatmap, one shared colour scale (so slopes compare).
@@ -126,7 +126,7 @@ def make_alibi_bias_grid_figure(
 
 
 def make_alibi_head_figure(
-    overview: BiasOverview, head: int, slope: float, *, lang: Lang = "en"
+    overview: Overview, head: int, slope: float, *, lang: Lang = "en"
 ) -> go.Figure:
     """One head's bias matrix, large (`head` is 0-based; the title numbers from 1)."""
     x, y, hover = _bias_hover(overview, lang)
@@ -144,8 +144,7 @@ def make_alibi_head_figure(
     if not overview.exact:
         fig.add_annotation(
             text=message("fig.alibi.head_overview_note", lang,
-                         rows=np.diff(overview.row_edges).mean(),
-                         cols=np.diff(overview.col_edges).mean()),
+                         rows=overview.rows_per_cell, cols=overview.cols_per_cell),
             xref="paper", yref="paper", x=0, y=1.0, yanchor="bottom", showarrow=False,
             font={"size": 11},
         )

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import core
 from core import alibi, extrapolation
+from core.overview import Overview, bin_edges
 from figures.alibi import (
     make_alibi_bias_grid_figure,
     make_alibi_head_figure,
@@ -103,6 +104,11 @@ def test_resampled_overview_weighs_the_visible_entries_only():
     heads, seq, side = 4, 50, 7
     overview = alibi.alibi_bias_overview(heads, seq, causal=True, max_side=side)
     assert overview.values.shape == (heads, side, side) and not overview.exact
+    # core.overview's type and bins: one stacked table per head, the edges shared by all heads.
+    assert isinstance(overview, Overview)
+    np.testing.assert_array_equal(overview.row_edges, bin_edges(seq, side))
+    np.testing.assert_array_equal(overview.col_edges, bin_edges(seq, side))
+    assert overview.rows_per_cell == overview.cols_per_cell == seq / side
     bias = alibi.alibi_bias(heads, seq, causal=True)
     for h in range(heads):
         visible = np.isfinite(bias[h]).astype(float)

@@ -28,6 +28,7 @@ import pytest
 
 from benchmarks.load_memory import HEAVY
 from core import limits
+from core.rope import RotationSettings
 from core.rope_configs import PRESETS
 from tests.apptest import open_page
 from ui import cache
@@ -47,6 +48,9 @@ RERUN_MB = 12
 LONG_SENTENCE = " ".join(chr(97 + i % 26) + str(i) for i in range(400))  # 2000 chars, 400 words
 SIDE = limits.MAX_POSITIONS
 BASE = limits.DEFAULT_BASE
+# The rope page's heaviest rotation: NTK-aware scaling at the largest factor.
+ROTATION = RotationSettings(base=BASE, layout="interleaved", scaling="ntk_aware",
+                            factor=limits.MAX_ROPE_FACTOR)
 
 
 def _config_json() -> str:
@@ -87,10 +91,8 @@ WORST_CASES: dict[str, list[tuple]] = {
         for name in ("learned", "sinusoidal")
         for key in ("summary", "table", "similarity_both", "curves", "projection", "norms")
     ],
-    "rope.cached_trajectories": [((0, 255, 511), SIDE, limits.MAX_D_HEAD, BASE, "interleaved",
-                                  "ntk_aware", limits.MAX_ROPE_FACTOR)],
-    "rope.cached_offset_logits": [(limits.MAX_D_HEAD, SIDE, (7191.0, 8191.0), BASE,
-                                   "interleaved", "ntk_aware", limits.MAX_ROPE_FACTOR)],
+    "rope.cached_trajectories": [((0, 255, 511), SIDE, limits.MAX_D_HEAD, ROTATION)],
+    "rope.cached_offset_logits": [(limits.MAX_D_HEAD, SIDE, (7191.0, 8191.0), ROTATION)],
     "rope.cached_decay": [(SIDE, limits.MAX_D_HEAD, (BASE, 500000.0))],
     "rope.cached_extension": [(limits.MAX_D_HEAD, BASE, limits.MAX_ROPE_FACTOR)],
     "alibi.cached_overview": [(limits.MAX_HEADS, limits.MAX_ALIBI_POSITIONS, False, 256)],

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import core
 from core import extrapolation, rope
+from core.rope import RotationSettings
 from figures.extrapolation import (
     make_learned_reach_figure,
     make_rope_reach_figure,
@@ -81,10 +82,9 @@ def loop_decay_bound(r: float, d: int, base: float) -> float:
 @pytest.mark.parametrize("base", [10000.0, 500000.0])
 def test_frequencies_are_the_sinusoids(d_head, base):
     expected = [base ** (-2 * i / d_head) for i in range(d_head // 2)]
-    np.testing.assert_allclose(rope.rope_frequencies(d_head, base=base), expected, rtol=1e-14)
-    np.testing.assert_array_equal(
-        rope.rope_frequencies(d_head, base=base), core.frequencies(d_head, base=base)
-    )
+    theta = rope.rope_frequencies(d_head, settings=RotationSettings(base=base))
+    np.testing.assert_allclose(theta, expected, rtol=1e-14)
+    np.testing.assert_array_equal(theta, core.frequencies(d_head, base=base))
     assert core.rope_frequencies is rope.rope_frequencies  # the lazy export of core
 
 
@@ -95,7 +95,7 @@ def test_half_split_equals_hugging_face_rotate_half(shape, base):
     rng = np.random.default_rng(1)
     x = rng.standard_normal(shape)
     positions = rng.integers(0, 5000, shape[-2])
-    ours = rope.rope_rotate(x, positions, base=base, layout="half_split")
+    ours = rope.rope_rotate(x, positions, settings=RotationSettings(base=base, layout="half_split"))
     np.testing.assert_allclose(ours, hf_apply_rotary(x, positions, base), atol=1e-12)
 
 
@@ -104,7 +104,7 @@ def test_interleaved_equals_per_pair_loop(shape):
     rng = np.random.default_rng(2)
     x = rng.standard_normal(shape)
     positions = rng.uniform(-100, 3000, shape[-2])  # floats and negatives are allowed
-    ours = rope.rope_rotate(x, positions, layout="interleaved")
+    ours = rope.rope_rotate(x, positions, settings=RotationSettings(layout="interleaved"))
     np.testing.assert_allclose(ours, loop_interleaved_rotate(x, positions, 10000.0), atol=1e-12)
 
 
@@ -114,8 +114,8 @@ def test_layouts_are_a_column_permutation_of_each_other():
     x = rng.standard_normal((6, 10))
     positions = np.arange(6) * 37
     perm = np.stack([np.arange(5), np.arange(5) + 5], axis=1).reshape(-1)  # (0, 5, 1, 6, ...)
-    half = rope.rope_rotate(x, positions, layout="half_split")
-    inter = rope.rope_rotate(x[:, perm], positions, layout="interleaved")
+    half = rope.rope_rotate(x, positions, settings=RotationSettings(layout="half_split"))
+    inter = rope.rope_rotate(x[:, perm], positions, settings=RotationSettings(layout="interleaved"))
     np.testing.assert_allclose(inter, half[:, perm], atol=1e-12)
 
 
@@ -138,7 +138,8 @@ def test_float32_stays_float32_and_position_zero_is_identity():
 def test_rotation_preserves_norms(positions, layout, scaling, seed):
     x = np.random.default_rng(seed).standard_normal((len(positions), 12))
     method, factor = scaling
-    out = rope.rope_rotate(x, positions, layout=layout, scaling=method, factor=factor)
+    settings = RotationSettings(layout=layout, scaling=method, factor=factor)
+    out = rope.rope_rotate(x, positions, settings=settings)
     np.testing.assert_allclose(np.linalg.norm(out, axis=-1), np.linalg.norm(x, axis=-1),
                                rtol=1e-12)
 
@@ -155,9 +156,9 @@ def test_logits_depend_only_on_m_minus_n(m, n, shift, layout, scaling, seed):
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal((2, 1, 16))
     method, factor = scaling
-    options = {"layout": layout, "scaling": method, "factor": factor}
-    here = rope.rope_scores(q, k, [m], [n], **options)[0, 0]
-    there = rope.rope_scores(q, k, [m + shift], [n + shift], **options)[0, 0]
+    settings = RotationSettings(layout=layout, scaling=method, factor=factor)
+    here = rope.rope_scores(q, k, [m], [n], settings=settings)[0, 0]
+    there = rope.rope_scores(q, k, [m + shift], [n + shift], settings=settings)[0, 0]
     # float64 angles of ~1e5 radians carry ~1e-11 absolute error; |q||k| ~ 16.
     assert here == pytest.approx(there, abs=1e-8)
 
@@ -166,7 +167,7 @@ def test_scores_are_dot_products_of_rotated_vectors():
     rng = np.random.default_rng(5)
     q, k = rng.standard_normal((2, 2, 4, 8))  # (batch, seq, d)
     pq, pk = [0, 3, 9, 20], [1, 2, 3, 50]
-    scores = rope.rope_scores(q, k, pq, pk, layout="half_split")
+    scores = rope.rope_scores(q, k, pq, pk, settings=RotationSettings(layout="half_split"))
     expected = np.einsum("bqd,bkd->bqk", hf_apply_rotary(q, pq, 1e4), hf_apply_rotary(k, pk, 1e4))
     np.testing.assert_allclose(scores, expected, atol=1e-12)
 
@@ -190,15 +191,17 @@ def test_offset_logits_same_curve_from_both_anchors_and_equal_a_loop():
 def test_position_interpolation_at_s_p_equals_no_scaling_at_p(layout, s):
     x = np.random.default_rng(6).standard_normal((2, 7, 32))
     p = np.array([0, 1, 5, 100, 2047, 3000, 9999])
-    scaled = rope.rope_rotate(x, s * p, layout=layout, scaling="position_interpolation", factor=s)
-    plain = rope.rope_rotate(x, p, layout=layout)
+    interpolated = RotationSettings(layout=layout, scaling="position_interpolation", factor=s)
+    scaled = rope.rope_rotate(x, s * p, settings=interpolated)
+    plain = rope.rope_rotate(x, p, settings=RotationSettings(layout=layout))
     np.testing.assert_allclose(scaled, plain, atol=1e-12)
 
 
 @pytest.mark.parametrize("d_head", [4, 64, 128])
 def test_ntk_aware_is_a_larger_base(d_head):
     s = 8.0
-    ntk = rope.rope_frequencies(d_head, scaling="ntk_aware", factor=s)
+    ntk_aware = RotationSettings(scaling="ntk_aware", factor=s)
+    ntk = rope.rope_frequencies(d_head, settings=ntk_aware)
     new_base = 10000.0 * s ** (d_head / (d_head - 2))  # bloc97's formula, written out
     np.testing.assert_allclose(ntk, [new_base ** (-2 * i / d_head) for i in range(d_head // 2)],
                                rtol=1e-13)
@@ -207,14 +210,15 @@ def test_ntk_aware_is_a_larger_base(d_head):
     assert ntk[-1] == pytest.approx(plain[-1] / s, rel=1e-13)  # the slowest is interpolated
     x = np.random.default_rng(7).standard_normal((3, d_head))
     np.testing.assert_allclose(
-        rope.rope_rotate(x, [1, 50, 4000], scaling="ntk_aware", factor=s),
-        rope.rope_rotate(x, [1, 50, 4000], base=new_base),
+        rope.rope_rotate(x, [1, 50, 4000], settings=ntk_aware),
+        rope.rope_rotate(x, [1, 50, 4000], settings=RotationSettings(base=new_base)),
         atol=1e-12,
     )
 
 
 def test_ntk_aware_with_one_pair_changes_nothing():
-    assert rope.rope_frequencies(2, scaling="ntk_aware", factor=4)[0] == 1.0
+    ntk_aware = RotationSettings(scaling="ntk_aware", factor=4)
+    assert rope.rope_frequencies(2, settings=ntk_aware)[0] == 1.0
 
 
 def test_context_extension_counts_pairs_like_a_loop():
@@ -244,7 +248,8 @@ def test_trajectory_is_the_sinusoids_pair():
     table = reference.loop_interleaved(40, d)  # sin at column 2i, cos at 2i + 1
     for layout in LAYOUTS:
         for pair in (0, 4, 7):
-            points = rope.rope_pair_trajectory(pair, positions, d, layout=layout)
+            points = rope.rope_pair_trajectory(pair, positions, d,
+                                               settings=RotationSettings(layout=layout))
             np.testing.assert_allclose(points[:, 0], table[:, 2 * pair + 1], atol=1e-12)  # cos
             np.testing.assert_allclose(points[:, 1], table[:, 2 * pair], atol=1e-12)  # sin
 
@@ -281,17 +286,19 @@ def test_decay_bound_decays_and_in_chunks():
         (lambda: rope.rope_frequencies(7), ["d_head=7"]),
         (lambda: rope.rope_frequencies(0), ["d_head=0"]),
         (lambda: rope.rope_frequencies(2048), ["d_head=2048"]),
-        (lambda: rope.rope_frequencies(8, base=1.0), ["base=1.0"]),
-        (lambda: rope.rope_frequencies(8, scaling="yarn"), ["scaling='yarn'"]),
-        (lambda: rope.rope_frequencies(8, factor=0.5), ["factor=0.5"]),
-        (lambda: rope.rope_frequencies(8, factor=float("nan")), ["factor=nan"]),
+        (lambda: RotationSettings(base=1.0), ["base=1.0"]),
+        (lambda: RotationSettings(scaling="yarn"), ["scaling='yarn'"]),
+        (lambda: RotationSettings(factor=0.5), ["factor=0.5"]),
+        (lambda: RotationSettings(factor=float("nan")), ["factor=nan"]),
         (lambda: rope.rope_rotate(np.ones((3, 7)), [0, 1, 2]), ["d_head", "7"]),
         (lambda: rope.rope_rotate(np.ones((3, 8)), [0, 1]), ["positions", "2", "3"]),
         (lambda: rope.rope_rotate(np.ones(8), [0]), ["x must have shape"]),
-        (lambda: rope.rope_rotate(np.ones((1, 8)), [0], layout="concatenated"), ["layout"]),
+        (lambda: RotationSettings(layout="concatenated"), ["layout"]),
         (lambda: rope.rope_rotate(np.ones((1, 8)), [np.nan]), ["positions", "finite"]),
         (lambda: rope.rope_scores(np.ones((1, 8)), np.ones((1, 4)), [0], [0]), ["d_head"]),
         (lambda: rope.rope_pair_trajectory(4, [0], 8), ["pair=4"]),
+        (lambda: rope.rope_rotate(np.ones((1, 8)), [0], settings={"layout": "interleaved"}),
+         ["settings", "RotationSettings"]),
         (lambda: rope.rope_decay_bound(np.arange(70_000), 8), ["distances", "65536"]),
         (lambda: rope.rope_context_extension(8, 0, 10), ["train_length=0"]),
     ],
@@ -301,6 +308,19 @@ def test_bad_inputs_raise_value_errors_naming_the_parameter(call, names):
         call()
     for name in names:
         assert name in str(error.value)
+
+
+def test_rotation_settings_are_checked_hashable_cache_keys():
+    """One frozen value for base, layout, scaling and factor: equal settings are one cache key
+    (numbers normalised to float), and the defaults are RoFormer's plain RoPE."""
+    settings = RotationSettings(base=10000, layout="half_split", scaling="ntk_aware", factor=4)
+    same = RotationSettings(10000.0, "half_split", "ntk_aware", 4.0)
+    assert settings == same and hash(settings) == hash(same) and {settings: 1}[same] == 1
+    assert isinstance(settings.base, float) and isinstance(settings.factor, float)
+    assert RotationSettings() == rope.PLAIN == RotationSettings(10000.0, "interleaved", None, 1.0)
+    with pytest.raises(AttributeError):
+        settings.base = 2.0  # type: ignore[misc]
+    assert core.RotationSettings is RotationSettings
 
 
 def test_page_limits_agree_with_core():

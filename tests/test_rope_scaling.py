@@ -21,6 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core import rope, rope_scaling
+from core.rope import RotationSettings
 from core.rope_scaling import (
     critical_pair,
     full_turn_pairs,
@@ -180,7 +181,8 @@ def test_the_float64_swap_reaches_transformers(hf_float64):
 def test_no_scaling_is_plain_rope_in_transformers_and_core_rope(hf, d_head, base):
     for scaling in (None, {}, {"rope_type": "default"}, {"type": "default", "factor": 3}):
         got, attention = rope_scaled_frequencies(d_head, base=base, scaling=scaling)
-        np.testing.assert_array_equal(got, rope.rope_frequencies(d_head, base=base))
+        np.testing.assert_array_equal(
+            got, rope.rope_frequencies(d_head, settings=RotationSettings(base=base)))
         assert attention == 1.0
     want, _ = hf_rope(hf, None, d_head, base, 4096)
     np.testing.assert_allclose(got, want, rtol=1e-6)
@@ -345,11 +347,11 @@ def test_linear_is_core_ropes_position_interpolation(d_head, base, factor):
     """Chen et al. divide positions by s; transformers divides the frequencies: the same angles."""
     scaling = {"rope_type": "linear", "factor": factor}
     inv_freq, attention = rope_scaled_frequencies(d_head, base=base, scaling=scaling)
-    np.testing.assert_allclose(inv_freq, rope.rope_frequencies(d_head, base=base) / factor,
-                               rtol=1e-15)
+    plain = rope.rope_frequencies(d_head, settings=RotationSettings(base=base))
+    np.testing.assert_allclose(inv_freq, plain / factor, rtol=1e-15)
     positions = np.array([0.0, 1.0, 17.0, 4095.0, 1e5])
-    angles = rope.rope_angles(positions, d_head, base=base, scaling="position_interpolation",
-                              factor=factor)  # (P, d/2)
+    interpolated = RotationSettings(base=base, scaling="position_interpolation", factor=factor)
+    angles = rope.rope_angles(positions, d_head, settings=interpolated)  # (P, d/2)
     np.testing.assert_allclose(np.multiply.outer(positions, inv_freq), angles, rtol=1e-14)
     assert attention == 1.0
 
@@ -359,17 +361,19 @@ def test_dynamic_meets_core_ropes_ntk_aware(d_head, s):
     """Where dynamic NTK and `core.rope`'s fixed NTK-aware base coincide.
 
     Dynamic NTK multiplies the base by a^(d/(d-2)) with a = s l / M - (s - 1) (l the running
-    length, M max_position_embeddings); `rope_frequencies(scaling="ntk_aware", factor=s')` by
-    s'^(d/(d-2)). So they agree when a = s'. At l = s M (the length the factor is "for") a is
-    s^2 - s + 1, not s: the two coincide at s' = s only at l = M (2s - 1)/s, and with a dynamic
-    factor of 1 at l = s' M. Both cases are checked; l = s M is checked against s^2 - s + 1.
+    length, M max_position_embeddings); `rope_frequencies` with
+    ``RotationSettings(scaling="ntk_aware", factor=s')`` by s'^(d/(d-2)). So they agree when
+    a = s'. At l = s M (the length the factor is "for") a is s^2 - s + 1, not s: the two
+    coincide at s' = s only at l = M (2s - 1)/s, and with a dynamic factor of 1 at l = s' M.
+    Both cases are checked; l = s M is checked against s^2 - s + 1.
     """
     M = 4096
     dynamic = {"rope_type": "dynamic", "factor": s}
     at_2s_minus_1, _ = rope_scaled_frequencies(d_head, base=1e4, scaling=dynamic,
                                                max_position_embeddings=M,
                                                seq_len=int(M * (2 * s - 1) / s))
-    ntk = rope.rope_frequencies(d_head, base=1e4, scaling="ntk_aware", factor=s)
+    ntk = rope.rope_frequencies(d_head, settings=RotationSettings(base=1e4, scaling="ntk_aware",
+                                                                  factor=s))
     np.testing.assert_allclose(at_2s_minus_1, ntk, rtol=1e-14)
     factor_one, _ = rope_scaled_frequencies(
         d_head, base=1e4, scaling={"rope_type": "dynamic", "factor": 1.0},
@@ -378,8 +382,8 @@ def test_dynamic_meets_core_ropes_ntk_aware(d_head, s):
     at_s_m, _ = rope_scaled_frequencies(d_head, base=1e4, scaling=dynamic,
                                         max_position_embeddings=M, seq_len=int(s * M))
     np.testing.assert_allclose(
-        at_s_m, rope.rope_frequencies(d_head, base=1e4, scaling="ntk_aware",
-                                      factor=s * s - s + 1), rtol=1e-14)
+        at_s_m, rope.rope_frequencies(d_head, settings=RotationSettings(
+            base=1e4, scaling="ntk_aware", factor=s * s - s + 1)), rtol=1e-14)
 
 
 def test_dynamic_is_plain_rope_up_to_max_position_and_with_one_pair():
@@ -387,7 +391,8 @@ def test_dynamic_is_plain_rope_up_to_max_position_and_with_one_pair():
     for seq_len in (None, 0, 1, 4096):
         got, _ = rope_scaled_frequencies(64, base=1e4, scaling=scaling,
                                          max_position_embeddings=4096, seq_len=seq_len)
-        np.testing.assert_array_equal(got, rope.rope_frequencies(64, base=1e4))
+        np.testing.assert_array_equal(
+            got, rope.rope_frequencies(64, settings=RotationSettings(base=1e4)))
     one_pair, _ = rope_scaled_frequencies(2, base=1e4, scaling=scaling,
                                           max_position_embeddings=16, seq_len=10**6)
     np.testing.assert_array_equal(one_pair, [1.0])  # base^0 = 1 for every base
@@ -456,7 +461,7 @@ def test_critical_pair_is_the_closed_form(d_half, base, context):
     if abs(x - round(x)) < 1e-9:
         return  # a wavelength equal to the context up to rounding: either answer is right
     expected = min(max(math.floor(x) + 1, 0), d_half)
-    inv_freq = rope.rope_frequencies(d, base=base)
+    inv_freq = rope.rope_frequencies(d, settings=RotationSettings(base=base))
     assert critical_pair(inv_freq, context) == expected
     turns = full_turn_pairs(inv_freq, context)
     assert turns.dtype == bool and turns.sum() == expected
@@ -466,7 +471,7 @@ def test_critical_pair_is_the_closed_form(d_half, base, context):
 
 def test_scaling_slows_the_pairs_that_complete_a_turn():
     """Llama 3.1 at 8k: interpolation slows the slow pairs, so no more pairs complete a turn."""
-    plain = rope.rope_frequencies(128, base=500000.0)
+    plain = rope.rope_frequencies(128, settings=RotationSettings(base=500000.0))
     scaled, _ = rope_scaled_frequencies(128, base=500000.0, scaling=LLAMA31)
     assert critical_pair(scaled, 8192) <= critical_pair(plain, 8192)
     assert critical_pair(plain, 2 * math.pi) == 1  # only pair 0 (wavelength 2 pi)

@@ -7,6 +7,9 @@ them to know what each page accepts. A parameter's name is a contract: shared li
 from __future__ import annotations
 
 from core import limits
+from core import similarity as similarity_core
+from core import word_position as word_position_core
+from core.rope import ROPE_LAYOUTS, SCALINGS
 from core.rope_configs import PRESETS
 from ui.locales import DEFAULT_LANGUAGE, LANGUAGES
 from ui.params import (
@@ -55,7 +58,7 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
         BASE,
         IntParam("anchor", 1000, 0, 4095),  # the TF tutorial's position 1000; < positions
         IntParam("offset", 3, -4095, 4095),  # k of PE[p + k] = M_k PE[p]
-        ChoiceParam("metric", "cosine", ("dot", "cosine")),
+        ChoiceParam("metric", "cosine", similarity_core.METRICS),
         IntParam("pair", 0, 0, 511),  # the frequency pair drawn as a rotating vector; < d/2
         # The section shown: one at a time, so a rerun redraws one or two charts.
         ChoiceParam("view", "matrix", ("matrix", "offset", "anchor", "distance", "rotation")),
@@ -73,8 +76,8 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
     # --- word-position, learned-vs-sinusoidal -------------------------------------------------
     "word-position": (
         TextParam("sentence", "The cat sat on the mat"),  # the article's sentence
-        ChoiceParam("embedding", "article", ("article", "random", "minilm")),
-        ChoiceParam("encoding", "learned", ("sinusoidal", "learned")),  # article: its own P
+        ChoiceParam("embedding", "article", word_position_core.EMBEDDINGS),
+        ChoiceParam("encoding", "learned", word_position_core.ENCODINGS),  # article: its own P
         LAYOUT,
         D_MODEL,  # the random preset's width (article: 2, MiniLM: 384)
         BoolParam("scale", False),  # x sqrt(d_model) before adding (the paper; not BERT)
@@ -85,7 +88,7 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
     ),
     "learned-vs-sinusoidal": (
         IntParam("positions", 512, 2, 2048),  # 512 learned rows; past them only the sinusoid
-        ChoiceParam("metric", "cosine", ("cosine", "dot")),
+        ChoiceParam("metric", "cosine", word_position_core.METRICS),
         IntParam("anchor", 100, 0, 511),  # a row of the learned table
         ChoiceParam("view", "tables", ("tables", "similarity", "offset", "space", "extent")),
     ),
@@ -93,9 +96,9 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
     "rope": (
         IntParam("d_head", 128, 2, limits.MAX_D_HEAD, multiple_of=2),  # LLaMA's head width
         BASE,  # 10000 (RoFormer, LLaMA 1-2); the page offers LLaMA-3's 500000 as a preset
-        ChoiceParam("layout", "interleaved", ("interleaved", "half_split")),
+        ChoiceParam("layout", "interleaved", ROPE_LAYOUTS),
         IntParam("positions", 512, 2, limits.MAX_POSITIONS),  # offsets and distances shown
-        ChoiceParam("scaling", "none", ("none", "position_interpolation", "ntk_aware")),
+        ChoiceParam("scaling", "none", ("none", *SCALINGS)),
         # The context-extension factor s: 2048 -> 8192 by default. In the config view, the
         # config's rope_scaling factor: its default there is the config's own (app_pages/rope.py).
         IntParam("factor", 4, 1, limits.MAX_ROPE_FACTOR),

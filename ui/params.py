@@ -1,7 +1,8 @@
 """Typed parameters: what a control or URL query parameter may hold, and the message when not.
 
-Pure Python, shared by the pages (widget bounds, defaults) and the URL handling (`ui.url`): one
-spec per parameter, so a widget can never allow what the URL check refuses, nor the reverse.
+Pure Python, shared by the pages (widget bounds, defaults) and the URL handling (`ui.controls`
+reads and checks the query, `ui.share` writes the link): one spec per parameter, so a widget can
+never allow what the URL check refuses, nor the reverse.
 Every message names the parameter, shows the value given and says what is allowed, in English
 (`str(error)`) or in any language of `ui.locales` (`error.in_language(lang)`).
 """
