@@ -83,7 +83,7 @@ class RotationSettings:
 
     Not `core.rope_configs.RopeConfig`: that is a published model's ``config.json`` (head width,
     ``rope_theta``, context lengths and its ``rope_scaling`` dict, which `core.rope_scaling` reads
-    with transformers' methods); these are the page's own knobs for the functions of this module.
+    with transformers' methods); these are the settings the functions of this module take.
     """
 
     base: float = limits.DEFAULT_BASE

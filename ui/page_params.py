@@ -88,7 +88,7 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {
     ),
     "learned-vs-sinusoidal": (
         IntParam("positions", 512, 2, 2048),  # 512 learned rows; past them only the sinusoid
-        ChoiceParam("metric", "cosine", word_position_core.METRICS),
+        ChoiceParam("metric", "cosine", similarity_core.METRICS),
         IntParam("anchor", 100, 0, 511),  # a row of the learned table
         ChoiceParam("view", "tables", ("tables", "similarity", "offset", "space", "extent")),
     ),
