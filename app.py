@@ -14,8 +14,7 @@ from ui.controls import PageControls
 from ui.guard import close_doors
 from ui.i18n import browser_language, current_language, presenting, t
 from ui.locales import LANGUAGE_NAMES, LANGUAGES
-from ui.page_params import app_params
-from ui.pages import HOME, PAGES
+from ui.pages import HOME, PAGES, app_params
 from ui.runtime import freeze_long_lived_objects
 
 # Presentation mode: bigger type everywhere, no header bar (figures restyle in ui.charts); the

@@ -13,7 +13,7 @@ from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, count_stops
 from ui.i18n import current_language, t
-from ui.page_params import PAGE_PARAMS
+from ui.pages import PAGE_PARAMS
 from ui.text import explain
 
 # Cells sent to the browser: all small multiples together, and the large head.

@@ -17,7 +17,7 @@ from ui.controls import PageControls, count_stops, size_stops
 from ui.i18n import current_language, t
 from ui.locales import error_text
 from ui.model import cached_minilm
-from ui.page_params import PAGE_PARAMS
+from ui.pages import PAGE_PARAMS
 from ui.rope_config import config_controls, curves_to_draw, paste_box, short_label
 from ui.text import escape_markdown, explain
 

@@ -21,7 +21,7 @@ from ui.controls import PageControls, count_stops
 from ui.i18n import current_language, t
 from ui.locales import error_text
 from ui.model import cached_minilm
-from ui.page_params import PAGE_PARAMS
+from ui.pages import PAGE_PARAMS
 from ui.text import escape_markdown, explain
 
 D_MODEL = 384  # MiniLM's width; the sinusoid is built at the same width to compare like with like

@@ -21,7 +21,7 @@ from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
-from ui.page_params import PAGE_PARAMS
+from ui.pages import PAGE_PARAMS
 from ui.rope_config import (
     config_controls,
     config_table,

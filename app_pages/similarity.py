@@ -19,7 +19,7 @@ from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, count_stops, size_stops
 from ui.i18n import current_language, t
-from ui.page_params import PAGE_PARAMS
+from ui.pages import PAGE_PARAMS
 from ui.text import explain
 
 SAMPLE_PAIRS = 2000  # points per scatter: enough to show the curve, light for the browser

@@ -19,7 +19,7 @@ from ui.charts import file_stem, show_chart
 from ui.controls import PageControls, base_stops, size_stops
 from ui.i18n import current_language, t
 from ui.locales import error_text
-from ui.page_params import PAGE_PARAMS
+from ui.pages import PAGE_PARAMS
 from ui.text import explain
 
 

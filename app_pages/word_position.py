@@ -13,7 +13,7 @@ from ui.controls import PageControls, size_stops
 from ui.i18n import current_language, t
 from ui.locales import error_text
 from ui.model import cached_minilm
-from ui.page_params import PAGE_PARAMS
+from ui.pages import PAGE_PARAMS
 from ui.params import shorten
 from ui.text import escape_markdown, explain
 from ui.word_position import settle_choices
