@@ -11,7 +11,7 @@ from figures.alibi import (
 )
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import open_page
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.text import explain
 
@@ -32,7 +32,7 @@ def cached_reach(num_heads: int, positions: int):
 
 
 lang = current_language()
-controls = open_page("alibi")
+controls = start_page("alibi")
 view = controls.current("view")
 with st.sidebar:
     num_heads = controls.slider("num_heads")

@@ -13,7 +13,7 @@ from figures.extrapolation import (
 from figures.rope_config import make_config_angle_figure, method_text
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import open_page
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.locales import error_text
 from ui.model import cached_minilm
@@ -44,7 +44,7 @@ def cached_alibi(train_length: int, target_length: int):
 
 
 lang = current_language()
-controls = open_page("extrapolation")
+controls = start_page("extrapolation")
 with st.sidebar:
     train_length = controls.stops("train_length")
     target_length = controls.stops("target_length")

@@ -8,7 +8,7 @@ from figures.export import TableExport
 from figures.heatmap import make_pe_heatmap_figure
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import open_page
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.text import explain
 
@@ -27,7 +27,7 @@ def cached_window(pos_start, pos_count, dim_start, dim_count, d_model, base, lay
 
 
 lang = current_language()
-controls = open_page("heatmap")
+controls = start_page("heatmap")
 with st.sidebar:
     d_model = controls.stops("d_model")
     positions = controls.stops("positions")

@@ -17,7 +17,7 @@ from figures.learned_vs_sinusoidal import (
 )
 from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
-from ui.controls import open_page
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.locales import error_text
 from ui.model import cached_minilm
@@ -102,7 +102,7 @@ class Analysis:
 
 
 lang = current_language()
-controls = open_page("learned-vs-sinusoidal")
+controls = start_page("learned-vs-sinusoidal")
 view = controls.current("view")
 with st.sidebar:
     positions = controls.stops("positions")

@@ -19,7 +19,7 @@ from figures.rope_config import (
 )
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import open_page
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.rope_config import (
     config_controls,
@@ -79,7 +79,7 @@ if "_rope_link_read" not in st.session_state:
     if "view" not in st.query_params and {"config", "compare"} & set(st.query_params):
         st.query_params["view"] = "config"
         st.rerun()
-controls = open_page("rope")
+controls = start_page("rope")
 view = controls.current("view")
 rotating = view in ("rotation", "relative")  # the views that rotate vectors by a layout
 configuring = view == "config"  # a model's config sets d_head, base and the scaling

@@ -17,7 +17,7 @@ from figures.similarity import (
 )
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import open_page
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.text import explain
 
@@ -90,7 +90,7 @@ def cached_shift(positions: int, d_model: int, base: float, offset: int):
 
 
 lang = current_language()
-controls = open_page("similarity")
+controls = start_page("similarity")
 view = controls.current("view")
 with st.sidebar:
     d_model = controls.stops("d_model")

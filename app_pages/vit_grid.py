@@ -16,7 +16,7 @@ from figures.vit_grid import (
 )
 from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
-from ui.controls import open_page
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.locales import error_text
 from ui.text import explain
@@ -70,7 +70,7 @@ def apply_preset(name: str) -> None:
 
 
 lang = current_language()
-controls = open_page("vit-grid")
+controls = start_page("vit-grid")
 view = controls.current("view")
 # The presets' names and notes are core's (English) keys; shown in the visitor's language.
 preset_labels = {

@@ -22,7 +22,7 @@ from figures.wavelengths import (
 )
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import open_page
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.locales import error_text
 from ui.text import escape_markdown, explain
@@ -47,7 +47,7 @@ def cached_clocks(positions: int, d_model: int, dims: tuple[int, ...], base: flo
 
 
 lang = current_language()
-controls = open_page("wavelengths")
+controls = start_page("wavelengths")
 with st.sidebar:
     d_model = controls.stops("d_model")
     positions = controls.stops("positions")

@@ -9,7 +9,7 @@ from core.minilm import ModelUnavailableError
 from figures.word_position import make_word_position_figure, projection_axis_titles
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import open_page
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.locales import error_text
 from ui.model import cached_minilm
@@ -49,7 +49,7 @@ def stop(text: str) -> None:
 
 
 lang = current_language()
-controls = open_page("word-position")
+controls = start_page("word-position")
 with st.sidebar:
     embedding = controls.choice("embedding")
     sentence = controls.text("sentence")

@@ -13,7 +13,7 @@ A usable value that Streamlit itself would drop (it reads only ``true``/``false`
 while ``present=1`` is the documented form) is handed to the widget through session state.
 Notices are in the visitor's language (`ui.i18n`).
 
-A page opens with `open_page` (its title, and its controls from the registry `ui.pages`); its
+A page opens with `start_page` (its title, and its controls from the registry `ui.pages`); its
 `finish` runs once the page has run (app.py, `page_run`), or before it stops early
 (`PageControls.stop`). A control's label and help are the catalogue's ``<page>.<name>`` and
 ``<page>.<name>_help`` unless the page passes others.
@@ -288,7 +288,7 @@ class PageControls:
 
     def finish(self) -> None:
         """After the last control: reset unusable widget values, then show the notices (in the
-        area reserved where the controls object was made). A page opened with `open_page` has
+        area reserved where the controls object was made). A page opened with `start_page` has
         it done once the page has run (`page_run`)."""
         self._finished = True
         if self._to_reset:
@@ -308,7 +308,7 @@ class PageControls:
 _open = threading.local()  # the page's controls in this script run (a run has its own thread)
 
 
-def open_page(page: str) -> PageControls:
+def start_page(page: str) -> PageControls:
     """A page's opening: its title (`<page>.title`) and its controls, from its parameters in
     the registry (`ui.pages`, by url_path). They are finished once the page has run."""
     st.title(t(f"{page}.title"))

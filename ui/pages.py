@@ -1,5 +1,5 @@
 """The app's pages, in navigation order, each with its URL parameters: `app.py` registers them,
-the home page lists them, the pages build their controls from them (`ui.controls.open_page`),
+the home page lists them, the pages build their controls from them (`ui.controls.start_page`),
 and the tests (AppTest, fuzzing, browser) and benchmarks read them to know what each page
 accepts.
 
