@@ -10,12 +10,11 @@ import streamlit as st
 
 from ui import share
 from ui.cache import run_slot, start_trimmer
-from ui.controls import PageControls
+from ui.controls import PageControls, page_run
 from ui.guard import close_doors
 from ui.i18n import browser_language, current_language, presenting, t
 from ui.locales import LANGUAGE_NAMES, LANGUAGES
-from ui.page_params import app_params
-from ui.pages import HOME, PAGES
+from ui.pages import HOME, PAGES, app_params
 from ui.runtime import freeze_long_lived_objects
 
 # Presentation mode: bigger type everywhere, no header bar (figures restyle in ui.charts); the
@@ -90,5 +89,6 @@ controls.finish()
 if not presenting():  # slides stay clean; present=1 links are shared like any other
     share.show_link()  # at the top of every page: the address bar itself (ui/share.py)
 # A few page runs at once (ui/cache.py RUN_SLOTS): each holds its figures while it builds them.
-with run_slot():
+# Once the page has run, its controls are finished (ui.controls.page_run).
+with run_slot(), page_run():
     navigation.run()

@@ -11,9 +11,8 @@ from figures.alibi import (
 )
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls, count_stops
+from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.page_params import PAGE_PARAMS
 from ui.text import explain
 
 # Cells sent to the browser: all small multiples together, and the large head.
@@ -33,17 +32,14 @@ def cached_reach(num_heads: int, positions: int):
 
 
 lang = current_language()
-st.title(t("alibi.title"))
-controls = PageControls("alibi", PAGE_PARAMS["alibi"])
+controls = start_page("alibi")
 view = controls.current("view")
 with st.sidebar:
-    num_heads = controls.slider("num_heads", t("alibi.num_heads"), help=t("alibi.num_heads_help"))
-    positions = controls.stops("positions", t("alibi.positions"),
-                               count_stops(controls.params["positions"]),
-                               help=t("alibi.positions_help"))
+    num_heads = controls.slider("num_heads")
+    positions = controls.stops("positions")
     with controls.shown(view in ("heads", "head")):  # the bias matrices only
-        causal = controls.toggle("causal", t("alibi.causal"), help=t("alibi.causal_help"))
-        head = controls.slider("head", t("alibi.head"), help=t("alibi.head_help"))
+        causal = controls.toggle("causal")
+        head = controls.slider("head")
 if head > num_heads and view in ("heads", "head"):
     st.info(t("alibi.no_such_head", head=head, num_heads=num_heads))
     head = num_heads
@@ -138,7 +134,4 @@ def reach_section() -> None:
 controls.sections(
     {"slopes": slopes_section, "heads": heads_section, "head": head_section,
      "reach": reach_section},
-    help=t("alibi.view_help"),
 )
-
-controls.finish()

@@ -13,11 +13,10 @@ from figures.extrapolation import (
 from figures.rope_config import make_config_angle_figure, method_text
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls, count_stops, size_stops
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.locales import error_text
 from ui.model import cached_minilm
-from ui.page_params import PAGE_PARAMS
 from ui.rope_config import config_controls, curves_to_draw, paste_box, short_label
 from ui.text import escape_markdown, explain
 
@@ -45,18 +44,11 @@ def cached_alibi(train_length: int, target_length: int):
 
 
 lang = current_language()
-st.title(t("extrapolation.title"))
-controls = PageControls("extrapolation", PAGE_PARAMS["extrapolation"])
+controls = start_page("extrapolation")
 with st.sidebar:
-    train_length = controls.stops("train_length", t("extrapolation.train_length"),
-                                  count_stops(controls.params["train_length"]),
-                                  help=t("extrapolation.train_length_help"))
-    target_length = controls.stops("target_length", t("extrapolation.target_length"),
-                                   count_stops(controls.params["target_length"]),
-                                   help=t("extrapolation.target_length_help"))
-    d_model = controls.stops("d_model", t("extrapolation.d_model"),
-                             size_stops(controls.params["d_model"]),
-                             help=t("extrapolation.d_model_help"))
+    train_length = controls.stops("train_length")
+    target_length = controls.stops("target_length")
+    d_model = controls.stops("d_model")
     # A model's config for the RoPE panel. `factor` is its rope_scaling factor, whose default
     # is the config's own: a link carries it only to override (ui/rope_config.py).
     choice = config_controls(controls, active=True)
@@ -158,5 +150,3 @@ with alibi_cell:
         t("extrapolation.alibi_text", heads=alibi_reach.slopes.size,
           lowest=alibi_reach.bias.min(), distance=alibi_reach.distances[-1])
     )
-
-controls.finish()

@@ -8,9 +8,8 @@ from figures.export import TableExport
 from figures.heatmap import make_pe_heatmap_figure
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls, base_stops, count_stops, size_stops
+from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.page_params import PAGE_PARAMS
 from ui.text import explain
 
 
@@ -28,20 +27,13 @@ def cached_window(pos_start, pos_count, dim_start, dim_count, d_model, base, lay
 
 
 lang = current_language()
-st.title(t("heatmap.title"))
-controls = PageControls("heatmap", PAGE_PARAMS["heatmap"])
-params = controls.params
+controls = start_page("heatmap")
 with st.sidebar:
-    d_model = controls.stops("d_model", t("heatmap.d_model"), size_stops(params["d_model"]),
-                             help=t("heatmap.d_model_help"))
-    positions = controls.stops("positions", t("heatmap.positions"),
-                               count_stops(params["positions"]),
-                               help=t("heatmap.positions_help"))
-    base = controls.stops("base", t("heatmap.base"), base_stops(params["base"]),
-                          help=t("heatmap.base_help"))
-    layout = controls.choice("layout", t("heatmap.layout"), help=t("heatmap.layout_help"))
-    timescales = controls.choice("timescales", t("heatmap.timescales"),
-                                 help=t("heatmap.timescales_help"))
+    d_model = controls.stops("d_model")
+    positions = controls.stops("positions")
+    base = controls.stops("base")
+    layout = controls.choice("layout")
+    timescales = controls.choice("timescales")
 layout_text = {
     "interleaved": t("heatmap.summary_interleaved"),
     "concatenated": t("heatmap.summary_concatenated"),
@@ -114,13 +106,11 @@ def zoom_window(positions: int, d_model: int, base: float, layout: str, timescal
     st.subheader(t("heatmap.zoom"))
     z1, z2, z3 = st.columns(3)
     with z1:
-        zoom_pos = controls.number("zoom_pos", t("heatmap.zoom_pos"))
+        zoom_pos = controls.number("zoom_pos")
     with z2:
-        zoom_dim = controls.number("zoom_dim", t("heatmap.zoom_dim"))
+        zoom_dim = controls.number("zoom_dim")
     with z3:
-        zoom_size = controls.number(
-            "zoom_size", t("heatmap.zoom_size"), help=t("heatmap.zoom_size_help")
-        )
+        zoom_size = controls.number("zoom_size")
     rows = min(zoom_size, positions)
     start = min(zoom_pos, positions - rows)
     window = cached_window(start, rows, zoom_dim, zoom_size, d_model, base, layout, timescales)
@@ -142,5 +132,3 @@ with left:
     worked_example(d_model, base, layout, timescales)
 with right:
     zoom_window(positions, d_model, base, layout, timescales)
-
-controls.finish()

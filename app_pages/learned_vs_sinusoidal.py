@@ -18,11 +18,10 @@ from figures.learned_vs_sinusoidal import (
 )
 from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls, count_stops
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.locales import error_text
 from ui.model import cached_minilm
-from ui.page_params import PAGE_PARAMS
 from ui.text import escape_markdown, explain
 
 D_MODEL = 384  # MiniLM's width; the sinusoid is built at the same width to compare like with like
@@ -106,21 +105,13 @@ class Analysis:
 
 
 lang = current_language()
-st.title(t("learned-vs-sinusoidal.title"))
-controls = PageControls("learned-vs-sinusoidal", PAGE_PARAMS["learned-vs-sinusoidal"])
+controls = start_page("learned-vs-sinusoidal")
 view = controls.current("view")
 with st.sidebar:
-    positions = controls.stops(
-        "positions", t("learned-vs-sinusoidal.positions"),
-        count_stops(controls.params["positions"]),
-        help=t("learned-vs-sinusoidal.positions_help"),
-    )
-    metric = controls.choice(
-        "metric", t("learned-vs-sinusoidal.metric"), help=t("learned-vs-sinusoidal.metric_help")
-    )
+    positions = controls.stops("positions")
+    metric = controls.choice("metric")
     with controls.shown(view == "offset"):  # the offset curves' anchor
-        anchor = controls.slider("anchor", t("learned-vs-sinusoidal.anchor"),
-                                 help=t("learned-vs-sinusoidal.anchor_help"))
+        anchor = controls.slider("anchor")
 # The metric as the text says it ("cosine" / "dot" are the URL's values).
 metric_name = {
     "cosine": t("learned-vs-sinusoidal.metric_cosine"),
@@ -133,8 +124,7 @@ try:
 except ModelUnavailableError as error:
     st.error(escape_markdown(error_text(error, lang, "minilm")), icon=":material/error:")
     st.info(t("learned-vs-sinusoidal.other_pages_work"), icon=":material/info:")
-    controls.finish()
-    st.stop()
+    controls.stop()
 
 learned_rows = min(positions, model.max_positions)
 if anchor >= learned_rows and view == "offset":
@@ -337,7 +327,4 @@ controls.sections(
         "space": space_section,
         "extent": extent_section,
     },
-    help=t("learned-vs-sinusoidal.view_help"),
 )
-
-controls.finish()

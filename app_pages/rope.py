@@ -19,9 +19,8 @@ from figures.rope_config import (
 )
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls, base_stops, count_stops, size_stops
+from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.page_params import PAGE_PARAMS
 from ui.rope_config import (
     config_controls,
     config_table,
@@ -67,7 +66,6 @@ def set_base(value: float) -> None:
 
 
 lang = current_language()
-st.title(t("rope.title"))
 # A link that names a model config but no view opens the config view (/rope?config=qwen2.5-7b-yarn),
 # written into the URL before the view's widget reads it, so the address bar is the view's link.
 if "_rope_link_read" not in st.session_state:
@@ -75,16 +73,14 @@ if "_rope_link_read" not in st.session_state:
     if "view" not in st.query_params and {"config", "compare"} & set(st.query_params):
         st.query_params["view"] = "config"
         st.rerun()
-controls = PageControls("rope", PAGE_PARAMS["rope"])
+controls = start_page("rope")
 view = controls.current("view")
 rotating = view in ("rotation", "relative")  # the views that rotate vectors by a layout
 configuring = view == "config"  # a model's config sets d_head, base and the scaling
 with st.sidebar:
     with controls.shown(not configuring):
-        d_head = controls.stops("d_head", t("rope.d_head"),
-                                size_stops(controls.params["d_head"]), help=t("rope.d_head_help"))
-        base = controls.stops("base", t("rope.base"), base_stops(controls.params["base"]),
-                              help=t("rope.base_help"))
+        d_head = controls.stops("d_head")
+        base = controls.stops("base")
         st.caption(t("rope.presets"))
         preset_help = {10000.0: t("rope.preset_10000"), 500000.0: t("rope.preset_500000")}
         preset_name = {10000.0: t("rope.preset_name_10000"),
@@ -93,14 +89,12 @@ with st.sidebar:
             st.button(preset_name[value], key=f"base_preset_{value:g}", help=preset_help[value],
                       on_click=set_base, args=(value,), width="stretch")
     with controls.shown(rotating):
-        layout = controls.choice("layout", t("rope.layout"), help=t("rope.layout_help"))
+        layout = controls.choice("layout")
     # The extension view's lengths are its own, a config's are the config's.
     with controls.shown(view not in ("extension", "config")):
-        positions = controls.stops("positions", t("rope.positions"),
-                                   count_stops(controls.params["positions"]),
-                                   help=t("rope.positions_help"))
+        positions = controls.stops("positions")
     with controls.shown(rotating):
-        scaling = controls.choice("scaling", t("rope.scaling"), help=t("rope.scaling_help"))
+        scaling = controls.choice("scaling")
     # In the config view `factor` is the config's rope_scaling factor: its default is the
     # config's own (8 for llama-3.1-8b), so it overrides the config only when the link carries
     # it, and it returns to the default when the config or the view changes (ui/rope_config.py).
@@ -275,7 +269,4 @@ def config_section() -> None:
 controls.sections(
     {"rotation": rotation_section, "relative": relative_section, "decay": decay_section,
      "extension": extension_section, "config": config_section},
-    help=t("rope.view_help"),
 )
-
-controls.finish()

@@ -17,9 +17,8 @@ from figures.similarity import (
 )
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls, base_stops, count_stops, size_stops
+from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.page_params import PAGE_PARAMS
 from ui.text import explain
 
 SAMPLE_PAIRS = 2000  # points per scatter: enough to show the curve, light for the browser
@@ -91,30 +90,21 @@ def cached_shift(positions: int, d_model: int, base: float, offset: int):
 
 
 lang = current_language()
-st.title(t("similarity.title"))
-controls = PageControls("similarity", PAGE_PARAMS["similarity"])
+controls = start_page("similarity")
 view = controls.current("view")
 with st.sidebar:
-    d_model = controls.stops("d_model", t("similarity.d_model"),
-                             size_stops(controls.params["d_model"]),
-                             help=t("similarity.d_model_help"))
-    positions = controls.stops("positions", t("similarity.positions"),
-                               count_stops(controls.params["positions"]),
-                               help=t("similarity.positions_help"))
-    base = controls.stops("base", t("similarity.base"), base_stops(controls.params["base"]),
-                          help=t("similarity.base_help"))
+    d_model = controls.stops("d_model")
+    positions = controls.stops("positions")
+    base = controls.stops("base")
     # Each view's own controls; the others stay in the link, out of sight.
     with controls.shown(view != "rotation"):
-        metric = controls.choice("metric", t("similarity.metric"),
-                                 help=t("similarity.metric_help"))
+        metric = controls.choice("metric")
     with controls.shown(view in ("offset", "anchor", "rotation")):
-        anchor = controls.slider("anchor", t("similarity.anchor"),
-                                 help=t("similarity.anchor_help"))
+        anchor = controls.slider("anchor")
     with controls.shown(view in ("offset", "rotation")):
-        offset = controls.slider("offset", t("similarity.offset"),
-                                 help=t("similarity.offset_help"))
+        offset = controls.slider("offset")
     with controls.shown(view == "rotation"):
-        pair = controls.slider("pair", t("similarity.pair"), help=t("similarity.pair_help"))
+        pair = controls.slider("pair")
 if anchor >= positions:
     if view in ("offset", "anchor", "rotation"):
         st.info(t("similarity.anchor_clamped", anchor=anchor, last=positions - 1))
@@ -313,7 +303,4 @@ controls.sections(
         "distance": distance_section,
         "rotation": rotation_section,
     },
-    help=t("similarity.view_help"),
 )
-
-controls.finish()

@@ -16,10 +16,9 @@ from figures.vit_grid import (
 )
 from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls, base_stops, size_stops
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.locales import error_text
-from ui.page_params import PAGE_PARAMS
 from ui.text import explain
 
 
@@ -71,8 +70,7 @@ def apply_preset(name: str) -> None:
 
 
 lang = current_language()
-st.title(t("vit-grid.title"))
-controls = PageControls("vit-grid", PAGE_PARAMS["vit-grid"])
+controls = start_page("vit-grid")
 view = controls.current("view")
 # The presets' names and notes are core's (English) keys; shown in the visitor's language.
 preset_labels = {
@@ -91,19 +89,13 @@ with st.sidebar:
         st.button(preset_labels.get(name, name), key=f"preset_{number}",
                   help=preset_notes.get(name, preset.note), on_click=apply_preset,
                   args=(name,), width="stretch")
-    grid_h = controls.slider("grid_h", t("vit-grid.grid_h"), help=t("vit-grid.grid_h_help"))
-    grid_w = controls.slider("grid_w", t("vit-grid.grid_w"), help=t("vit-grid.grid_w_help"))
-    d_model = controls.stops("d_model", t("vit-grid.d_model"),
-                             size_stops(controls.params["d_model"]),
-                             help=t("vit-grid.d_model_help"))
-    base = controls.stops("base", t("vit-grid.base"), base_stops(controls.params["base"]),
-                          help=t("vit-grid.base_help"))
-    cls_token = controls.toggle(
-        "cls_token", t("vit-grid.cls_token"), help=t("vit-grid.cls_token_help")
-    )
+    grid_h = controls.slider("grid_h")
+    grid_w = controls.slider("grid_w")
+    d_model = controls.stops("d_model")
+    base = controls.stops("base")
+    cls_token = controls.toggle("cls_token")
     with controls.shown(view != "encoding"):  # the tiles' and the halves' selected patch
-        patch_text = controls.text("patch", t("vit-grid.patch"),
-                                   help=t("vit-grid.patch_help"))
+        patch_text = controls.text("patch")
 try:
     row, col = vit_grid.parse_patch(patch_text, grid_h, grid_w)
 except InputError as error:
@@ -188,7 +180,4 @@ def encoding_section() -> None:
 # One section at a time (in the URL as `view`): a change redraws only what is on screen.
 controls.sections(
     {"tiles": tiles_section, "halves": halves_section, "encoding": encoding_section},
-    help=t("vit-grid.view_help"),
 )
-
-controls.finish()

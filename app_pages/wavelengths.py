@@ -22,10 +22,9 @@ from figures.wavelengths import (
 )
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls, base_stops, count_stops, size_stops
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.locales import error_text
-from ui.page_params import PAGE_PARAMS
 from ui.text import escape_markdown, explain
 
 
@@ -48,20 +47,13 @@ def cached_clocks(positions: int, d_model: int, dims: tuple[int, ...], base: flo
 
 
 lang = current_language()
-st.title(t("wavelengths.title"))
-controls = PageControls("wavelengths", PAGE_PARAMS["wavelengths"])
+controls = start_page("wavelengths")
 with st.sidebar:
-    d_model = controls.stops("d_model", t("wavelengths.d_model"),
-                             size_stops(controls.params["d_model"]),
-                             help=t("wavelengths.d_model_help"))
-    positions = controls.stops("positions", t("wavelengths.positions"),
-                               count_stops(controls.params["positions"]),
-                               help=t("wavelengths.positions_help"))
-    base = controls.stops("base", t("wavelengths.base"), base_stops(controls.params["base"]),
-                          help=t("wavelengths.base_help"))
-    timescales = controls.choice("timescales", t("wavelengths.timescales"),
-                                 help=t("wavelengths.timescales_help"))
-    dims_text = controls.text("dims", t("wavelengths.dims"), help=t("wavelengths.dims_help"))
+    d_model = controls.stops("d_model")
+    positions = controls.stops("positions")
+    base = controls.stops("base")
+    timescales = controls.choice("timescales")
+    dims_text = controls.text("dims")
 try:
     dims = parse_dims(dims_text, d_model)
 except InputError as error:
@@ -166,7 +158,4 @@ def clocks_section() -> None:
 # figure of the page, drawn only when asked for.
 controls.sections(
     {"curves": curves_section, "clocks": clocks_section},
-    help=t("wavelengths.view_help"),
 )
-
-controls.finish()

@@ -9,11 +9,10 @@ from core.minilm import ModelUnavailableError
 from figures.word_position import make_word_position_figure, projection_axis_titles
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
-from ui.controls import PageControls, size_stops
+from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.locales import error_text
 from ui.model import cached_minilm
-from ui.page_params import PAGE_PARAMS
 from ui.params import shorten
 from ui.text import escape_markdown, explain
 from ui.word_position import settle_choices
@@ -46,38 +45,22 @@ def cached_word_view(
 
 def stop(text: str) -> None:
     st.info(text, icon=":material/info:")
-    controls.finish()
-    st.stop()
+    controls.stop()
 
 
 lang = current_language()
-st.title(t("word-position.title"))
-controls = PageControls("word-position", PAGE_PARAMS["word-position"])
+controls = start_page("word-position")
 with st.sidebar:
-    embedding = controls.choice(
-        "embedding", t("word-position.embedding"), help=t("word-position.embedding_help")
-    )
-    sentence = controls.text(
-        "sentence", t("word-position.sentence"), help=t("word-position.sentence_help")
-    )
-    encoding = controls.choice(
-        "encoding", t("word-position.encoding"), help=t("word-position.encoding_help")
-    )
-    layout = controls.choice("layout", t("word-position.layout"),
-                             help=t("word-position.layout_help"))
-    d_model = controls.stops("d_model", t("word-position.d_model"),
-                             size_stops(controls.params["d_model"]),
-                             help=t("word-position.d_model_help"))
-    scale = controls.toggle("scale", t("word-position.scale"), help=t("word-position.scale_help"))
-    special_tokens = controls.toggle(
-        "special_tokens", t("word-position.special_tokens"),
-        help=t("word-position.special_tokens_help"),
-    )
-    bert_input = controls.toggle(
-        "bert_input", t("word-position.bert_input"), help=t("word-position.bert_input_help")
-    )
+    embedding = controls.choice("embedding")
+    sentence = controls.text("sentence")
+    encoding = controls.choice("encoding")
+    layout = controls.choice("layout")
+    d_model = controls.stops("d_model")
+    scale = controls.toggle("scale")
+    special_tokens = controls.toggle("special_tokens")
+    bert_input = controls.toggle("bert_input")
     projection = controls.choice("projection", t("word-position.projection_control"))
-    seed = controls.number("seed", t("word-position.seed"), help=t("word-position.seed_help"))
+    seed = controls.number("seed")
 
 explain(t("word-position.intro"))
 st.latex(r"x_p = s \cdot W_{t_p} + P_p")
@@ -270,5 +253,3 @@ st.download_button(
     key="download_csv",
     icon=":material/download:",
 )
-
-controls.finish()

@@ -45,8 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests import browser_support  # noqa: E402
-from ui.page_params import PAGE_PARAMS  # noqa: E402
-from ui.pages import PAGES  # noqa: E402
+from ui.pages import PAGE_PARAMS, PAGES  # noqa: E402
 from ui.params import IntParam  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"

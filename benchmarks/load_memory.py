@@ -44,7 +44,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from benchmarks.bench_browser import update_docs  # noqa: E402
 from benchmarks.load_test import rss_mb  # noqa: E402
 from tests import browser_support  # noqa: E402
-from ui.page_params import PAGE_PARAMS  # noqa: E402
+from ui.pages import PAGE_PARAMS  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 BUDGET_MB = 700

@@ -24,7 +24,7 @@ from figures.alibi import (
 )
 from figures.extrapolation import make_alibi_reach_line_figure
 from tests import reference
-from ui.page_params import params_of
+from ui.pages import params_of
 
 # get_slopes(12) = get_slopes_power_of_2(8) + get_slopes(16)[0::2][:4]
 REFERENCE_12 = [

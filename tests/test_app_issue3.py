@@ -11,7 +11,7 @@ import pytest
 import core
 from tests import reference
 from tests.apptest import control, decode, notices, open_page, plotly_figures, set_control
-from ui.page_params import PAGE_PARAMS
+from ui.pages import PAGE_PARAMS
 
 WAVELENGTHS = "app_pages/wavelengths.py"
 SIMILARITY = "app_pages/similarity.py"

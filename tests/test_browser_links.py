@@ -14,8 +14,7 @@ import pytest
 from tests import browser_support
 from tests.conftest import BrowserPage
 from tests.test_browser_share import new_page, same_link, shown_link
-from ui.page_params import PAGE_PARAMS
-from ui.pages import PAGES
+from ui.pages import PAGE_PARAMS, PAGES
 from ui.params import BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
 
 pytestmark = pytest.mark.browser

@@ -14,8 +14,7 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
-from ui.page_params import PAGE_PARAMS
-from ui.pages import PAGES
+from ui.pages import PAGE_PARAMS, PAGES
 from ui.params import IntParam
 
 pytestmark = pytest.mark.browser

@@ -10,8 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from ui.page_params import PAGE_PARAMS
-from ui.pages import PAGES
+from ui.pages import PAGE_PARAMS, PAGES
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,7 @@ import pytest
 from tests import browser_support
 from tests.conftest import ARTIFACTS, BrowserPage
 from ui.locales import message
-from ui.page_params import PAGE_PARAMS
-from ui.pages import HOME, PAGES
+from ui.pages import HOME, PAGE_PARAMS, PAGES
 from ui.params import ChoiceParam, IntParam
 
 pytestmark = pytest.mark.browser

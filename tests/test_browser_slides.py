@@ -9,8 +9,7 @@ import pytest
 
 from tests import browser_support
 from tests.test_browser_share import new_page
-from ui.page_params import PAGE_PARAMS
-from ui.pages import PAGES
+from ui.pages import PAGE_PARAMS, PAGES
 
 pytestmark = pytest.mark.browser
 

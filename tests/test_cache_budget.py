@@ -1,7 +1,7 @@
 """Every page cache's worst case fits its byte budget, and all of them the process's.
 
 Each cached function (`ui.cache.bounded_cache`, registered when its page runs) is called at the
-caps of `core.limits` / `ui.page_params`; what its result keeps alive and the peak while making
+caps of `core.limits` / `ui.pages`; what its result keeps alive and the peak while making
 it are measured with tracemalloc (numpy reports its buffers to it), not with the cache's own size
 estimate. Then: the worst entry fits the function's byte bound (else it would be recomputed on
 every rerun), the bounds add up to the caches' total, and that total with the computations at

@@ -7,7 +7,7 @@ import pytest
 
 from tests.apptest import control, notices, open_page, set_control
 from ui.controls import GROUP_PREFIX, HIDDEN_MARKER, base_stops, count_stops, size_stops
-from ui.page_params import PAGE_PARAMS
+from ui.pages import PAGE_PARAMS
 
 # Links as they have been shared, with values that are not a slider's stops (768, 96, 300,
 # 1e4 written the short way, a leading zero).

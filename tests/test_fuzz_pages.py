@@ -1,6 +1,6 @@
 """Fuzzing every page: generated URL parameters and control values never give a traceback.
 
-For every page and every URL parameter it accepts (ui.page_params), hypothesis sets values in
+For every page and every URL parameter it accepts (ui.pages), hypothesis sets values in
 range, out of range, negative, zero, NaN, inf, 1e308, empty, 10,000 characters, unicode, emoji,
 right-to-left text, HTML and markdown. The page must show its figures or a clear notice, and
 every unusable value must get a notice that names its parameter. Bounded: a few examples a page.
@@ -16,8 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.apptest import notices, open_page
-from ui.page_params import PAGE_PARAMS
-from ui.pages import PAGES
+from ui.pages import PAGE_PARAMS, PAGES
 from ui.params import BoolParam, ChoiceParam, FloatParam, IntParam, Param, TextParam
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,7 +163,7 @@ def test_cached_values_shared_between_sessions_are_read_only():
 
 def test_generated_app_wide_url_parameters():
     """lang and present (on every page) take any URL value: a notice, never a traceback."""
-    from ui.page_params import app_params
+    from ui.pages import app_params
 
     specs = app_params()
 

@@ -14,8 +14,7 @@ import pytest
 
 from tests.apptest import decode, open_page
 from tests.test_overview import plotly_draws_as_one_image
-from ui.page_params import PAGE_PARAMS
-from ui.pages import PAGES
+from ui.pages import PAGE_PARAMS, PAGES
 from ui.params import IntParam
 
 SIZES = {"d_model", "positions", "grid_h", "grid_w", "train_length", "target_length",

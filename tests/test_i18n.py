@@ -147,7 +147,7 @@ def test_parameter_messages_in_both_languages():
 def test_every_choice_has_a_label_in_both_languages(lang):
     """Radios show `options.<value>` (ui.controls), the URL keeps the value: every choice of
     every page but the language switch (which shows its languages' own names) has a label."""
-    from ui.page_params import PAGE_PARAMS
+    from ui.pages import PAGE_PARAMS
     from ui.params import ChoiceParam
 
     labels = catalogue(lang)

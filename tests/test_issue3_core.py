@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import core
 from core import limits, similarity, vit_grid, wavelength_views
 from tests import reference
-from ui.page_params import params_of
+from ui.pages import params_of
 
 
 def slow_gram(table: np.ndarray, metric: str) -> np.ndarray:

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core import limits
-from ui.page_params import PAGE_PARAMS
+from ui.pages import PAGE_PARAMS
 from ui.params import BASE, D_MODEL, LAYOUT, POSITIONS, BoolParam, TextParam
 
 
@@ -76,7 +76,7 @@ def test_every_page_default_is_valid():
 
 # --- the link to a view (ui.share): url_value writes what parse reads back ----------------------
 def _all_specs():
-    from ui.page_params import app_params
+    from ui.pages import app_params
 
     return [spec for specs in (*PAGE_PARAMS.values(), app_params()) for spec in specs]
 
@@ -112,7 +112,7 @@ def test_url_value_round_trips_through_parse(spec):
 
 
 def test_present_accepts_the_documented_spellings():
-    from ui.page_params import app_params
+    from ui.pages import app_params
 
     present = {p.name: p for p in app_params()}["present"]
     for raw in ("1", "true", "yes", "on", "TRUE"):

@@ -31,7 +31,7 @@ from figures.rope import (
     make_rope_rotation_figure,
 )
 from tests import reference
-from ui.page_params import params_of
+from ui.pages import params_of
 
 LAYOUTS = ["interleaved", "half_split"]
 SCALINGS = [(None, 1.0), ("position_interpolation", 4.0), ("ntk_aware", 8.0)]

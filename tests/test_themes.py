@@ -10,8 +10,7 @@ import re
 import pytest
 
 from tests.apptest import open_page
-from ui.page_params import PAGE_PARAMS
-from ui.pages import PAGES
+from ui.pages import PAGE_PARAMS, PAGES
 
 OVER_A_HEATMAP = {"vit-grid"}  # its black guide lines lie on heatmap cells
 INVISIBLE_ON_ONE_THEME = re.compile(r'^(black|white|#000(000)?|#fff(fff)?|rgb\(0, ?0, ?0\))$',

@@ -12,19 +12,27 @@ the raw URL once per page visit, checks every value against its `ui.params` spec
 A usable value that Streamlit itself would drop (it reads only ``true``/``false`` for a toggle,
 while ``present=1`` is the documented form) is handed to the widget through session state.
 Notices are in the visitor's language (`ui.i18n`).
+
+A page opens with `start_page` (its title, and its controls from the registry `ui.pages`); its
+`finish` runs once the page has run (app.py, `page_run`), or before it stops early
+(`PageControls.stop`). A control's label and help are the catalogue's ``<page>.<name>`` and
+``<page>.<name>_help`` unless the page passes others.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import streamlit as st
 
 from ui import share
 from ui.i18n import current_language, t
+from ui.locales import catalogue
+from ui.pages import PAGE_PARAMS
 from ui.params import (
     BoolParam,
     ChoiceParam,
@@ -36,6 +44,9 @@ from ui.params import (
 )
 from ui.text import escape_markdown
 
+# A control's help when the page passes none: the catalogue's `<page>.<name>_help`, if any.
+CATALOGUE_HELP: Any = object()
+
 
 class PageControls:
     def __init__(self, page: str, params: Sequence[Param]) -> None:
@@ -43,6 +54,7 @@ class PageControls:
         self.params: dict[str, Param] = {p.name: p for p in params}
         self._to_reset: set[str] = set()
         self._groups = 0  # `shown` blocks made so far in this run
+        self._finished = False
         self._notice_area = st.container()  # notices show here, above the page's content
         state = st.session_state
         for name in state.pop(f"_reset:{page}", ()):
@@ -89,6 +101,15 @@ class PageControls:
             return self._notice(param, error)
         return None
 
+    def _label(self, name: str, label: str | None) -> str:
+        return t(f"{self.page}.{name}") if label is None else label
+
+    def _help(self, name: str, help: str | None) -> str | None:
+        if help is not CATALOGUE_HELP:
+            return help
+        key = f"{self.page}.{name}_help"
+        return t(key) if key in catalogue(current_language()) else None
+
     def _checked(self, name: str, value: Any) -> Any:
         param = self.params[name]
         try:
@@ -103,7 +124,8 @@ class PageControls:
         return value
 
     # --- widgets, each bound to the URL parameter named like its key --------------------------
-    def number(self, name: str, label: str, *, help: str | None = None, fmt: str | None = None):
+    def number(self, name: str, label: str | None = None, *, help: str | None = CATALOGUE_HELP,
+               fmt: str | None = None):
         param = self.params[name]
         assert isinstance(param, IntParam | FloatParam)
         if isinstance(param, IntParam):
@@ -111,29 +133,30 @@ class PageControls:
         else:
             step = max(param.default / 10, 0.1)
         value = st.number_input(
-            label,
+            self._label(name, label),
             min_value=param.minimum,
             max_value=param.maximum,
             value=param.default,
             step=step,
             format=fmt,
             key=name,
-            help=help,
+            help=self._help(name, help),
             bind="query-params",
         )
         return self._checked(name, value)
 
-    def slider(self, name: str, label: str, *, help: str | None = None) -> int:
+    def slider(self, name: str, label: str | None = None, *,
+               help: str | None = CATALOGUE_HELP) -> int:
         param = self.params[name]
         assert isinstance(param, IntParam)
         value = st.slider(
-            label,
+            self._label(name, label),
             min_value=param.minimum,
             max_value=param.maximum,
             value=param.default,
             step=param.multiple_of,
             key=name,
-            help=help,
+            help=self._help(name, help),
             bind="query-params",
         )
         return self._checked(name, value)
@@ -154,15 +177,18 @@ class PageControls:
         return param.default
 
     def stops(
-        self, name: str, label: str, stops: Iterable[int | float], *, help: str | None = None,
-        exact: bool = True,
+        self, name: str, label: str | None = None, stops: Iterable[int | float] | None = None,
+        *, help: str | None = CATALOGUE_HELP, exact: bool = True,
     ) -> Any:
         """A slider over `stops` (the usual values: powers of two, 1-2-5 steps, known bases)
-        for a number people sweep. The URL's value and the current one are always among its
-        options, so a link with d_model=768 keeps working; with `exact` a small box beside it
-        takes any allowed value typed in."""
+        for a number people sweep; by default those its parameter names (`STOPS`). The URL's
+        value and the current one are always among its options, so a link with d_model=768
+        keeps working; with `exact` a small box beside it takes any allowed value typed in."""
         param = self.params[name]
         assert isinstance(param, IntParam | FloatParam)
+        if stops is None:
+            assert param.stops is not None, f"{name} names no stops (ui.params)"
+            stops = STOPS[param.stops](param)
         current = self.current(name)
         options = sorted({*(param.validate(v) for v in stops if _allowed(param, v)),
                           param.default, current})
@@ -172,9 +198,9 @@ class PageControls:
             slider_column = exact_column = st.container()
         with slider_column:
             value = st.select_slider(
-                label, options=options, value=param.default,
+                self._label(name, label), options=options, value=param.default,
                 format_func=lambda v: _url_text(param, v),  # the URL's text: links stay
-                key=name, help=help, bind="query-params",
+                key=name, help=self._help(name, help), bind="query-params",
             )
         if exact:
             exact_key = f"_exact_{name}"
@@ -209,7 +235,7 @@ class PageControls:
                 st.html(f'<span class="{HIDDEN_MARKER}"></span>')
 
     def choice(
-        self, name: str, label: str, *, help: str | None = None,
+        self, name: str, label: str | None = None, *, help: str | None = CATALOGUE_HELP,
         captions: Sequence[str] | None = None,
     ) -> str:
         # No format_func: a bound radio writes the *formatted* label into the URL, so the option
@@ -217,12 +243,12 @@ class PageControls:
         param = self.params[name]
         assert isinstance(param, ChoiceParam)
         value = st.radio(
-            label,
+            self._label(name, label),
             param.choices,
             index=param.choices.index(param.default),
             horizontal=True,
             key=name,
-            help=help,
+            help=self._help(name, help),
             captions=captions,
             bind="query-params",
         )
@@ -230,26 +256,30 @@ class PageControls:
             _option_labels(name, param.choices)
         return self._checked(name, value)
 
-    def toggle(self, name: str, label: str, *, help: str | None = None) -> bool:
+    def toggle(self, name: str, label: str | None = None, *,
+               help: str | None = CATALOGUE_HELP) -> bool:
         param = self.params[name]
         assert isinstance(param, BoolParam)
-        value = st.toggle(label, value=param.default, key=name, help=help, bind="query-params")
+        value = st.toggle(self._label(name, label), value=param.default, key=name,
+                          help=self._help(name, help), bind="query-params")
         return self._checked(name, value)
 
-    def text(self, name: str, label: str, *, help: str | None = None) -> str:
+    def text(self, name: str, label: str | None = None, *,
+             help: str | None = CATALOGUE_HELP) -> str:
         param = self.params[name]
         assert isinstance(param, TextParam)
         value = st.text_input(
-            label,
+            self._label(name, label),
             value=param.default,
             max_chars=param.max_length,
             key=name,
-            help=help,
+            help=self._help(name, help),
             bind="query-params",
         )
         return self._checked(name, value)
 
-    def sections(self, sections: dict[str, Callable[[], None]], *, help: str) -> None:
+    def sections(self, sections: dict[str, Callable[[], None]], *,
+                 help: str | None = CATALOGUE_HELP) -> None:
         """One section of the page at a time: a `view` choice (in the URL like every control)
         and the chosen section's function. A rerun then redraws only what is on screen."""
         param = self.params["view"]
@@ -257,14 +287,45 @@ class PageControls:
         sections[self.choice("view", t("controls.show"), help=help)]()
 
     def finish(self) -> None:
-        """Call after the last control: reset unusable widget values, then show the notices
-        (in the area reserved where the controls object was made)."""
+        """After the last control: reset unusable widget values, then show the notices (in the
+        area reserved where the controls object was made). A page opened with `start_page` has
+        it done once the page has run (`page_run`)."""
+        self._finished = True
         if self._to_reset:
             st.session_state[f"_reset:{self.page}"] = sorted(self._to_reset)
             st.session_state[f"_notices:{self.page}"] = self.notices
             st.rerun()
         for notice in self.notices:
             self._notice_area.warning(escape_markdown(notice), icon=":material/warning:")
+
+
+    def stop(self) -> NoReturn:
+        """End the page here (st.stop), its controls finished first."""
+        self.finish()
+        st.stop()
+
+
+_open = threading.local()  # the page's controls in this script run (a run has its own thread)
+
+
+def start_page(page: str) -> PageControls:
+    """A page's opening: its title (`<page>.title`) and its controls, from its parameters in
+    the registry (`ui.pages`, by url_path). They are finished once the page has run."""
+    st.title(t(f"{page}.title"))
+    controls = PageControls(page, PAGE_PARAMS[page])
+    _open.controls = controls
+    return controls
+
+
+@contextlib.contextmanager
+def page_run() -> Iterator[None]:
+    """Around the page's run (app.py): then the controls of the page opened in it are finished,
+    unless the run ended otherwise (an error, a rerun, a stop: `PageControls.stop` finishes)."""
+    _open.controls = None
+    yield
+    controls, _open.controls = _open.controls, None
+    if controls is not None and not controls._finished:
+        controls.finish()
 
 
 # A `shown` block is a container keyed f"{GROUP_PREFIX}<page>-<n>"; hidden, it holds a
@@ -336,6 +397,11 @@ def base_stops(param: FloatParam) -> list[float]:
     return [float(v) for v in BASE_STOPS if _allowed(param, v)]
 
 
+STOPS: dict[str, Callable[[Any], list]] = {
+    "size": size_stops, "count": count_stops, "base": base_stops,
+}
+
+
 def _css_text(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
@@ -360,6 +426,4 @@ def _option_labels(name: str, choices: Sequence[str]) -> None:
 
 
 def _labels_catalogue() -> set[str]:
-    from ui.locales import catalogue
-
     return set(catalogue(current_language()))

@@ -1,16 +1,39 @@
-"""The app's pages, in navigation order: `app.py` registers them, the home page lists them.
+"""The app's pages, in navigation order, each with its URL parameters: `app.py` registers them,
+the home page lists them, the pages build their controls from them (`ui.controls.start_page`),
+and the tests (AppTest, fuzzing, browser) and benchmarks read them to know what each page
+accepts.
 
-A page is registered only once its script exists, so the list can name pages still being built.
-`url_path` values are a contract (shared links point at them). Titles and one-line summaries are
+Every page's script must exist: a mistyped path fails at import, naming it. `url_path` values
+and parameter names are a contract (shared links use them). Titles and one-line summaries are
 in the message catalogues (`pages.<url_path>.title`, `.summary`; the home page's under `home`).
+Free of Streamlit: tests and benchmarks import it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ui.locales import DEFAULT_LANGUAGE, Lang, message
+from core import limits
+from core.rope import ROPE_LAYOUTS, SCALINGS
+from core.rope_configs import PRESETS
+from core.similarity import METRICS
+from core.vit_grid import MAX_GRID_SIDE
+from core.word_position import EMBEDDINGS, ENCODINGS
+from ui.locales import DEFAULT_LANGUAGE, LANGUAGES, Lang, message
+from ui.params import (
+    BASE,
+    D_MODEL,
+    LAYOUT,
+    POSITIONS,
+    TIMESCALES,
+    BoolParam,
+    ChoiceParam,
+    IntParam,
+    Param,
+    TextParam,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,6 +43,7 @@ class PageInfo:
     script: str  # path relative to the repository root
     icon: str
     url_path: str  # "" is the root URL
+    params: tuple[Param, ...] = ()  # the page's controls, each bound to the URL parameter named
 
     @property
     def slug(self) -> str:
@@ -37,18 +61,157 @@ class PageInfo:
         return self.title_in(DEFAULT_LANGUAGE)
 
 
+def checked(pages: Iterable[PageInfo], root: Path = ROOT) -> tuple[PageInfo, ...]:
+    """`pages`, once every script is found under `root`: a mistyped path raises, naming it."""
+    pages = tuple(pages)
+    missing = [p.script for p in pages if not (root / p.script).is_file()]
+    if missing:
+        raise FileNotFoundError(
+            f"ui/pages.py registers page scripts that do not exist under {root}: "
+            + ", ".join(missing)
+        )
+    return pages
+
+
+# The similarity page's caps: PE.PE^T costs positions^2 x d_model, and 4096^2 x 1024 is about
+# 2 s of float32 BLAS, the most a hosted demo should spend on one rerun.
+_SIMILARITY_D_MODEL = 1024
+_SIMILARITY_POSITIONS = 4096
+# MiniLM's learned position table: 512 rows.
+_LEARNED_ROWS = 512
+
 HOME = PageInfo("app_pages/home.py", ":material/home:", "")
 
-_ALL_PAGES: tuple[PageInfo, ...] = (
-    PageInfo("app_pages/heatmap.py", ":material/grid_on:", "heatmap"),
-    PageInfo("app_pages/wavelengths.py", ":material/waves:", "wavelengths"),
-    PageInfo("app_pages/similarity.py", ":material/compare_arrows:", "similarity"),
-    PageInfo("app_pages/vit_grid.py", ":material/apps:", "vit-grid"),
-    PageInfo("app_pages/word_position.py", ":material/text_fields:", "word-position"),
-    PageInfo("app_pages/learned_vs_sinusoidal.py", ":material/school:", "learned-vs-sinusoidal"),
-    PageInfo("app_pages/rope.py", ":material/rotate_right:", "rope"),
-    PageInfo("app_pages/alibi.py", ":material/trending_down:", "alibi"),
-    PageInfo("app_pages/extrapolation.py", ":material/open_in_full:", "extrapolation"),
-)
+PAGES: tuple[PageInfo, ...] = checked((
+    # --- heatmap ------------------------------------------------------------------------------
+    PageInfo("app_pages/heatmap.py", ":material/grid_on:", "heatmap", (
+        D_MODEL,
+        POSITIONS,
+        BASE,
+        LAYOUT,
+        TIMESCALES,
+        IntParam("pos", 1, 0, 10**6),  # the worked example's position
+        IntParam("dim", 2, 0, limits.MAX_D_MODEL - 1),  # ... and dimension
+        IntParam("zoom_pos", 0, 0, limits.MAX_POSITIONS - 1),  # the exact zoom window's corner
+        IntParam("zoom_dim", 0, 0, limits.MAX_D_MODEL - 1),
+        IntParam("zoom_size", 32, 4, limits.MAX_ZOOM_SIZE),
+    )),
+    # --- wavelengths, similarity, vit-grid ----------------------------------------------------
+    PageInfo("app_pages/wavelengths.py", ":material/waves:", "wavelengths", (
+        D_MODEL,
+        POSITIONS,
+        BASE,
+        TIMESCALES,
+        # Interleaved columns to plot, e.g. "0,1,64,65"; empty: the fastest, a middle and the
+        # slowest (sin, cos) pair. Parsed by core.wavelength_views.parse_dims.
+        TextParam("dims", "", max_length=200),
+        ChoiceParam("view", "curves", ("curves", "clocks")),  # the section shown
+    )),
+    PageInfo("app_pages/similarity.py", ":material/compare_arrows:", "similarity", (
+        IntParam("d_model", 512, limits.MIN_D_MODEL, _SIMILARITY_D_MODEL, multiple_of=2,
+                 stops="size"),
+        # The TF tutorial's 2048 by default.
+        IntParam("positions", 2048, 2, _SIMILARITY_POSITIONS, stops="count"),
+        BASE,
+        # The TF tutorial's position 1000; < positions.
+        IntParam("anchor", 1000, 0, _SIMILARITY_POSITIONS - 1),
+        # k of PE[p + k] = M_k PE[p].
+        IntParam("offset", 3, -(_SIMILARITY_POSITIONS - 1), _SIMILARITY_POSITIONS - 1),
+        ChoiceParam("metric", "cosine", METRICS),
+        # The frequency pair drawn as a rotating vector; < d/2.
+        IntParam("pair", 0, 0, _SIMILARITY_D_MODEL // 2 - 1),
+        # The section shown: one at a time, so a rerun redraws one or two charts.
+        ChoiceParam("view", "matrix", ("matrix", "offset", "anchor", "distance", "rotation")),
+    )),
+    PageInfo("app_pages/vit_grid.py", ":material/apps:", "vit-grid", (
+        IntParam("grid_h", 14, 1, MAX_GRID_SIDE),  # 14 = 224 px / 16 px
+        IntParam("grid_w", 14, 1, MAX_GRID_SIDE),
+        # ViT-B's 768 .. ViT-H's 1280.
+        IntParam("d_model", 768, 4, 1280, multiple_of=4, stops="size"),
+        BASE,
+        BoolParam("cls_token", True),  # ViT's (197, 768) = 1 cls + 14 x 14 patches
+        # The selected patch "row,col"; empty: the centre. Parsed by core.vit_grid.parse_patch.
+        TextParam("patch", "", max_length=40),
+        ChoiceParam("view", "tiles", ("tiles", "halves", "encoding")),  # the section shown
+    )),
+    # --- word-position, learned-vs-sinusoidal -------------------------------------------------
+    PageInfo("app_pages/word_position.py", ":material/text_fields:", "word-position", (
+        TextParam("sentence", "The cat sat on the mat"),  # the article's sentence
+        ChoiceParam("embedding", "article", EMBEDDINGS),
+        ChoiceParam("encoding", "learned", ENCODINGS),  # article: its own P
+        LAYOUT,
+        D_MODEL,  # the random preset's width (article: 2, MiniLM: 384)
+        BoolParam("scale", False),  # x sqrt(d_model) before adding (the paper; not BERT)
+        ChoiceParam("projection", "2-D", ("2-D", "3-D")),  # the values are a contract (links)
+        IntParam("seed", 0, 0, 2**31 - 1),  # random word vectors and the PCA's random_state
+        BoolParam("bert_input", False),  # MiniLM: LayerNorm(W + P + T_0) instead of W + P
+        BoolParam("special_tokens", True),  # MiniLM: [CLS] ... [SEP], as BERT sees a sentence
+    )),
+    PageInfo("app_pages/learned_vs_sinusoidal.py", ":material/school:", "learned-vs-sinusoidal", (
+        # The learned rows; past them only the sinusoid.
+        IntParam("positions", _LEARNED_ROWS, 2, 2048, stops="count"),
+        ChoiceParam("metric", "cosine", METRICS[::-1]),  # cosine first: the default
+        IntParam("anchor", 100, 0, _LEARNED_ROWS - 1),  # a row of the learned table
+        ChoiceParam("view", "tables", ("tables", "similarity", "offset", "space", "extent")),
+    )),
+    # --- rope, alibi, extrapolation -----------------------------------------------------------
+    PageInfo("app_pages/rope.py", ":material/rotate_right:", "rope", (
+        # LLaMA's head width.
+        IntParam("d_head", 128, 2, limits.MAX_D_HEAD, multiple_of=2, stops="size"),
+        BASE,  # 10000 (RoFormer, LLaMA 1-2); the page offers LLaMA-3's 500000 as a preset
+        ChoiceParam("layout", "interleaved", ROPE_LAYOUTS),
+        # Offsets and distances shown.
+        IntParam("positions", 512, 2, limits.MAX_POSITIONS, stops="count"),
+        ChoiceParam("scaling", "none", ("none", *SCALINGS)),
+        # The context-extension factor s: 2048 -> 8192 by default. In the config view, the
+        # config's rope_scaling factor: its default there is the config's own (app_pages/rope.py).
+        IntParam("factor", 4, 1, limits.MAX_ROPE_FACTOR),
+        ChoiceParam("view", "rotation", ("rotation", "relative", "decay", "extension", "config")),
+        # The config view's model (core.rope_configs.PRESETS), and a second one beside it.
+        ChoiceParam("config", "llama-3.1-8b", tuple(PRESETS)),
+        ChoiceParam("compare", "none", ("none", *PRESETS)),
+    )),
+    PageInfo("app_pages/alibi.py", ":material/trending_down:", "alibi", (
+        IntParam("num_heads", 8, 1, limits.MAX_HEADS),  # the paper's 8 heads: slopes 1/2 ... 1/256
+        IntParam("positions", 256, 1, limits.MAX_ALIBI_POSITIONS, stops="count"),
+        BoolParam("causal", True),  # the paper's decoder; false: the symmetric -m|i - j|
+        IntParam("head", 1, 1, limits.MAX_HEADS),  # numbered from 1, as in the paper
+        # The section shown: the slopes (table and chart), every head's bias, the enlarged
+        # head, the attention reach.
+        ChoiceParam("view", "slopes", ("slopes", "heads", "head", "reach")),
+    )),
+    PageInfo("app_pages/extrapolation.py", ":material/open_in_full:", "extrapolation", (
+        # LLaMA-1's context.
+        IntParam("train_length", 2048, 1, limits.MAX_POSITIONS, stops="count"),
+        IntParam("target_length", 8192, 1, limits.MAX_POSITIONS, stops="count"),
+        # The sinusoid's width, and RoPE's d_head.
+        IntParam("d_model", 128, 2, limits.MAX_EXTRAPOLATION_D_MODEL, multiple_of=2,
+                 stops="size"),
+        # A model's config for the RoPE panel (none: d_model, train_length and target_length),
+        # a second one beside it, and the config's rope_scaling factor (its default there is
+        # the config's own: the link carries it only when overridden).
+        ChoiceParam("config", "none", ("none", *PRESETS)),
+        ChoiceParam("compare", "none", ("none", *PRESETS)),
+        IntParam("factor", 4, 1, limits.MAX_ROPE_FACTOR),
+    )),
+))
 
-PAGES: tuple[PageInfo, ...] = tuple(p for p in _ALL_PAGES if (ROOT / p.script).exists())
+checked((HOME,))
+
+# Every page's URL parameters, by url_path (the home page has none).
+PAGE_PARAMS: dict[str, tuple[Param, ...]] = {p.url_path: p.params for p in PAGES}
+
+
+def params_of(page: str) -> dict[str, Param]:
+    """The specs of one page (its url_path), by parameter name."""
+    return {p.name: p for p in PAGE_PARAMS[page]}
+
+
+def app_params(default_language: str = DEFAULT_LANGUAGE) -> tuple[Param, ...]:
+    """The app-wide controls, on every page: the interface language (its default is the
+    browser's, so a link without ``lang`` opens in the visitor's language) and presentation
+    mode."""
+    return (
+        ChoiceParam("lang", default_language, LANGUAGES),
+        BoolParam("present", False),  # present=1: slides (ui.i18n.presenting)
+    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from core import limits
 from core._checks import shorten
@@ -20,6 +21,9 @@ from core.sinusoidal import TIMESCALES as TIMESCALES_CHOICES
 from ui.locales import Lang, LocalizedError, message
 
 RawValue = str | Sequence[str]
+# The usual values of a number people sweep, offered as a slider's stops (ui.controls.STOPS):
+# widths (powers of two and real models'), counts (1-2-5 steps and powers of two), bases.
+Stops = Literal["size", "count", "base"]
 
 
 class ParamError(LocalizedError):
@@ -60,6 +64,7 @@ class IntParam:
     minimum: int
     maximum: int
     multiple_of: int = 1  # 2 for d_model (sin/cos pairs), 4 for 2-D grids
+    stops: Stops | None = None  # a slider of the usual values (PageControls.stops)
 
     @property
     def allowed(self) -> str:
@@ -104,6 +109,7 @@ class FloatParam:
     minimum: float
     maximum: float
     exclusive_minimum: bool = False  # base must be > 1, not >= 1
+    stops: Stops | None = None  # a slider of the usual values (PageControls.stops)
 
     @property
     def allowed(self) -> str:
@@ -222,9 +228,11 @@ def url_value(param: Param, value: object) -> str | None:
 
 
 # --- Parameters shared by several pages (one spec each, one set of limits) ---------------------
-D_MODEL = IntParam("d_model", 128, limits.MIN_D_MODEL, limits.MAX_D_MODEL, multiple_of=2)
-POSITIONS = IntParam("positions", 128, 1, limits.MAX_POSITIONS)
-BASE = FloatParam("base", limits.DEFAULT_BASE, 1.0, limits.MAX_BASE, exclusive_minimum=True)
+D_MODEL = IntParam("d_model", 128, limits.MIN_D_MODEL, limits.MAX_D_MODEL, multiple_of=2,
+                   stops="size")
+POSITIONS = IntParam("positions", 128, 1, limits.MAX_POSITIONS, stops="count")
+BASE = FloatParam("base", limits.DEFAULT_BASE, 1.0, limits.MAX_BASE, exclusive_minimum=True,
+                  stops="base")
 LAYOUT = ChoiceParam("layout", "interleaved", LAYOUTS)
 # The frequencies' spacing: the paper's formula, or tensor2tensor's (the authors' own code).
 TIMESCALES = ChoiceParam("timescales", "paper", TIMESCALES_CHOICES)
