@@ -22,14 +22,12 @@ from core import limits
 from core._checks import check_int
 from core.overview import Overview, bin_edges, resampler
 
-MAX_HEADS = limits.MAX_HEADS
-MAX_POSITIONS = limits.MAX_ALIBI_POSITIONS
 MAX_BIAS_ELEMENTS = 2**24  # alibi_bias materialises (heads, seq, seq): at most 128 MB of float64
 MAX_REACH_POSITIONS = 2**16  # attention weights are (heads, seq): at most 32 MB of float64
 
 
 def _check_heads(num_heads: object) -> int:
-    return check_int("num_heads", num_heads, minimum=1, maximum=MAX_HEADS)
+    return check_int("num_heads", num_heads, minimum=1, maximum=limits.MAX_HEADS)
 
 
 def alibi_slopes(num_heads: int) -> np.ndarray:
@@ -81,7 +79,7 @@ def alibi_bias_overview(
     the diagonal edge where the mask puts it. ``values`` has shape ``(num_heads, R, C)``, float32.
     """
     num_heads = _check_heads(num_heads)
-    seq_len = check_int("seq_len", seq_len, minimum=1, maximum=MAX_POSITIONS)
+    seq_len = check_int("seq_len", seq_len, minimum=1, maximum=limits.MAX_ALIBI_POSITIONS)
     max_side = check_int("max_side", max_side, minimum=1, maximum=1024)
     index = np.arange(seq_len)
     signed = np.subtract.outer(index, index)  # (P, P) i - j

@@ -25,7 +25,6 @@ from core.rope import ContextExtension, rope_context_extension
 from core.sinusoidal import offset_dot_product, offset_dot_products
 
 MAX_LENGTH = limits.MAX_POSITIONS  # train and target lengths: up to 8192 positions
-MAX_D_MODEL = limits.MAX_EXTRAPOLATION_D_MODEL
 ALIBI_HEADS = 8  # the paper's running example: slopes 1/2, 1/4, ..., 1/256
 MAX_LINE_POINTS = 512  # points per straight line sent to the browser (a line needs no more)
 
@@ -59,9 +58,10 @@ def sinusoid_novelty(
     """
     train, target = _check_lengths(train_length, target_length)
     d_model = check_even_d_model("d_model", d_model)
-    if d_model > MAX_D_MODEL:
+    if d_model > limits.MAX_EXTRAPOLATION_D_MODEL:
         raise ValueError(
-            f"d_model={d_model} is out of range: d_model must be at most {MAX_D_MODEL}"
+            f"d_model={d_model} is out of range: d_model must be at most "
+            f"{limits.MAX_EXTRAPOLATION_D_MODEL}"
         )
     dots = offset_dot_products(target, d_model, base=base)  # (T,) f(k), k = p - q >= 0; f is even
     best = np.full(target, d_model / 2.0)  # (T,) f(0) = d/2: p < L is a trained position itself

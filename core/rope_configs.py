@@ -28,7 +28,6 @@ import numpy as np
 
 from core import limits
 from core.rope_scaling import (
-    MAX_BASE,
     MAX_CONTEXT,
     MAX_D_HEAD,
     SCALING_KEYS,
@@ -87,7 +86,8 @@ class RopeConfig:
                 raise ValueError(f"{name}={value!r} is not allowed: {name} must be a non-empty "
                                  f"string")
         d_head = _whole("d_head", self.d_head, minimum=2, maximum=MAX_D_HEAD)
-        theta = _number("rope_theta", self.rope_theta, minimum=1.0, maximum=MAX_BASE, strict=True)
+        theta = _number("rope_theta", self.rope_theta, minimum=1.0, maximum=limits.MAX_BASE,
+                        strict=True)
         max_pos = _whole("max_position_embeddings", self.max_position_embeddings, minimum=1,
                          maximum=MAX_CONTEXT)
         original = self.original_max_position_embeddings

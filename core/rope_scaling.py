@@ -67,7 +67,6 @@ ROPE_TYPE_ALIASES: dict[str, RopeType] = {"su": "longrope"}
 Band = Literal["unchanged", "interpolated", "blended", "rescaled"]
 BANDS: tuple[str, ...] = get_args(Band)
 
-MAX_BASE = limits.MAX_BASE
 # Context lengths (max_position_embeddings, original_max_position_embeddings, seq_len): the
 # longest published windows are 10M tokens (Llama 4 Scout).
 MAX_CONTEXT = 10_000_000
@@ -202,8 +201,8 @@ def _check_d_head(d_head: object) -> int:
 
 def _check_rope_base(base: object) -> float:
     value = check_base(base)
-    if value > MAX_BASE:
-        raise ValueError(f"base={base!r} is out of range: base must be at most {MAX_BASE:g}")
+    if value > limits.MAX_BASE:
+        raise ValueError(f"base={base!r} is out of range: base must be at most {limits.MAX_BASE:g}")
     return value
 
 

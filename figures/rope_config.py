@@ -54,7 +54,7 @@ from ui.locales import Lang, message
 LOGIT_BINS = 240  # about one per 4 px of a chart's width
 SAMPLES_PER_BIN = 32  # distances evaluated in a wider bin: its range and mean
 _BLOCK_CELLS = 2**20  # distances x pairs per block of cosines (8 MB of float64)
-FIGURE_HEIGHT = 460
+CONFIG_FIGURE_HEIGHT = 460
 SCALED_COLOUR = "#2ca02c"  # green: the config's scaled frequencies (the extrapolation page's)
 BAND_COLOURS = {
     "unchanged": TRAINED_COLOUR,  # grey: as trained
@@ -270,7 +270,7 @@ def _horizontal(x_range: tuple[float, float], y: float, *, name: str, colour: st
 
 def _finish(fig: go.Figure, title: str, *, legend_y: float = -0.28) -> go.Figure:
     fig.update_layout(legend={"orientation": "h", "y": legend_y, "yanchor": "top"})
-    base_layout(fig, title, height=FIGURE_HEIGHT)
+    base_layout(fig, title, height=CONFIG_FIGURE_HEIGHT)
     fig.update_layout(margin={"b": 150})  # the legend's two or three rows below the axis
     return fig
 

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import core
-from core import alibi, extrapolation
+from core import alibi, extrapolation, limits
 from core.overview import Overview, bin_edges
 from figures.alibi import (
     make_alibi_bias_grid_figure,
@@ -155,8 +155,8 @@ def test_bad_inputs_raise_value_errors_naming_the_parameter(call, name):
 
 def test_page_limits_agree_with_core():
     spec = params_of("alibi")
-    assert spec["num_heads"].maximum == alibi.MAX_HEADS == spec["head"].maximum
-    assert spec["positions"].maximum == alibi.MAX_POSITIONS
+    assert spec["num_heads"].maximum == limits.MAX_HEADS == spec["head"].maximum
+    assert spec["positions"].maximum == limits.MAX_ALIBI_POSITIONS
 
 
 # --- core.extrapolation's ALiBi panel ------------------------------------------------------------

@@ -10,22 +10,22 @@ from hypothesis import strategies as st
 
 from core import limits
 from ui.pages import PAGE_PARAMS
-from ui.params import BASE, D_MODEL, LAYOUT, POSITIONS, BoolParam, TextParam
+from ui.params import BASE_PARAM, D_MODEL_PARAM, LAYOUT_PARAM, POSITIONS_PARAM, BoolParam, TextParam
 
 
 @given(st.integers(-10**6, 10**6))
 def test_d_model_accepts_exactly_even_values_in_range(value):
     ok = 2 <= value <= limits.MAX_D_MODEL and value % 2 == 0
     if ok:
-        assert D_MODEL.parse(str(value)) == value
+        assert D_MODEL_PARAM.parse(str(value)) == value
     else:
         with pytest.raises(ValueError, match=f"d_model={value} is not allowed"):
-            D_MODEL.parse(str(value))
+            D_MODEL_PARAM.parse(str(value))
 
 
 @given(st.text(max_size=60))
 def test_any_text_either_parses_or_names_the_parameter(text):
-    for spec in (D_MODEL, POSITIONS, BASE, LAYOUT):
+    for spec in (D_MODEL_PARAM, POSITIONS_PARAM, BASE_PARAM, LAYOUT_PARAM):
         try:
             value = spec.parse(text)
         except ValueError as error:
@@ -37,22 +37,22 @@ def test_any_text_either_parses_or_names_the_parameter(text):
 @pytest.mark.parametrize("raw", ["nan", "inf", "-inf", "1e308", "1", "0.5", "", "ten"])
 def test_base_refuses(raw):
     with pytest.raises(ValueError, match=r"base=.* must be a number > 1"):
-        BASE.parse(raw)
+        BASE_PARAM.parse(raw)
 
 
 def test_base_accepts_float_text():
-    assert BASE.parse("500000") == 500000.0
-    assert math.isclose(BASE.parse("1.0001"), 1.0001)
+    assert BASE_PARAM.parse("500000") == 500000.0
+    assert math.isclose(BASE_PARAM.parse("1.0001"), 1.0001)
 
 
 def test_repeated_parameter_is_refused():
     with pytest.raises(ValueError, match="given 2 times"):
-        POSITIONS.parse(["3", "4"])
+        POSITIONS_PARAM.parse(["3", "4"])
 
 
 def test_long_values_are_shortened_in_messages():
     with pytest.raises(ValueError) as error:
-        LAYOUT.parse("x" * 10_000)
+        LAYOUT_PARAM.parse("x" * 10_000)
     assert len(str(error.value)) < 200
 
 

@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import core
-from core import extrapolation, rope
+from core import extrapolation, limits, rope
 from core.rope import RotationSettings
 from figures.extrapolation import (
     make_learned_reach_figure,
@@ -330,7 +330,7 @@ def test_page_limits_agree_with_core():
     assert spec["layout"].choices == rope.ROPE_LAYOUTS
     assert spec["scaling"].choices == ("none", *rope.SCALINGS)
     ext = params_of("extrapolation")
-    assert ext["d_model"].maximum == extrapolation.MAX_D_MODEL
+    assert ext["d_model"].maximum == limits.MAX_EXTRAPOLATION_D_MODEL
     assert ext["target_length"].maximum == extrapolation.MAX_LENGTH
 
 

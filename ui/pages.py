@@ -23,11 +23,11 @@ from core.vit_grid import MAX_GRID_SIDE
 from core.word_position import EMBEDDINGS, ENCODINGS
 from ui.locales import DEFAULT_LANGUAGE, LANGUAGES, Lang, message
 from ui.params import (
-    BASE,
-    D_MODEL,
-    LAYOUT,
-    POSITIONS,
-    TIMESCALES,
+    BASE_PARAM,
+    D_MODEL_PARAM,
+    LAYOUT_PARAM,
+    POSITIONS_PARAM,
+    TIMESCALES_PARAM,
     BoolParam,
     ChoiceParam,
     IntParam,
@@ -85,11 +85,11 @@ HOME = PageInfo("app_pages/home.py", ":material/home:", "")
 PAGES: tuple[PageInfo, ...] = checked((
     # --- heatmap ------------------------------------------------------------------------------
     PageInfo("app_pages/heatmap.py", ":material/grid_on:", "heatmap", (
-        D_MODEL,
-        POSITIONS,
-        BASE,
-        LAYOUT,
-        TIMESCALES,
+        D_MODEL_PARAM,
+        POSITIONS_PARAM,
+        BASE_PARAM,
+        LAYOUT_PARAM,
+        TIMESCALES_PARAM,
         IntParam("pos", 1, 0, 10**6),  # the worked example's position
         IntParam("dim", 2, 0, limits.MAX_D_MODEL - 1),  # ... and dimension
         IntParam("zoom_pos", 0, 0, limits.MAX_POSITIONS - 1),  # the exact zoom window's corner
@@ -98,10 +98,10 @@ PAGES: tuple[PageInfo, ...] = checked((
     )),
     # --- wavelengths, similarity, vit-grid ----------------------------------------------------
     PageInfo("app_pages/wavelengths.py", ":material/waves:", "wavelengths", (
-        D_MODEL,
-        POSITIONS,
-        BASE,
-        TIMESCALES,
+        D_MODEL_PARAM,
+        POSITIONS_PARAM,
+        BASE_PARAM,
+        TIMESCALES_PARAM,
         # Interleaved columns to plot, e.g. "0,1,64,65"; empty: the fastest, a middle and the
         # slowest (sin, cos) pair. Parsed by core.wavelength_views.parse_dims.
         TextParam("dims", "", max_length=200),
@@ -112,7 +112,7 @@ PAGES: tuple[PageInfo, ...] = checked((
                  stops="size"),
         # The TF tutorial's 2048 by default.
         IntParam("positions", 2048, 2, _SIMILARITY_POSITIONS, stops="count"),
-        BASE,
+        BASE_PARAM,
         # The TF tutorial's position 1000; < positions.
         IntParam("anchor", 1000, 0, _SIMILARITY_POSITIONS - 1),
         # k of PE[p + k] = M_k PE[p].
@@ -128,7 +128,7 @@ PAGES: tuple[PageInfo, ...] = checked((
         IntParam("grid_w", 14, 1, MAX_GRID_SIDE),
         # ViT-B's 768 .. ViT-H's 1280.
         IntParam("d_model", 768, 4, 1280, multiple_of=4, stops="size"),
-        BASE,
+        BASE_PARAM,
         BoolParam("cls_token", True),  # ViT's (197, 768) = 1 cls + 14 x 14 patches
         # The selected patch "row,col"; empty: the centre. Parsed by core.vit_grid.parse_patch.
         TextParam("patch", "", max_length=40),
@@ -139,8 +139,8 @@ PAGES: tuple[PageInfo, ...] = checked((
         TextParam("sentence", "The cat sat on the mat"),  # the article's sentence
         ChoiceParam("embedding", "article", EMBEDDINGS),
         ChoiceParam("encoding", "learned", ENCODINGS),  # article: its own P
-        LAYOUT,
-        D_MODEL,  # the random preset's width (article: 2, MiniLM: 384)
+        LAYOUT_PARAM,
+        D_MODEL_PARAM,  # the random preset's width (article: 2, MiniLM: 384)
         BoolParam("scale", False),  # x sqrt(d_model) before adding (the paper; not BERT)
         ChoiceParam("projection", "2-D", ("2-D", "3-D")),  # the values are a contract (links)
         IntParam("seed", 0, 0, 2**31 - 1),  # random word vectors and the PCA's random_state
@@ -158,7 +158,7 @@ PAGES: tuple[PageInfo, ...] = checked((
     PageInfo("app_pages/rope.py", ":material/rotate_right:", "rope", (
         # LLaMA's head width.
         IntParam("d_head", 128, 2, limits.MAX_D_HEAD, multiple_of=2, stops="size"),
-        BASE,  # 10000 (RoFormer, LLaMA 1-2); the page offers LLaMA-3's 500000 as a preset
+        BASE_PARAM,  # 10000 (RoFormer, LLaMA 1-2); the page offers LLaMA-3's 500000 as a preset
         ChoiceParam("layout", "interleaved", ROPE_LAYOUTS),
         # Offsets and distances shown.
         IntParam("positions", 512, 2, limits.MAX_POSITIONS, stops="count"),

@@ -16,8 +16,7 @@ from typing import Literal
 
 from core import limits
 from core._checks import shorten
-from core.sinusoidal import LAYOUTS
-from core.sinusoidal import TIMESCALES as TIMESCALES_CHOICES
+from core.sinusoidal import LAYOUTS, TIMESCALES
 from ui.locales import Lang, LocalizedError, message
 
 RawValue = str | Sequence[str]
@@ -228,11 +227,11 @@ def url_value(param: Param, value: object) -> str | None:
 
 
 # --- Parameters shared by several pages (one spec each, one set of limits) ---------------------
-D_MODEL = IntParam("d_model", 128, limits.MIN_D_MODEL, limits.MAX_D_MODEL, multiple_of=2,
+D_MODEL_PARAM = IntParam("d_model", 128, limits.MIN_D_MODEL, limits.MAX_D_MODEL, multiple_of=2,
                    stops="size")
-POSITIONS = IntParam("positions", 128, 1, limits.MAX_POSITIONS, stops="count")
-BASE = FloatParam("base", limits.DEFAULT_BASE, 1.0, limits.MAX_BASE, exclusive_minimum=True,
+POSITIONS_PARAM = IntParam("positions", 128, 1, limits.MAX_POSITIONS, stops="count")
+BASE_PARAM = FloatParam("base", limits.DEFAULT_BASE, 1.0, limits.MAX_BASE, exclusive_minimum=True,
                   stops="base")
-LAYOUT = ChoiceParam("layout", "interleaved", LAYOUTS)
+LAYOUT_PARAM = ChoiceParam("layout", "interleaved", LAYOUTS)
 # The frequencies' spacing: the paper's formula, or tensor2tensor's (the authors' own code).
-TIMESCALES = ChoiceParam("timescales", "paper", TIMESCALES_CHOICES)
+TIMESCALES_PARAM = ChoiceParam("timescales", "paper", TIMESCALES)
