@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from core import alibi
+from core import alibi, limits
 from figures.alibi import (
     make_alibi_bias_grid_figure,
     make_alibi_head_figure,
@@ -21,12 +21,14 @@ GRID_SIDE = 64
 LARGE_SIDE = 256
 
 
-@bounded_cache(max_entries=16, max_bytes=17 * MB)
+@bounded_cache(max_entries=16, max_bytes=17 * MB,
+               worst_case=[(limits.MAX_HEADS, limits.MAX_ALIBI_POSITIONS, False, 256)])
 def cached_overview(num_heads: int, positions: int, causal: bool, max_side: int):
     return alibi.alibi_bias_overview(num_heads, positions, causal=causal, max_side=max_side)
 
 
-@bounded_cache(max_entries=16, max_bytes=8 * MB)
+@bounded_cache(max_entries=16, max_bytes=8 * MB,
+               worst_case=[(limits.MAX_HEADS, limits.MAX_ALIBI_POSITIONS)])
 def cached_reach(num_heads: int, positions: int):
     return alibi.alibi_attention_reach(num_heads, positions)
 

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from core import extrapolation
+from core import extrapolation, limits
 from core.minilm import ModelUnavailableError
 from figures.extrapolation import (
     make_alibi_reach_line_figure,
@@ -21,24 +21,27 @@ from ui.rope_config import config_controls, curves_to_draw, paste_box, short_lab
 from ui.text import escape_markdown, explain
 
 
-@bounded_cache(max_entries=16, max_bytes=2 * MB)
+@bounded_cache(max_entries=16, max_bytes=2 * MB, worst_case=[
+    (limits.MAX_POSITIONS // 2, limits.MAX_POSITIONS, limits.MAX_EXTRAPOLATION_D_MODEL)])
 def cached_novelty(train_length: int, target_length: int, d_model: int):
     return extrapolation.sinusoid_novelty(train_length, target_length, d_model)
 
 
-@bounded_cache(max_entries=16, max_bytes=2 * MB)
+@bounded_cache(max_entries=16, max_bytes=2 * MB, worst_case=[(limits.MAX_POSITIONS,)])
 def cached_learned(target_length: int):
     # Raises ModelUnavailableError without MiniLM: errors are not cached, so installing the
     # package needs no restart, and the message is put in each visitor's language.
     return extrapolation.learned_reach(cached_minilm().position_embeddings, target_length)
 
 
-@bounded_cache(max_entries=16, max_bytes=1 * MB)
+@bounded_cache(max_entries=16, max_bytes=1 * MB, worst_case=[
+    (limits.MAX_POSITIONS // 2, limits.MAX_POSITIONS, limits.MAX_EXTRAPOLATION_D_MODEL)])
 def cached_rope(train_length: int, target_length: int, d_model: int):
     return extrapolation.rope_reach(train_length, target_length, d_model)
 
 
-@bounded_cache(max_entries=16, max_bytes=1 * MB)
+@bounded_cache(max_entries=16, max_bytes=1 * MB,
+               worst_case=[(limits.MAX_POSITIONS // 2, limits.MAX_POSITIONS)])
 def cached_alibi(train_length: int, target_length: int):
     return extrapolation.alibi_reach(train_length, target_length)
 

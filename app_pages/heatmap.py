@@ -3,6 +3,7 @@
 import streamlit as st
 
 import core
+from core import limits
 from core.limits import DEFAULT_BASE
 from figures.export import TableExport
 from figures.heatmap import make_pe_heatmap_figure
@@ -13,14 +14,18 @@ from ui.i18n import current_language, t
 from ui.text import explain
 
 
-@bounded_cache(max_entries=16, max_bytes=8 * MB)
+@bounded_cache(max_entries=16, max_bytes=8 * MB, worst_case=[
+    (limits.MAX_POSITIONS, limits.MAX_D_MODEL, DEFAULT_BASE, "interleaved", "paper")])
 def cached_overview(positions: int, d_model: int, base: float, layout: str,
                     timescales: str) -> core.Overview:
     return core.sinusoid_overview(positions, d_model, base=base, layout=layout,
                                   timescales=timescales)
 
 
-@bounded_cache(max_entries=16, max_bytes=6 * MB)
+@bounded_cache(max_entries=16, max_bytes=6 * MB, worst_case=[
+    (limits.MAX_POSITIONS - limits.MAX_ZOOM_SIZE, limits.MAX_ZOOM_SIZE,
+     limits.MAX_D_MODEL - limits.MAX_ZOOM_SIZE, limits.MAX_ZOOM_SIZE, limits.MAX_D_MODEL,
+     DEFAULT_BASE, "interleaved", "paper")])
 def cached_window(pos_start, pos_count, dim_start, dim_count, d_model, base, layout, timescales):
     return core.sinusoid_window(pos_start, pos_count, dim_start, dim_count, d_model, base=base,
                                 layout=layout, timescales=timescales)

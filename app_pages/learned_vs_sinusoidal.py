@@ -34,7 +34,7 @@ MAX_OFFSET = 128  # offsets -128..128 around each anchor: wide enough to see the
 EXTENT_POSITIONS = 768  # the extent chart shows at least this far: 256 positions past the table
 
 
-@bounded_cache(max_entries=8, max_bytes=16 * MB)
+@bounded_cache(max_entries=8, max_bytes=16 * MB, worst_case=[(2048,)])
 def cached_tables(positions: int):
     """(learned rows 0..min(positions, 512) - 1, sinusoid rows 0..positions - 1), float64."""
     learned = cached_minilm().position_embeddings[:positions].astype("float64")
@@ -48,7 +48,9 @@ def similarity_matrix(positions: int, metric: str, name: str):
     return lvs.full_similarity_matrix(learned if name == "learned" else sinusoid, metric)
 
 
-@bounded_cache(max_entries=128, max_bytes=12 * MB)
+@bounded_cache(max_entries=128, max_bytes=12 * MB, worst_case=[
+    (2048, "cosine", 511, name, key) for name in ("learned", "sinusoidal")
+    for key in ("summary", "table", "similarity_both", "curves", "projection", "norms")])
 def cached_entry(positions: int, metric: str, anchor: int, name: str, key: str):
     """One number or array about one table ("learned", "sinusoidal") or both ("both"), computed
     when a section first asks for it: a rerun computes only what the section on screen shows."""

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from core import rope
+from core import limits, rope
 from core.limits import DEFAULT_BASE
 from figures.rope import (
     MAX_ROTATION_POINTS,
@@ -35,7 +35,13 @@ SECOND_ANCHOR_SHIFT = 1000  # the second query sits this many positions further 
 SEED = 0  # the fixed random query and key
 
 
-@bounded_cache(max_entries=16, max_bytes=2 * MB)
+# The heaviest rotation the page offers: NTK-aware scaling at the largest factor.
+HARDEST = rope.RotationSettings(base=DEFAULT_BASE, layout="interleaved", scaling="ntk_aware",
+                                factor=limits.MAX_ROPE_FACTOR)
+
+
+@bounded_cache(max_entries=16, max_bytes=2 * MB,
+               worst_case=[((0, 255, 511), limits.MAX_POSITIONS, limits.MAX_D_HEAD, HARDEST)])
 def cached_trajectories(pairs, positions, d_head, settings: rope.RotationSettings):
     # The positions drawn: every drawn point is exact, rotated by rope_rotate itself.
     shown = rope.sample_positions(positions, MAX_ROTATION_POINTS)
@@ -44,18 +50,21 @@ def cached_trajectories(pairs, positions, d_head, settings: rope.RotationSetting
     ]
 
 
-@bounded_cache(max_entries=16, max_bytes=4 * MB)
+@bounded_cache(max_entries=16, max_bytes=4 * MB, worst_case=[
+    (limits.MAX_D_HEAD, limits.MAX_POSITIONS, (7191.0, 8191.0), HARDEST)])
 def cached_offset_logits(d_head, positions, anchors, settings: rope.RotationSettings):
     return rope.rope_offset_logits(d_head, positions, anchors, seed=SEED, settings=settings)
 
 
-@bounded_cache(max_entries=16, max_bytes=8 * MB)
+@bounded_cache(max_entries=16, max_bytes=8 * MB, worst_case=[
+    (limits.MAX_POSITIONS, limits.MAX_D_HEAD, (DEFAULT_BASE, 500000.0))])
 def cached_decay(positions, d_head, bases):
     distances = list(range(positions))
     return distances, {b: rope.rope_decay_bound(distances, d_head, base=b) for b in bases}
 
 
-@bounded_cache(max_entries=16, max_bytes=1 * MB)
+@bounded_cache(max_entries=16, max_bytes=1 * MB,
+               worst_case=[(limits.MAX_D_HEAD, DEFAULT_BASE, limits.MAX_ROPE_FACTOR)])
 def cached_extension(d_head, base, factor):
     train = rope.DEFAULT_TRAIN_LENGTH
     return rope.rope_context_extension(d_head, train, train * factor, base=base, factor=factor)

@@ -30,14 +30,14 @@ ANCHOR_ZOOM = 50  # positions either side of the anchor in the zoom
 # Each cache is keyed by what it depends on, so offset, anchor, metric and view changes reuse
 # the products: the sinusoid's matrix is held as its offset function f and an overview (both
 # metrics: the cosine is f / (d/2)); the random contrast depends on the size alone.
-@bounded_cache(max_entries=8, max_bytes=4 * MB)
+@bounded_cache(max_entries=8, max_bytes=4 * MB, worst_case=[(4096, 1024, DEFAULT_BASE)])
 def cached_sinusoid(positions: int, d_model: int, base: float) -> similarity.SinusoidSimilarity:
     return similarity.sinusoid_similarity(
         positions, d_model, base=base, max_rows=MATRIX_SIDE, max_cols=MATRIX_SIDE
     )
 
 
-@bounded_cache(max_entries=8, max_bytes=8 * MB)
+@bounded_cache(max_entries=8, max_bytes=8 * MB, worst_case=[(4096, 1024)])
 def cached_random_contrast(positions: int, d_model: int) -> similarity.RandomContrast:
     return similarity.random_contrast(
         positions, d_model, seed=0, count=SAMPLE_PAIRS, sample_seed=1, max_rows=MATRIX_SIDE,
@@ -63,14 +63,15 @@ def encoding_table(positions: int, d_model: int, base: float) -> np.ndarray:
     return core.sinusoidal_encoding(positions, d_model, base=base)
 
 
-@bounded_cache(max_entries=8, max_bytes=2 * MB)
+@bounded_cache(max_entries=8, max_bytes=2 * MB, worst_case=[(4096, 1024, DEFAULT_BASE, "cosine")])
 def cached_sample(positions: int, d_model: int, base: float, metric: str):
     return similarity.pair_sample(
         encoding_table(positions, d_model, base), count=SAMPLE_PAIRS, seed=1, metric=metric
     )
 
 
-@bounded_cache(max_entries=32, max_bytes=1 * MB)
+@bounded_cache(max_entries=32, max_bytes=1 * MB,
+               worst_case=[(4096, 1024, DEFAULT_BASE, 2048, 2047, "cosine")])
 def cached_before_after(positions: int, d_model: int, base: float, anchor: int, offset: int,
                         metric: str):
     return similarity.before_and_after(
@@ -79,12 +80,12 @@ def cached_before_after(positions: int, d_model: int, base: float, anchor: int, 
 
 
 # The top-left window of M_k that is drawn (M_k itself is d x d: 8 MB at d = 1024).
-@bounded_cache(max_entries=32, max_bytes=1 * MB)
+@bounded_cache(max_entries=32, max_bytes=1 * MB, worst_case=[(4095, 1024, DEFAULT_BASE, 32)])
 def cached_shift_window(offset: int, d_model: int, base: float, window: int):
     return core.shift_matrix(offset, d_model, base=base)[:window, :window].copy()
 
 
-@bounded_cache(max_entries=8, max_bytes=2 * MB)
+@bounded_cache(max_entries=8, max_bytes=2 * MB, worst_case=[(4096, 1024, DEFAULT_BASE, 4095)])
 def cached_shift(positions: int, d_model: int, base: float, offset: int):
     return similarity.shift_residuals(encoding_table(positions, d_model, base), offset, base=base)
 

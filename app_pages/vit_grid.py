@@ -29,14 +29,15 @@ def embedding_table(grid_h: int, grid_w: int, d_model: int, base: float, cls_tok
     return core.sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
 
 
-@bounded_cache(max_entries=8, max_bytes=6 * MB)
+@bounded_cache(max_entries=8, max_bytes=6 * MB, worst_case=[(64, 64, 1280, DEFAULT_BASE)])
 def cached_tiles(grid_h: int, grid_w: int, d_model: int, base: float):
     return vit_grid.similarity_tiles(
         embedding_table(grid_h, grid_w, d_model, base, False), grid_h, grid_w
     )
 
 
-@bounded_cache(max_entries=32, max_bytes=2 * MB)
+@bounded_cache(max_entries=32, max_bytes=2 * MB,
+               worst_case=[(64, 64, 1280, DEFAULT_BASE, True, 63, 0)])
 def cached_patch_map(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool,
                      row: int, col: int):
     return vit_grid.patch_similarity_map(
@@ -44,7 +45,8 @@ def cached_patch_map(grid_h: int, grid_w: int, d_model: int, base: float, cls_to
     )
 
 
-@bounded_cache(max_entries=32, max_bytes=2 * MB)
+@bounded_cache(max_entries=32, max_bytes=2 * MB,
+               worst_case=[(64, 64, 1280, DEFAULT_BASE, True, 63, 0)])
 def cached_halves(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool,
                   row: int, col: int):
     return vit_grid.half_similarity_maps(
@@ -52,7 +54,7 @@ def cached_halves(grid_h: int, grid_w: int, d_model: int, base: float, cls_token
     )
 
 
-@bounded_cache(max_entries=8, max_bytes=6 * MB)
+@bounded_cache(max_entries=8, max_bytes=6 * MB, worst_case=[(64, 64, 1280, DEFAULT_BASE, True)])
 def cached_overview(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool):
     return vit_grid.vit_encoding_overview(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
 

@@ -3,6 +3,7 @@
 
 import streamlit as st
 
+from core import limits
 from core._checks import InputError
 from core.limits import DEFAULT_BASE
 from core.wavelength_views import (
@@ -27,19 +28,25 @@ from ui.i18n import current_language, t
 from ui.locales import error_text
 from ui.text import escape_markdown, explain
 
+# The most curves at the widest table, spread across it: the caches' largest entries.
+MOST_DIMS = tuple(range(0, limits.MAX_D_MODEL, limits.MAX_D_MODEL // MAX_DIMS + 1))
 
-@bounded_cache(max_entries=16, max_bytes=8 * MB)
+
+@bounded_cache(max_entries=16, max_bytes=8 * MB, worst_case=[
+    (limits.MAX_POSITIONS, limits.MAX_D_MODEL, MOST_DIMS, DEFAULT_BASE, "paper")])
 def cached_curves(positions: int, d_model: int, dims: tuple[int, ...], base: float,
                   timescales: str):
     return dimension_curves(positions, d_model, dims, base=base, timescales=timescales)
 
 
-@bounded_cache(max_entries=16, max_bytes=2 * MB)
+@bounded_cache(max_entries=16, max_bytes=2 * MB, worst_case=[
+    (limits.MAX_D_MODEL, limits.MAX_POSITIONS, DEFAULT_BASE, "paper")])
 def cached_spectrum(d_model: int, positions: int, base: float, timescales: str):
     return wavelength_spectrum(d_model, positions, base=base, timescales=timescales)
 
 
-@bounded_cache(max_entries=16, max_bytes=4 * MB)
+@bounded_cache(max_entries=16, max_bytes=4 * MB, worst_case=[
+    (limits.MAX_POSITIONS, limits.MAX_D_MODEL, MOST_DIMS, DEFAULT_BASE, "paper")])
 def cached_clocks(positions: int, d_model: int, dims: tuple[int, ...], base: float,
                   timescales: str):
     return clock_frames(positions, d_model, clock_pairs(d_model, dims), base=base,

@@ -3,6 +3,7 @@
 import pandas as pd
 import streamlit as st
 
+from core import limits
 from core import word_position as wp
 from core._checks import InputError
 from core.minilm import ModelUnavailableError
@@ -22,7 +23,15 @@ MAX_CHIPS = 64  # token chips drawn; the table below lists every token
 
 # The page keeps what it draws (projection, norms, the table's first entries: under 1 MB), not
 # the (n, d) tables it is made from (48 MB at 512 tokens x 4096): a projection change recomputes.
-@bounded_cache(max_entries=32, max_bytes=16 * MB)
+# The longest sentence worth measuring: 2000 characters, 400 words (more than MAX_TOKENS).
+LONGEST_SENTENCE = " ".join(chr(97 + i % 26) + str(i) for i in range(400))
+
+
+@bounded_cache(max_entries=32, max_bytes=16 * MB, worst_case=[
+    ("random", LONGEST_SENTENCE, "sinusoidal", "interleaved", limits.MAX_D_MODEL, True, 7, True,
+     False, 3),
+    ("minilm", LONGEST_SENTENCE, "learned", "interleaved", 384, False, 0, True, True, 3),
+])
 def cached_word_view(
     embedding, sentence, encoding, layout, d_model, scale, seed, special_tokens, bert_input,
     components,

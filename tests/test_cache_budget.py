@@ -1,11 +1,12 @@
 """Every page cache's worst case fits its byte budget, and all of them the process's.
 
-Each cached function (`ui.cache.bounded_cache`, registered when its page runs) is called at the
-caps of `core.limits` / `ui.pages`; what its result keeps alive and the peak while making
-it are measured with tracemalloc (numpy reports its buffers to it), not with the cache's own size
-estimate. Then: the worst entry fits the function's byte bound (else it would be recomputed on
-every rerun), the bounds add up to the caches' total, and that total with the computations at
-their peak (the compute slots) and the idle server stays under 700 MB.
+Each cached function (`ui.cache.bounded_cache`, registered when its page runs) is called with
+the worst case it declares (the caps of `core.limits` / `ui.pages`); what its result keeps alive
+and the peak while making it are measured with tracemalloc (numpy reports its buffers to it),
+not with the cache's own size estimate. Then: the worst entry fits the function's byte bound
+(else it would be recomputed on every rerun), the bounds add up to the caches' total, and that
+total with the computations at their peak (the compute slots) and the idle server stays under
+700 MB.
 
 What this arithmetic does not cover: each session's own rerun (building its figures, their
 JSON and protobuf message, the download buttons' deferred data it keeps until its next rerun,
@@ -19,7 +20,7 @@ benchmarks/load_memory.py (docs/robustness.md).
 from __future__ import annotations
 
 import gc
-import json
+import inspect
 import tracemalloc
 import urllib.parse
 from pathlib import Path
@@ -27,9 +28,6 @@ from pathlib import Path
 import pytest
 
 from benchmarks.load_memory import HEAVY
-from core import limits
-from core.rope import RotationSettings
-from core.rope_configs import PRESETS
 from tests.apptest import open_page
 from ui import cache
 from ui.pages import PAGES
@@ -44,67 +42,6 @@ IDLE_SERVER_MB = 250
 # measures what they really reach); a page building a table outside its caches, 16 MB at the
 # similarity page's maximum, fails here.
 RERUN_MB = 12
-
-LONG_SENTENCE = " ".join(chr(97 + i % 26) + str(i) for i in range(400))  # 2000 chars, 400 words
-SIDE = limits.MAX_POSITIONS
-BASE = limits.DEFAULT_BASE
-# The rope page's heaviest rotation: NTK-aware scaling at the largest factor.
-ROTATION = RotationSettings(base=BASE, layout="interleaved", scaling="ntk_aware",
-                            factor=limits.MAX_ROPE_FACTOR)
-
-
-def _config_json() -> str:
-    return json.dumps(PRESETS["llama-3.1-8b"].to_config_json(), sort_keys=True)
-
-
-# Each cached function's worst case: the arguments the pages pass at their caps (the largest
-# tables; where a view or mode adds work, the heaviest one).
-WORST_CASES: dict[str, list[tuple]] = {
-    "home.cached_picture": [(100, 128)],
-    "heatmap.cached_overview": [(SIDE, limits.MAX_D_MODEL, BASE, "interleaved", "paper")],
-    "heatmap.cached_window": [(SIDE - limits.MAX_ZOOM_SIZE, limits.MAX_ZOOM_SIZE,
-                               limits.MAX_D_MODEL - limits.MAX_ZOOM_SIZE, limits.MAX_ZOOM_SIZE,
-                               limits.MAX_D_MODEL, BASE, "interleaved", "paper")],
-    "wavelengths.cached_curves": [(SIDE, limits.MAX_D_MODEL, tuple(range(0, 4096, 342)), BASE,
-                                   "paper")],
-    "wavelengths.cached_spectrum": [(limits.MAX_D_MODEL, SIDE, BASE, "paper")],
-    "wavelengths.cached_clocks": [(SIDE, limits.MAX_D_MODEL, tuple(range(0, 4096, 342)), BASE,
-                                   "paper")],
-    "similarity.cached_sinusoid": [(4096, 1024, BASE)],
-    "similarity.cached_random_contrast": [(4096, 1024)],
-    "similarity.cached_sample": [(4096, 1024, BASE, "cosine")],
-    "similarity.cached_shift": [(4096, 1024, BASE, 4095)],
-    "similarity.cached_before_after": [(4096, 1024, BASE, 2048, 2047, "cosine")],
-    "similarity.cached_shift_window": [(4095, 1024, BASE, 32)],
-    "vit_grid.cached_patch_map": [(64, 64, 1280, BASE, True, 63, 0)],
-    "vit_grid.cached_halves": [(64, 64, 1280, BASE, True, 63, 0)],
-    "vit_grid.cached_tiles": [(64, 64, 1280, BASE)],
-    "vit_grid.cached_overview": [(64, 64, 1280, BASE, True)],
-    "word_position.cached_word_view": [
-        ("random", LONG_SENTENCE, "sinusoidal", "interleaved", limits.MAX_D_MODEL, True, 7,
-         True, False, 3),
-        ("minilm", LONG_SENTENCE, "learned", "interleaved", 384, False, 0, True, True, 3),
-    ],
-    "learned_vs_sinusoidal.cached_tables": [(2048,)],
-    "learned_vs_sinusoidal.cached_entry": [
-        (2048, "cosine", 511, name, key)
-        for name in ("learned", "sinusoidal")
-        for key in ("summary", "table", "similarity_both", "curves", "projection", "norms")
-    ],
-    "rope.cached_trajectories": [((0, 255, 511), SIDE, limits.MAX_D_HEAD, ROTATION)],
-    "rope.cached_offset_logits": [(limits.MAX_D_HEAD, SIDE, (7191.0, 8191.0), ROTATION)],
-    "rope.cached_decay": [(SIDE, limits.MAX_D_HEAD, (BASE, 500000.0))],
-    "rope.cached_extension": [(limits.MAX_D_HEAD, BASE, limits.MAX_ROPE_FACTOR)],
-    "alibi.cached_overview": [(limits.MAX_HEADS, limits.MAX_ALIBI_POSITIONS, False, 256)],
-    "alibi.cached_reach": [(limits.MAX_HEADS, limits.MAX_ALIBI_POSITIONS)],
-    "extrapolation.cached_novelty": [(SIDE // 2, SIDE, limits.MAX_EXTRAPOLATION_D_MODEL)],
-    "extrapolation.cached_learned": [(SIDE,)],
-    "extrapolation.cached_rope": [(SIDE // 2, SIDE, limits.MAX_EXTRAPOLATION_D_MODEL)],
-    "extrapolation.cached_alibi": [(SIDE // 2, SIDE)],
-    "rope_config.cached_curves": [(_config_json(), "llama-3.1-8b", "Llama 3.1 8B", "hf",
-                                   "Llama 3.1 8B")],
-}
-
 
 def measure(func, args) -> tuple[int, int]:
     """(bytes the result keeps alive, peak bytes while making it), by tracemalloc."""
@@ -142,7 +79,7 @@ def stores():
 def worst(stores):
     sizes = {}
     for name, store in stores.items():
-        measured = [measure(store.func, args) for args in WORST_CASES.get(name, [])]
+        measured = [measure(store.func, args) for args in store.worst_case]
         sizes[name] = (max(m[0] for m in measured), max(m[1] for m in measured)) \
             if measured else (None, None)
     print("\n".join(f"{name}: kept {kept / MB:.1f} MB, peak {peak / MB:.1f} MB, "
@@ -151,9 +88,14 @@ def worst(stores):
     return sizes
 
 
-def test_every_cached_function_has_a_worst_case(stores):
+def test_every_cached_function_declares_a_worst_case(stores):
+    """Each cache says, beside its byte bound, which calls make its largest entries
+    (`bounded_cache(worst_case=...)`): the calls the pages make at their caps."""
     assert len(stores) >= 25  # every page's caches registered
-    assert sorted(stores) == sorted(WORST_CASES)
+    assert [name for name, store in stores.items() if not store.worst_case] == []
+    for store in stores.values():
+        for args in store.worst_case:  # each is a call the function accepts
+            inspect.signature(store.func).bind(*args)
 
 
 def test_each_worst_entry_fits_its_functions_byte_bound(stores, worst):

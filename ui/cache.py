@@ -33,7 +33,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -129,6 +129,9 @@ class Store:
     func: Callable[..., Any]  # the undecorated function (the page's newest definition)
     max_entries: int
     max_bytes: int
+    # The calls that make its largest entries (arguments as tuples): why max_bytes is what it is.
+    # tests/test_cache_budget.py measures each and checks it fits.
+    worst_case: tuple[tuple, ...] = ()
     entries: OrderedDict[Hashable, tuple[Any, int]] = dataclasses.field(
         default_factory=OrderedDict)  # key -> (value, its size in bytes)
     nbytes: int = 0
@@ -202,9 +205,14 @@ def in_compute_slot(func: Callable[..., Any], *args: Any) -> Callable[[], Any]:
     return call
 
 
-def bounded_cache(*, max_entries: int, max_bytes: int) -> Callable[[F], F]:
+def bounded_cache(*, max_entries: int, max_bytes: int,
+                  worst_case: Iterable[tuple] = ()) -> Callable[[F], F]:
     """Cache a function's results by its arguments (those named with a leading underscore are
     not part of the key, as with Streamlit's caches; the others must be hashable).
+
+    `worst_case` lists the arguments of the calls that make its largest entries (the pages'
+    caps): the reason for `max_bytes`, beside it. Every cache of the app declares one;
+    tests/test_cache_budget.py measures each call and checks that it fits.
 
     Keyed by the function's file and name, so a page script, run again on every rerun, finds
     the entries its previous runs made. Values are shared by every caller: read-only."""
@@ -219,6 +227,7 @@ def bounded_cache(*, max_entries: int, max_bytes: int) -> Callable[[F], F]:
             if store is None:
                 store = STORES[name] = Store(name, func, max_entries, max_bytes)
             store.func, store.max_entries, store.max_bytes = func, max_entries, max_bytes
+            store.worst_case = tuple(worst_case)
         signature = inspect.signature(func)
 
         @functools.wraps(func)

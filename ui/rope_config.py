@@ -144,7 +144,9 @@ def paste_box(controls: PageControls, *, active: bool) -> None:
                      help=t("rope-config.paste_help", limit=MAX_CONFIG_CHARS))
 
 
-@bounded_cache(max_entries=16, max_bytes=2 * MB)
+@bounded_cache(max_entries=16, max_bytes=2 * MB, worst_case=[
+    (json.dumps(PRESETS["llama-3.1-8b"].to_config_json(), sort_keys=True), "llama-3.1-8b",
+     "Llama 3.1 8B", "hf", "Llama 3.1 8B")])
 def cached_curves(config_json: str, name: str, label: str, source: str,
                   shown_label: str) -> RopeConfigCurves:
     """`rope_config_curves` of a config given as its config.json text (hashable, and the same
