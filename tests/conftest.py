@@ -11,10 +11,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
+from safetensors.numpy import load_file
 from streamlit import config as st_config
 
+from core import minilm
 from tests import browser_support
 
 # config.toml hides error details from visitors; AppTest reads it too. A failing test should show
@@ -142,3 +145,8 @@ def minilm_unavailable(monkeypatch):
     monkeypatch.undo()
     st.cache_resource.clear()
     clear_all()
+
+
+@pytest.fixture(scope="module")
+def weights() -> dict[str, np.ndarray]:
+    return load_file(str(minilm.model_path() / "model.safetensors"))

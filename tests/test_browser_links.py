@@ -30,7 +30,7 @@ CHOSEN = {"config": "llama-3.1-8b"}
 # Controls that no view shows with the page's other controls at their defaults, and why.
 NOT_REACHED = {
     # Shown only with embedding=random / encoding=learned and BERT's inputs: the word-position
-    # tests change them (tests/test_app_issue4.py); here the page keeps its article preset.
+    # tests change them (tests/test_app_word_position.py); here the page keeps its article preset.
     "word-position": {"seed", "bert_input", "special_tokens"},
 }
 

@@ -48,3 +48,21 @@ def test_hostile_strings_typed_into_every_text_box(browser_page, page):
             assert browser_page.exceptions() == []
     assert browser_page.dialogs == []
     assert browser_page.page.locator('img[src="x"]').count() == 0
+
+
+def test_bad_urls_show_notices_not_tracebacks(browser_page):
+    browser_page.open("/vit-grid?patch=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&d_model=6",
+                      charts=2)
+    text = "\n".join(browser_page.page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "patch=<img src=x onerror=alert(1)> is not allowed" in text
+    assert "d_model=6 is not allowed" in text
+    assert browser_page.dialogs == []
+    assert browser_page.exceptions() == []
+    browser_page.screenshot("vit-grid-bad-url")
+    browser_page.open("/wavelengths?dims=0,999999&metric=x", charts=2)
+    text = "\n".join(browser_page.page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "dims=999999 is not allowed" in text
+    browser_page.open("/similarity?positions=99999&metric=euclid", charts=1)
+    text = "\n".join(browser_page.page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "positions=99999 is not allowed" in text and "metric=euclid is not allowed" in text
+    assert browser_page.exceptions() == []

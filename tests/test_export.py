@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from streamlit.testing.v1 import AppTest
 
 import core
 from figures.common import (
@@ -284,3 +285,24 @@ def test_chinese_is_drawn_with_real_glyphs_in_exported_pngs(kaleido_server):
         return figure_image(export_style(fig), "png", scale=1)
 
     assert title_png("位置编码") != title_png("编码位置")
+
+
+WAVELENGTHS, SIMILARITY = "app_pages/wavelengths.py", "app_pages/similarity.py"
+WAVELENGTHS_SMALL = {"d_model": "32", "positions": "64"}
+SIMILARITY_SMALL = {"d_model": "32", "positions": "64", "anchor": "20", "offset": "3"}
+
+
+def test_download_file_names_say_what_and_with_which_parameters():
+    """The modebar's PNG and the Export menu's files are named after the chart's parameters."""
+    def names(at: AppTest) -> list[str]:
+        return [json.loads(chart.proto.config)["toImageButtonOptions"]["filename"]
+                for chart in at.get("plotly_chart")]
+
+    at = open_page(WAVELENGTHS, {"dims": "2,3", **WAVELENGTHS_SMALL})
+    assert names(at) == ["pe-wavelength-curves_d32_pos64_dims2-3",
+                         "pe-wavelength-spectrum_d32_pos64"]
+    at = open_page(SIMILARITY, {"lang": "zh", "metric": "dot", "base": "500", **SIMILARITY_SMALL})
+    assert names(at) == ["pe-similarity-matrix_d32_pos64_base500_dot"]
+    at = open_page(SIMILARITY, {"view": "rotation", **SIMILARITY_SMALL})
+    assert names(at) == ["pe-similarity-shift-matrix_d32_k3",
+                         "pe-similarity-rotation_d32_pair0_p20_k3"]

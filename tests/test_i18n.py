@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from core import alibi, rope
+from figures.alibi import make_alibi_head_figure
+from figures.rope import make_context_extension_figure
 from ui.locales import LANGUAGES, catalogue, error_text, language_from_locale, message
 from ui.pages import HOME, PAGES
 
@@ -203,3 +206,13 @@ def test_core_errors_are_english_and_the_app_words_them_in_both_languages():
             "allowed": message(allowed[0], "zh", **allowed[1])}
         zh_text = error_text(error, "zh", section, **extra_zh)
         assert zh_text != str(error) and re.search(r"[\u4e00-\u9fff]", zh_text), error.reason
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_numbers_in_figure_text_are_the_same_in_both_languages(lang):
+    """The catalogues' format specs, not the code, round the numbers: both languages agree."""
+    fig = make_alibi_head_figure(alibi.alibi_bias_overview(2, 4), 0, 0.0625, lang=lang)
+    assert "−0.0625·(i − j)" in fig.layout.title.text
+    ext = rope.rope_context_extension(8, 10, 40, factor=4)
+    assert "×4: 10 → 40" in make_context_extension_figure(ext, lang=lang).layout.title.text.replace(
+        "：", ": ")

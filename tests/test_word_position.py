@@ -4,9 +4,11 @@ independent numbers."""
 
 from __future__ import annotations
 
+import io
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from safetensors.numpy import load_file
 
@@ -450,3 +452,11 @@ def test_settle_choices(args, expected, notes):
     assert (choices.encoding, choices.d_model, choices.scale, choices.bert_input) == expected
     assert choices.embedding == embedding
     assert len(said) == notes
+
+
+def test_csv_text_is_spreadsheet_safe():
+    table = core.word_position.vector_table(
+        core.word_position.random_word_position("=1+2 cat", 4), dims=1
+    )
+    frame = pd.read_csv(io.StringIO(core.word_position.table_csv(table)))
+    assert frame["token"].tolist()[0] == "'="

@@ -1,12 +1,11 @@
-"""The word-position and learned-vs-sinusoidal pages in headless Chromium: what a person sees."""
+"""The word-position page in headless Chromium, opened by deep links: charts drawn, no exception,
+no dialog; screenshots in test-artifacts/."""
 
 from __future__ import annotations
 
 from urllib.parse import quote
 
 import pytest
-
-from tests import browser_support
 
 pytestmark = pytest.mark.browser
 
@@ -85,28 +84,3 @@ def test_word_position_chinese_and_bad_url(browser_page):
     assert "seed=-3 is out of range" in text or "seed=-3 is not allowed" in text
     assert browser_page.exceptions() == []
     browser_page.screenshot("word-position-chinese")
-
-
-def test_learned_vs_sinusoidal_default(browser_page):
-    browser_page.open("/learned-vs-sinusoidal", charts=2)
-    page = browser_page.page
-    assert browser_page.exceptions() == []
-    assert page.get_by_role("heading", name="Learned vs sinusoidal").is_visible()
-    browser_page.screenshot("learned-vs-sinusoidal")
-    for view, charts in (("similarity", 2), ("offset", 1), ("space", 2), ("extent", 1)):
-        browser_page.open(f"/learned-vs-sinusoidal?view={view}", charts=charts)
-        assert browser_page.exceptions() == []
-        browser_page.screenshot(f"learned-vs-sinusoidal-{view}")
-    page.get_by_text("no learned row from position 512").first.wait_for(
-        state="attached", timeout=30_000)
-
-
-def test_learned_vs_sinusoidal_deep_link_past_the_table(browser_page):
-    browser_page.open("/learned-vs-sinusoidal?positions=1500&metric=dot&anchor=40", charts=2)
-    page = browser_page.page
-    assert browser_page.exceptions() == []
-    assert browser_support.shown_value(page, "positions") == "1500"
-    assert page.get_by_role("radio", name="dot").is_checked()
-    assert "rows 0 to 511 only" in alerts(browser_page)
-    assert browser_page.dialogs == []
-    browser_page.screenshot("learned-vs-sinusoidal-1500-dot")

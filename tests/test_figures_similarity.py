@@ -1,4 +1,4 @@
-"""The figures of the wavelengths, similarity and vit-grid pages, checked on their traces."""
+"""The similarity page's figures, checked on their traces."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import core
-from core import similarity, vit_grid, wavelength_views
+from core import similarity
 from figures.similarity import (
     make_anchor_profile_figure,
     make_distance_figure,
@@ -16,17 +16,6 @@ from figures.similarity import (
     make_rotation_figure,
     make_shift_matrix_figure,
     make_similarity_matrix_figure,
-)
-from figures.vit_grid import (
-    make_halves_figure,
-    make_patch_map_figure,
-    make_tiles_figure,
-    make_vit_encoding_figure,
-)
-from figures.wavelengths import (
-    make_clock_figure,
-    make_dimension_curves_figure,
-    make_spectrum_figure,
 )
 
 
@@ -51,7 +40,6 @@ def scatter_figure(n: int = 200, d_model: int = 32, metric: str = "dot", offset:
     return fig, sample, random_sample
 
 
-# --- similarity --------------------------------------------------------------------------------
 def test_similarity_curve_equals_offset_dot_product():
     fig, _, _ = scatter_figure(d_model=32)
     curve = next(t for t in fig.data if "offset_dot_product" in t.name)
@@ -158,101 +146,3 @@ def test_rotation_figure():
     assert before.x[1] == pytest.approx(math.cos(7)) and before.y[1] == pytest.approx(math.sin(7))
     assert after.x[1] == pytest.approx(math.cos(10))
     assert moved.x[0] == pytest.approx(after.x[1]) and moved.y[0] == pytest.approx(after.y[1])
-
-
-# --- wavelengths -------------------------------------------------------------------------------
-def test_dimension_curves_figure_labels_each_wavelength():
-    curves = wavelength_views.dimension_curves(100, 512, (0, 1, 510))
-    fig = make_dimension_curves_figure(curves)
-    assert [t.name for t in fig.data] == [
-        "dim 0: sin, i=0, λ=6.28",
-        "dim 1: cos, i=0, λ=6.28",
-        "dim 510: sin, i=255, λ=60,611.48",
-    ]
-    np.testing.assert_allclose(fig.data[0].y, np.sin(np.arange(100)), atol=1e-7)  # float32
-    assert fig.layout.xaxis.title.text == "position (pos)"
-
-
-def test_spectrum_figure():
-    spectrum = wavelength_views.wavelength_spectrum(512, 2048)
-    fig = make_spectrum_figure(spectrum)
-    assert fig.layout.yaxis.type == "log"
-    complete, incomplete = fig.data
-    assert len(incomplete.x) == 95 and len(complete.x) == 161
-    assert min(incomplete.y) > 2048 >= max(complete.y)
-    lines = sorted(s.y0 for s in fig.layout.shapes)
-    assert lines == pytest.approx([2 * math.pi, 2048, 2 * math.pi * 10000])
-    texts = " ".join(a.text for a in fig.layout.annotations)
-    assert "paper's rounded 10000·2π = 62,831.9" in texts
-    assert "60,611.5" in texts and "sequence length n = 2048" in texts
-
-
-def test_clock_figure_frames_and_the_articles_sin_7():
-    frames = wavelength_views.clock_frames(2048, 768, (0, 191, 383))
-    fig = make_clock_figure(frames, start=7)
-    assert len(fig.frames) == wavelength_views.MAX_CLOCK_FRAMES
-    assert fig.layout.sliders[0].active == 7
-    assert len(fig.layout.sliders[0].steps) == 400
-    frame7 = next(f for f in fig.frames if f.name == "7")
-    texts = frame7.data[2].text
-    assert texts[0] == "pos 7: 0.23π"  # sin(7) = sin(2.23 pi) = sin(0.23 pi)
-    tip_x, tip_y = frame7.data[1].x, frame7.data[1].y
-    assert tip_x[0] == pytest.approx(math.cos(7), abs=1e-4)  # the first clock is centred at 0
-    assert tip_y[0] == pytest.approx(math.sin(7), abs=1e-4)
-    # the initial drawing is position 7 too
-    assert fig.data[4].text[0] == "pos 7: 0.23π"
-    assert "i=383" in fig.data[1].text[2]
-    assert [b.label for b in fig.layout.updatemenus[0].buttons] == ["▶ play", "❚❚ pause"]
-
-
-# --- vit-grid ----------------------------------------------------------------------------------
-def test_tiles_figure_for_vit_b16():
-    emb = core.sincos_2d_encoding(14, 14, 768)
-    fig = make_tiles_figure(vit_grid.similarity_tiles(emb, 14, 14))
-    z = np.asarray(fig.data[0].z, dtype=np.float64)
-    assert z.shape == (14 * 15, 14 * 15)
-    tile = z[3 * 15 : 3 * 15 + 14, 4 * 15 : 4 * 15 + 14]
-    np.testing.assert_allclose(tile, vit_grid.patch_similarity_map(emb, 14, 14, 3, 4), atol=1e-6)
-    assert tile[3, 4] == pytest.approx(1.0)
-    assert "all 14 x 14 patches" in fig.layout.annotations[0].text
-    assert list(fig.layout.xaxis.ticktext) == [str(c) for c in range(14)]
-
-
-def test_tiles_figure_for_a_large_grid_says_what_is_shown():
-    emb = core.sincos_2d_encoding(64, 40, 64)
-    fig = make_tiles_figure(vit_grid.similarity_tiles(emb, 64, 40))
-    text = fig.layout.annotations[0].text
-    assert "14 x 14 of the 64 x 40 patches" in text and "averaged" in text
-    assert max(np.asarray(fig.data[0].z).shape) <= 400
-    assert len(fig.to_json()) < 1_500_000
-
-
-def test_patch_map_and_halves_figures():
-    emb = core.sincos_2d_encoding(6, 10, 128, cls_token=True)
-    sim = vit_grid.patch_similarity_map(emb, 6, 10, 2, 7)
-    fig = make_patch_map_figure(sim, row=2, col=7)
-    assert np.asarray(fig.data[0].z).shape == (6, 10)
-    assert "cosine = %{z" in fig.data[0].hovertemplate
-    assert (fig.data[1].x[0], fig.data[1].y[0]) == (7, 2)
-    columns, rows = vit_grid.half_similarity_maps(emb, 6, 10, 2, 7)
-    halves = make_halves_figure(columns, rows, row=2, col=7, d_model=128)
-    left = np.asarray(halves.data[0].z)
-    right = np.asarray(halves.data[2].z)
-    assert np.ptp(left, axis=0).max() < 1e-12  # column half: constant down each column
-    assert np.ptp(right, axis=1).max() < 1e-12  # row half: constant along each row
-    titles = [a.text for a in halves.layout.annotations]
-    assert "channels [0, 64): the column code (x)" in titles
-    assert "channels [64, 128): the row code (y)" in titles
-
-
-def test_vit_encoding_figure_marks_cls_and_split():
-    overview = vit_grid.vit_encoding_overview(14, 14, 768, cls_token=True)
-    fig = make_vit_encoding_figure(overview, d_model=768, cls_token=True)
-    assert np.asarray(fig.data[0].z).shape == (197, 768)
-    shape_kinds = [(s.type, s.x0, s.y0) for s in fig.layout.shapes]
-    assert ("line", 383.5, 0) in shape_kinds  # the x | y channel split
-    assert any(t == "rect" and y0 == -0.5 for t, _, y0 in shape_kinds)  # the cls row
-    assert any("cls token" in a.text for a in fig.layout.annotations)
-    plain = make_vit_encoding_figure(vit_grid.vit_encoding_overview(4, 4, 64), d_model=64,
-                                     cls_token=False)
-    assert not any("cls" in (a.text or "") for a in plain.layout.annotations)

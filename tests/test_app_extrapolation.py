@@ -1,0 +1,102 @@
+"""The extrapolation page through Streamlit's AppTest: it renders, its controls drive it, bad URL
+values are explained, and the numbers shown are the right ones."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.apptest import decode, notices, open_page, plotly_figures, set_control
+
+ROPE, ALIBI, EXTRAPOLATION = "app_pages/rope.py", "app_pages/alibi.py", "app_pages/extrapolation.py"
+
+
+def _minilm_available() -> bool:
+    try:
+        from core import load_minilm
+
+        load_minilm()
+    except Exception:
+        return False
+    return True
+
+
+def figure_titled(at, words: str) -> dict:
+    for figure in plotly_figures(at):
+        if words in figure["layout"]["title"]["text"]:
+            return figure
+    raise AssertionError(f"no figure titled with {words!r}")
+
+
+@pytest.mark.parametrize(
+    "page, charts",
+    [(EXTRAPOLATION, 4 if _minilm_available() else 3)],
+)
+def test_default_render_has_no_exception(page, charts):
+    at = open_page(page)
+    assert not at.exception
+    assert notices(at) == []
+    assert len(plotly_figures(at)) == charts
+
+
+# --- sections: one at a time, in the URL as `view` -----------------------------------------------
+SECTIONS = {
+    ROPE: {"rotation": ["rotation_chart"], "relative": ["logits_chart"],
+           "decay": ["decay_chart"], "extension": ["extension_chart"],
+           "config": ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]},
+    ALIBI: {"slopes": ["slopes_chart"], "heads": ["bias_grid_chart"], "head": ["head_chart"],
+            "reach": ["reach_chart"]},
+}
+
+
+def test_extrapolation_panels_say_what_happens():
+    at = open_page(EXTRAPOLATION, {"train_length": "2048", "target_length": "8192",
+                                   "d_model": "128"})
+    text = "\n".join(m.value for m in at.markdown)
+    assert "23 of the 64 pairs" in text
+    assert "down to -4096 for the steepest head at distance 8191" in text  # 0.5 * 8191
+    assert "up to 5.3× further away" in text
+    alibi_figure = figure_titled(at, "ALiBi")
+    assert decode(alibi_figure["data"][0]["y"]).min() == pytest.approx(-0.5 * 8191)
+    if _minilm_available():
+        assert "lookup table of 512 rows" in text
+        learned = decode(figure_titled(at, "Learned")["data"][0]["y"])
+        assert np.isnan(learned[512:]).all() and np.isfinite(learned[:512]).all()
+    else:
+        assert "could not be loaded" in at.info[0].value
+
+
+def test_extrapolation_changing_d_model_changes_the_sinusoid_panel():
+    at = open_page(EXTRAPOLATION, {"train_length": "100", "target_length": "400", "d_model": "8"})
+    before = decode(figure_titled(at, "Sinusoid")["data"][0]["y"])
+    set_control(at, "d_model", 64)
+    after = decode(figure_titled(at, "Sinusoid")["data"][0]["y"])
+    assert before.shape == after.shape == (400,)
+    assert not np.allclose(before, after)
+    assert np.all(after[:100] == 0)
+
+
+def test_extrapolation_without_extrapolating_says_so():
+    at = open_page(EXTRAPOLATION, {"train_length": "500", "target_length": "400"})
+    assert any("is not beyond train_length" in i.value for i in at.info)
+    assert not at.exception
+
+
+# --- bad URL values -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "page, name, value",
+    [
+        (EXTRAPOLATION, "train_length", "abc"),
+        (EXTRAPOLATION, "target_length", "100000"),
+        (EXTRAPOLATION, "d_model", "3"),
+    ],
+)
+def test_bad_url_value_gives_a_notice_naming_the_parameter(page, name, value):
+    at = open_page(page, {name: value})
+    assert not at.exception
+    messages = notices(at)
+    assert len(messages) == 1, messages
+    assert messages[0].startswith(f"URL parameter {name}=")
+    assert "Using the default" in messages[0] or "as by default" in messages[0]
+    # The page still draws, with the default (RoPE and ALiBi: their default section's chart).
+    assert len(plotly_figures(at)) >= (1 if page in SECTIONS else 3)

@@ -1,0 +1,124 @@
+"""The similarity page through Streamlit's AppTest: it renders, its controls drive it, bad URL
+values are explained, and the numbers shown are the right ones."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import core
+from tests.apptest import decode, notices, open_page, plotly_figures, set_control
+
+WAVELENGTHS = "app_pages/wavelengths.py"
+SIMILARITY = "app_pages/similarity.py"
+VIT_GRID = "app_pages/vit_grid.py"
+
+
+def markdown(at) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize(
+    "page, charts", [(SIMILARITY, 1)]
+)
+def test_default_render(page, charts):
+    at = open_page(page)
+    assert not at.exception
+    assert notices(at) == []
+    assert len(plotly_figures(at)) == charts
+    assert at.latex  # the formulas are next to the figures
+
+
+def test_similarity_default_is_the_tf_tutorial_view():
+    at = open_page(SIMILARITY)
+    (matrix,) = plotly_figures(at)  # one section at a time: the matrix first
+    assert decode(matrix["data"][0]["z"]).shape == (200, 200)
+    assert "all 2048² = 4,194,304 entries" in markdown(at)
+    at.radio(key="view").set_value("anchor").run()
+    (profile,) = plotly_figures(at)
+    y = decode(profile["data"][0]["y"])
+    assert y.shape == (2048,) and int(np.argmax(y)) == 1000
+    assert y[1000] == pytest.approx(1.0, abs=1e-6)
+
+
+def test_similarity_every_view_draws_its_charts():
+    charts = {"matrix": 1, "offset": 1, "anchor": 1, "distance": 1, "rotation": 2}
+    for view, count in charts.items():
+        at = open_page(SIMILARITY, {"positions": "300", "d_model": "64", "view": view})
+        assert not at.exception, view
+        assert len(plotly_figures(at)) == count, view
+
+
+def test_similarity_curve_and_residual_numbers():
+    query = {"positions": "300", "d_model": "64", "metric": "dot", "offset": "5",
+             "anchor": "100", "view": "offset"}
+    at = open_page(SIMILARITY, query)
+    assert not at.exception
+    scatter = plotly_figures(at)[0]
+    curve = next(t for t in scatter["data"] if "offset_dot_product" in t.get("name", ""))
+    k = decode(curve["x"])
+    np.testing.assert_allclose(decode(curve["y"]), core.offset_dot_product(k, 64), atol=1e-9)
+    text = markdown(at)
+    # direction blindness, from the table: PE[100].PE[105] = PE[100].PE[95]
+    expected = core.offset_dot_product(5, 64)
+    assert f"position 105: **{expected:.6f}**" in text
+    assert f"position 95: **{expected:.6f}**" in text
+    at.radio(key="view").set_value("rotation").run()
+    residual = float(markdown(at).split("(295 of them) is **")[1].split("**")[0])
+    assert residual < 1e-6  # float32 rounding only
+
+
+def test_similarity_controls_drive_the_page():
+    at = open_page(SIMILARITY, {"positions": "200", "d_model": "32", "anchor": "50"})
+    before = decode(plotly_figures(at)[0]["data"][0]["z"])
+    at.radio(key="metric").set_value("dot").run()
+    after = decode(plotly_figures(at)[0]["data"][0]["z"])
+    np.testing.assert_allclose(after, before * 16, rtol=1e-4, atol=1e-4)  # |PE|^2 = d/2 = 16
+    at.radio(key="view").set_value("rotation").run()
+    set_control(at, "offset", 7)
+    shift = plotly_figures(at)[0]
+    assert shift["layout"]["title"]["text"] == "M_k for k = 7"  # d = 32: the whole matrix
+    z = decode(shift["data"][0]["z"])
+    assert z[0, 0] == pytest.approx(math.cos(7), abs=1e-6)
+    set_control(at, "pair", 3)
+    rotation = plotly_figures(at)[1]
+    assert rotation["layout"]["title"]["text"] == "Pair 3 rotated by ω_3·k"
+
+
+def test_similarity_clamps_anchor_and_offset_with_an_info():
+    """In the view that uses them (rotation: anchor, offset and pair); the matrix view, which
+    uses none of them, says nothing about them."""
+    query = {"positions": "100", "d_model": "16", "anchor": "500", "offset": "-300",
+             "pair": "30"}
+    at = open_page(SIMILARITY, {**query, "view": "rotation"})
+    assert not at.exception
+    infos = [i.value for i in at.info]
+    assert "anchor 500 is past the last position (99): using 99." in infos
+    assert "offset -300 is longer than the table allows: using -99." in infos
+    assert "pair 30 does not exist for d_model = 16: using 7." in infos
+    at = open_page(SIMILARITY, query)
+    assert not at.exception and [i.value for i in at.info] == []
+
+
+# --- bad URL values: a notice naming the parameter, the page still draws -----------------------
+BAD_VALUES = [
+    (SIMILARITY, "d_model", "2048"),
+    (SIMILARITY, "positions", "5000"),
+    (SIMILARITY, "metric", "euclid"),
+    (SIMILARITY, "offset", "abc"),
+    (SIMILARITY, "anchor", "-1"),
+]
+
+
+@pytest.mark.parametrize("page, name, value", BAD_VALUES)
+def test_bad_url_value_gives_a_notice_naming_the_parameter(page, name, value):
+    at = open_page(page, {name: value})
+    assert not at.exception
+    messages = notices(at)
+    assert len(messages) == 1, messages
+    assert messages[0].startswith(f"URL parameter {name}")
+    assert "Using the default" in messages[0] or "as by default" in messages[0]
+    charts = {WAVELENGTHS: 2, SIMILARITY: 1, VIT_GRID: 2}[page]
+    assert len(plotly_figures(at)) == charts

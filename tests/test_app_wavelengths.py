@@ -1,0 +1,106 @@
+"""The wavelengths page through Streamlit's AppTest: it renders, its controls drive it, bad URL
+values are explained, and the numbers shown are the right ones."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests import reference
+from tests.apptest import decode, notices, open_page, plotly_figures, set_control
+
+WAVELENGTHS = "app_pages/wavelengths.py"
+SIMILARITY = "app_pages/similarity.py"
+VIT_GRID = "app_pages/vit_grid.py"
+
+
+def markdown(at) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize(
+    "page, charts", [(WAVELENGTHS, 2)]
+)
+def test_default_render(page, charts):
+    at = open_page(page)
+    assert not at.exception
+    assert notices(at) == []
+    assert len(plotly_figures(at)) == charts
+    assert at.latex  # the formulas are next to the figures
+
+
+def test_wavelengths_default_dims_and_numbers():
+    at = open_page(WAVELENGTHS, {"d_model": "512", "positions": "2048"})
+    curves, _ = plotly_figures(at)  # one section at a time: curves and spectrum first
+    names = [t["name"] for t in curves["data"]]
+    assert [n.split(":")[0] for n in names] == [
+        "dim 0", "dim 1", "dim 256", "dim 257", "dim 510", "dim 511"
+    ]
+    assert "λ=60,611.48" in names[-1]
+    text = markdown(at)
+    assert "**60,611.5**" in text and "**62,831.9**" in text
+    assert "**95** of the 256 pairs" in text  # 2 pi 10000^(2i/512) > 2048 for i >= 161
+    assert "**1.036633**" in text  # the ratio 10000^(2/512)
+    at.radio(key="view").set_value("clocks").run()
+    (clocks,) = plotly_figures(at)
+    assert len(clocks["frames"]) == 400
+
+
+def test_wavelengths_shows_both_timescale_conventions_side_by_side():
+    """The formula's slowest wavelength (60,611.5 at d = 512) beside tensor2tensor's exact
+    2 pi 10^4 (62,831.9); the control switches the curves to tensor2tensor's frequencies."""
+    at = open_page(WAVELENGTHS, {"d_model": "512", "positions": "2048"})
+    text = markdown(at)
+    table = next(line for line in text.splitlines() if "longest" in line and "|" in line)
+    assert "60,611.5" in table and "62,831.9" in table
+    ratio = next(line for line in text.splitlines() if "ratio" in line and "|" in line)
+    assert f"{10000 ** (2 / 512):.6f}" in ratio and f"{10000 ** (1 / 255):.6f}" in ratio
+    at.radio(key="timescales").set_value("tensor2tensor").run()
+    assert not at.exception
+    curves, _ = plotly_figures(at)
+    last = curves["data"][-1]  # dim 511: cos of the slowest pair
+    assert "λ=62,831.85" in last["name"]
+    expected = reference.t2t_get_timing_signal_1d(2048, 512)[:, 511]  # concatenated: cos 255
+    np.testing.assert_allclose(decode(last["y"]), expected, atol=1e-9)
+    assert "**62,831.9**" in markdown(at) and r"1/(d/2-1)" in at.latex[0].value
+
+
+def test_wavelengths_dims_control_drives_the_curves():
+    at = open_page(WAVELENGTHS, {"d_model": "64", "positions": "50"})
+    at.text_input(key="dims").set_value("2, 3").run()
+    curves = plotly_figures(at)[0]
+    assert [t["name"].split(":")[0] for t in curves["data"]] == ["dim 2", "dim 3"]
+    y = decode(curves["data"][0]["y"])
+    w = 10000 ** (-2 / 64)
+    np.testing.assert_allclose(y, np.sin(np.arange(50) * w), atol=1e-6)
+    set_control(at, "positions", 80)
+    assert decode(plotly_figures(at)[0]["data"][0]["y"]).shape == (80,)
+
+
+def test_wavelengths_clock_starts_at_the_articles_position_7():
+    at = open_page(WAVELENGTHS, {"d_model": "768", "positions": "100", "view": "clocks"})
+    (clocks,) = plotly_figures(at)
+    assert clocks["layout"]["sliders"][0]["active"] == 7
+    assert clocks["data"][4]["text"][0] == "pos 7: 0.23π"
+
+
+# --- bad URL values: a notice naming the parameter, the page still draws -----------------------
+BAD_VALUES = [
+    (WAVELENGTHS, "d_model", "7"),
+    (WAVELENGTHS, "positions", "0"),
+    (WAVELENGTHS, "base", "nan"),
+    (WAVELENGTHS, "dims", "0,99999"),
+    (WAVELENGTHS, "dims", "<b>x</b>"),
+]
+
+
+@pytest.mark.parametrize("page, name, value", BAD_VALUES)
+def test_bad_url_value_gives_a_notice_naming_the_parameter(page, name, value):
+    at = open_page(page, {name: value})
+    assert not at.exception
+    messages = notices(at)
+    assert len(messages) == 1, messages
+    assert messages[0].startswith(f"URL parameter {name}")
+    assert "Using the default" in messages[0] or "as by default" in messages[0]
+    charts = {WAVELENGTHS: 2, SIMILARITY: 1, VIT_GRID: 2}[page]
+    assert len(plotly_figures(at)) == charts

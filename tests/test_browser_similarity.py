@@ -1,0 +1,32 @@
+"""The similarity page in headless Chromium, opened by deep links: charts drawn, no exception, no
+dialog; screenshots in test-artifacts/."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import browser_support
+
+pytestmark = pytest.mark.browser
+
+
+def test_similarity_deep_link(browser_page):
+    query = "d_model=128&positions=600&anchor=300&offset=12&metric=dot&pair=2"
+    browser_page.open(f"/similarity?{query}", charts=1)
+    page = browser_page.page
+    assert browser_support.shown_value(page, "anchor") == "300"
+    assert page.get_by_role("radio", name="dot").is_checked()
+    assert page.get_by_text("Toeplitz: constant along diagonals").is_visible()
+    browser_page.screenshot("similarity")
+    # Each section has its own link; clicking another section shows it in place.
+    page.locator('[data-testid="stRadio"] label').filter(has_text="rotation").click()
+    browser_page.wait_idle()
+    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 2")
+    assert page.get_by_text("A shift by k is a rotation").is_visible()
+    assert "view=rotation" in page.url
+    browser_page.screenshot("similarity-rotation")
+    browser_page.open(f"/similarity?{query}&view=offset", charts=1)
+    assert page.get_by_text("Distance vs dot product", exact=True).is_visible()
+    browser_page.screenshot("similarity-offset")
+    assert browser_page.exceptions() == []
+    assert browser_page.dialogs == []

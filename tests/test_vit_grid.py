@@ -1,0 +1,154 @@
+"""core.vit_grid against independent values: slow loops, closed forms, the articles' numbers and
+the reference code (tests/reference.py)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import core
+from core import limits, vit_grid
+from tests import reference
+from ui.pages import params_of
+
+
+def slow_offset_dot(k: int, d_model: int, base: float = 10000.0) -> float:
+    return sum(math.cos(k / base ** (2 * i / d_model)) for i in range(d_model // 2))
+
+
+def test_vit_b16_shape_with_cls():
+    emb = core.sincos_2d_encoding(14, 14, 768, cls_token=True)
+    assert emb.shape == (197, 768)
+    np.testing.assert_array_equal(emb[0], 0.0)
+    mae = reference.mae_get_2d_sincos_pos_embed(768, 14, cls_token=True)
+    np.testing.assert_allclose(emb, mae, atol=1e-6)  # MAE's float32 grid
+
+
+def test_column_half_constant_down_columns_row_half_along_rows():
+    h, w, d = 5, 7, 64
+    emb = core.sincos_2d_encoding(h, w, d).reshape(h, w, d)  # (row, col, channel)
+    column_half, row_half = emb[..., : d // 2], emb[..., d // 2 :]
+    np.testing.assert_array_equal(column_half, np.broadcast_to(column_half[:1], column_half.shape))
+    np.testing.assert_array_equal(row_half, np.broadcast_to(row_half[:, :1], row_half.shape))
+    maps = vit_grid.half_similarity_maps(emb.reshape(h * w, d), h, w, 2, 3)
+    np.testing.assert_allclose(maps[0], np.broadcast_to(maps[0][:1], (h, w)), atol=1e-12)
+    np.testing.assert_allclose(maps[1], np.broadcast_to(maps[1][:, :1], (h, w)), atol=1e-12)
+
+
+def test_patch_map_closed_form_mean_of_two_1d_cosines():
+    h, w, d = 6, 10, 128
+    emb = core.sincos_2d_encoding(h, w, d, cls_token=True)
+    sim = vit_grid.patch_similarity_map(emb, h, w, 2, 7)
+    for r in range(h):
+        for c in range(w):
+            column_part = slow_offset_dot(c - 7, d // 2) / (d // 4)  # each half: |.|^2 = d/4
+            row_part = slow_offset_dot(r - 2, d // 2) / (d // 4)
+            expected = 0.5 * (column_part + row_part)
+            assert sim[r, c] == pytest.approx(expected, abs=1e-12)
+    assert sim[2, 7] == pytest.approx(1.0)
+
+
+def test_tiles_are_every_patchs_map_for_small_grids():
+    h, w, d = 4, 5, 32
+    emb = core.sincos_2d_encoding(h, w, d)
+    tiles = vit_grid.similarity_tiles(emb, h, w)
+    assert tiles.every_patch and tiles.exact and tiles.tiles.shape == (h, w, h, w)
+    for r in range(h):
+        for c in range(w):
+            np.testing.assert_allclose(
+                tiles.tiles[r, c], vit_grid.patch_similarity_map(emb, h, w, r, c), atol=1e-12
+            )
+    mosaic = tiles.mosaic()
+    assert mosaic.shape == (h * (h + 1), w * (w + 1))
+    np.testing.assert_allclose(mosaic[(h + 1) * 1 : (h + 1) * 1 + h, (w + 1) * 2 : (w + 1) * 2 + w],
+                               tiles.tiles[1, 2], atol=1e-6)
+    assert np.isnan(mosaic[h, 0]) and np.isnan(mosaic[0, w])
+
+
+def test_tiles_for_large_grids_stay_small():
+    emb = core.sincos_2d_encoding(64, 64, 64)
+    tiles = vit_grid.similarity_tiles(emb, 64, 64)
+    assert tiles.tile_rows.size == tiles.tile_cols.size == vit_grid.MAX_TILES_SIDE
+    assert tiles.tile_rows[0] == 0 and tiles.tile_rows[-1] == 63
+    assert not tiles.every_patch and not tiles.exact
+    assert max(tiles.mosaic().shape) <= vit_grid.MAX_MOSAIC_SIDE
+    # each resampled tile is that patch's full map through the textbook resampler
+    full = vit_grid.patch_similarity_map(emb, 64, 64, 0, 63)
+    expected = reference.loop_gaussian_resample(
+        reference.loop_gaussian_resample(full, tiles.tiles.shape[2]), tiles.tiles.shape[3], axis=1)
+    np.testing.assert_allclose(tiles.tiles[0, -1], expected, atol=1e-6)
+
+
+def test_vit_encoding_overview_keeps_the_cls_row():
+    overview = vit_grid.vit_encoding_overview(14, 14, 768, cls_token=True)
+    assert overview.values.shape == (197, 768)  # every channel its own column up to 1024
+    assert overview.row_edges[-1] == 197 and overview.col_edges[-1] == 768
+    np.testing.assert_array_equal(overview.values[0], 0.0)
+    big = vit_grid.vit_encoding_overview(64, 64, 1280, cls_token=True)
+    assert big.values.shape == (1 + limits.SOLE_HEATMAP_CELLS // 512, 512)
+    np.testing.assert_array_equal(big.row_edges[:2], [0, 1])  # the cls row on its own
+    np.testing.assert_array_equal(big.values[0], 0.0)
+    # 1280 channels are four runs of 320 (sin, cos of one coordinate, then the other), each
+    # shown as 128 columns of its own kind: patch (0, 0) has every sine 0 and every cosine 1.
+    wide = vit_grid.vit_encoding_overview(8, 8, 1280)  # 64 exact rows, 1280 -> 512 columns
+    assert wide.values.shape == (64, 512)
+    first_patch = wide.values[0]
+    np.testing.assert_allclose(first_patch[0:128], 0.0, atol=1e-6)
+    np.testing.assert_allclose(first_patch[128:256], 1.0, atol=1e-6)
+    np.testing.assert_allclose(first_patch[256:384], 0.0, atol=1e-6)
+    np.testing.assert_allclose(first_patch[384:], 1.0, atol=1e-6)
+    assert list(wide.col_edges[[0, 128, 256, 384, 512]]) == [0, 320, 640, 960, 1280]
+    exact = vit_grid.vit_encoding_overview(4, 4, 64)
+    assert exact.exact
+    np.testing.assert_allclose(exact.values, core.sincos_2d_encoding(4, 4, 64), atol=1e-7)
+
+
+def test_parse_patch():
+    assert vit_grid.parse_patch("3,4", 14, 14) == (3, 4)
+    assert vit_grid.parse_patch(" 0 , 13 ", 14, 14) == (0, 13)
+    assert vit_grid.parse_patch("", 6, 10) == (3, 5)
+
+
+@pytest.mark.parametrize("text", ["3", "a,b", "3,4,5", "-1,2", "14,0", "0,14", "1.5,2"])
+def test_parse_patch_errors_name_patch(text):
+    with pytest.raises(ValueError, match=r"^patch=.* (is not allowed|is outside the grid)"):
+        vit_grid.parse_patch(text, 14, 14)
+
+
+def test_presets():
+    b16 = vit_grid.VIT_PRESETS["ViT-B/16"]
+    assert (b16.grid_h, b16.grid_w, b16.d_model, b16.cls_token) == (14, 14, 768, True)
+    specs = params_of("vit-grid")
+    for preset in vit_grid.VIT_PRESETS.values():  # every preset is a valid set of URL values
+        specs["grid_h"].validate(preset.grid_h)
+        specs["grid_w"].validate(preset.grid_w)
+        specs["d_model"].validate(preset.d_model)
+    assert specs["grid_h"].maximum == core.vit_grid.MAX_GRID_SIDE
+
+
+# --- the 2-D sin-cos grid itself, against MAE's get_2d_sincos_pos_embed ---------------------
+@pytest.mark.parametrize("grid, d_model", [(1, 4), (4, 8), (14, 768), (16, 1024), (7, 64)])
+@pytest.mark.parametrize("cls_token", [False, True])
+def test_square_grids_equal_mae(grid, d_model, cls_token):
+    ours = core.sincos_2d_encoding(grid, grid, d_model, cls_token=cls_token)
+    mae = reference.mae_get_2d_sincos_pos_embed(d_model, grid, cls_token=cls_token)
+    assert ours.shape == mae.shape
+    np.testing.assert_allclose(ours, mae, atol=1e-12, rtol=0)
+
+
+def test_vit_b16_shape_with_cls_token():
+    assert core.sincos_2d_encoding(14, 14, 768, cls_token=True).shape == (197, 768)
+
+
+def test_halves_encode_column_then_row_on_rectangular_grids():
+    h, w, d = 3, 5, 16
+    emb = core.sincos_2d_encoding(h, w, d).reshape(h, w, d)
+    first, second = emb[..., : d // 2], emb[..., d // 2 :]
+    # [0, d/2) depends only on the column: constant down each column of patches.
+    assert np.allclose(first, first[:1, :, :])
+    # [d/2, d) depends only on the row: constant along each row of patches.
+    assert np.allclose(second, second[:, :1, :])
+    np.testing.assert_allclose(first[0, :, :], reference.loop_concatenated(w, d // 2), atol=1e-12)
+    np.testing.assert_allclose(second[:, 0, :], reference.loop_concatenated(h, d // 2), atol=1e-12)
