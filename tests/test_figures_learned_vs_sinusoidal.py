@@ -1,12 +1,30 @@
-"""The learned-vs-sinusoidal page's figures: the PCA path of the position vectors."""
+"""The learned-vs-sinusoidal page's figures: the PCA path of the position vectors, the tables,
+similarity, offset curves and extent."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from safetensors.numpy import load_file
 
 import core
+from core import learned_vs_sinusoidal as lvs
+from core import minilm
 from core.word_position import project
-from figures.learned_vs_sinusoidal import make_trajectory_figure
+from figures.learned_vs_sinusoidal import (
+    make_extent_figure,
+    make_offset_figure,
+    make_similarity_figure,
+    make_table_heatmap_figure,
+    make_trajectory_figure,
+)
+
+
+@pytest.fixture(scope="module")
+def learned_table():
+    """MiniLM's position table, read from the file without `core`."""
+    weights = load_file(str(minilm.model_path() / "model.safetensors"))
+    return weights["embeddings.position_embeddings.weight"].astype(np.float64)
 
 
 def _panels(learned: np.ndarray, sinusoid: np.ndarray) -> dict:
@@ -51,3 +69,21 @@ def test_path_rule_on_known_clouds():
     fig = make_trajectory_figure(_panels(shuffled, circle))
     assert [t.mode for t in fig.data if t.customdata is not None] == ["markers",
                                                                       "lines+markers"]
+
+
+def test_learned_figures(learned_table):
+    overview = lvs.table_overview(learned_table, 256, 192)
+    fig = make_table_heatmap_figure(overview, zmax=0.5, title="Learned")
+    assert (fig.data[0].zmin, fig.data[0].zmax) == (-0.5, 0.5)
+    assert fig.data[0].customdata is None  # light payload
+    sim = make_similarity_figure(lvs.table_overview(np.eye(4), 256, 256), metric="dot", zmax=1,
+                                 title="s")
+    assert "dot = %{z:.4f}" in sim.data[0].hovertemplate
+    assert sim.layout.yaxis.title.text == "position i"
+    curves = {"learned": lvs.offset_similarity_curves(learned_table, [0, 10], 5),
+              "sinusoidal": lvs.offset_similarity_curves(learned_table, [0, 10], 5)}
+    assert len(make_offset_figure(curves, metric="cosine").data) == 4
+    extent = make_extent_figure(np.ones(512), np.ones(768), learned_rows=512)
+    assert extent.layout.shapes[0].x0 == 511.5 and extent.layout.shapes[0].x1 == 768
+    assert extent.layout.yaxis.type == "log"
+    assert "no learned row from position 512" in extent.layout.annotations[0].text

@@ -1,4 +1,4 @@
-"""The message catalogues (core/locales): both languages have exactly the same keys and the same
+"""The message catalogues (ui/locales): both languages have exactly the same keys and the same
 placeholders, every key the code asks for exists, and messages format in both languages."""
 
 from __future__ import annotations

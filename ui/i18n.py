@@ -30,7 +30,7 @@ def current_language() -> Lang:
 
 
 def t(key: str, /, **values: object) -> str:
-    """The message `key` of the catalogue (core/locales) in the visitor's language."""
+    """The message `key` of the catalogue (ui/locales) in the visitor's language."""
     return message(key, current_language(), **values)
 
 
