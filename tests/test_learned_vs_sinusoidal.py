@@ -16,10 +16,6 @@ from core import minilm
 from tests import reference
 
 
-def model():
-    return core.load_minilm()
-
-
 @pytest.fixture(scope="module")
 def learned_table():
     """MiniLM's position table, read from the file without `core`."""
