@@ -141,3 +141,20 @@ def test_the_benchmarks_write_their_results_where_the_docs_show_them():
         text = (ROOT / doc).read_text(encoding="utf-8")
         assert f"<!-- {marker} -->\n" in text and f"<!-- /{marker} -->" in text, (marker, doc)
         assert f"<!-- {marker} -->" not in README.read_text("utf-8")
+
+
+def test_adding_a_scheme_lists_at_most_eight_files_and_its_sketches_import():
+    """docs/adding-a-scheme.md matches the code: its table names at most eight files, each of
+    which exists (ALiBi's), and every import in its sketches works against the code today, so a
+    renamed module or function fails here."""
+    text = (ROOT / "docs" / "adding-a-scheme.md").read_text(encoding="utf-8")
+    files = re.findall(r"^\| \d+ \| `([^`]+)` \|", text, flags=re.MULTILINE)
+    assert 6 <= len(files) <= 8, files
+    assert [f for f in files if not (ROOT / f).is_file()] == []
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    imports = [line for block in blocks for line in block.splitlines()
+               if re.match(r"(from \S+ )?import ", line)]
+    assert len(imports) >= 10
+    for line in imports:
+        exec(line, {})
+    assert "worst_case" in text and "start_page" in text  # the page's sketch uses today's API
