@@ -24,7 +24,7 @@ from ui.locales import error_text
 from ui.model import cached_minilm
 from ui.text import escape_markdown, explain
 
-D_MODEL = 384  # MiniLM's width; the sinusoid is built at the same width to compare like with like
+D_MODEL = wp.MINILM_WIDTH  # 384; the sinusoid is built at the same width to compare like with like
 # Two heatmaps a view share one rerun's budget (see core.limits): 256 rows x all 384 columns per
 # table (a column never mixes a sine with a cosine), 256 x 256 per similarity matrix.
 HEATMAP_ROWS = 256

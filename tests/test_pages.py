@@ -73,3 +73,25 @@ def test_a_stops_slider_without_stops_has_its_parameters_usual_values():
             param = params_of(page)[name]
             assert param.stops in STOPS, (page, name)
             assert len(STOPS[param.stops](param)) > 3, (page, name)
+
+
+@pytest.mark.parametrize("query", [
+    {"d_model": "7"},  # the page runs to its end: app.py finishes its controls
+    {"d_model": "7", "embedding": "random", "sentence": "  "},  # it stops early: controls.stop
+])
+def test_a_page_shows_its_notices_when_it_ends_or_stops_early(query):
+    from tests.apptest import notices, open_page
+
+    at = open_page("app_pages/word_position.py", query)
+    assert not at.exception, [e.value for e in at.exception]
+    assert [n for n in notices(at) if "d_model=7" in n], notices(at)
+    assert control_value(at, "d_model") == 128  # reset to the default
+    assert len(at.title) == 1 and at.title[0].value == catalogue("en")["word-position.title"]
+    stopped = catalogue("en")["word-position.no_sentence"] in [i.value for i in at.info]
+    assert stopped == ("sentence" in query)
+
+
+def control_value(at, name):
+    from tests.apptest import control
+
+    return control(at, name).value
