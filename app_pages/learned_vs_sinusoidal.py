@@ -6,7 +6,7 @@ import streamlit as st
 import core
 from core import learned_vs_sinusoidal as lvs
 from core.minilm import ModelUnavailableError
-from core.word_position import Projection, project
+from core.word_position import MINILM_WIDTH, Projection, project
 from figures.export import TableExport
 from figures.learned_vs_sinusoidal import (
     make_dimensions_figure,
@@ -24,7 +24,7 @@ from ui.locales import error_text
 from ui.model import cached_minilm
 from ui.text import escape_markdown, explain
 
-D_MODEL = wp.MINILM_WIDTH  # 384; the sinusoid is built at the same width to compare like with like
+D_MODEL = MINILM_WIDTH  # 384; the sinusoid is built at the same width to compare like with like
 # Two heatmaps a view share one rerun's budget (see core.limits): 256 rows x all 384 columns per
 # table (a column never mixes a sine with a cosine), 256 x 256 per similarity matrix.
 HEATMAP_ROWS = 256

@@ -81,7 +81,7 @@ class RotationSettings:
     with its factor s. Checked when made (ValueError naming the field); frozen, so hashable (a
     cache key) and shareable as a default.
 
-    Not `core.rope_configs.RopeConfig`: that is a published model's ``config.json`` (head width,
+    Not `core.rope_config.RopeConfig`: that is a published model's ``config.json`` (head width,
     ``rope_theta``, context lengths and its ``rope_scaling`` dict, which `core.rope_scaling` reads
     with transformers' methods); these are the settings the functions of this module take.
     """

@@ -12,7 +12,7 @@ r"""A model's RoPE as its config.json sets it: what each frequency pair does, in
   $$\ell(k) = m^2\,\frac{2}{d}\sum_{i<d/2}\cos(k\,\theta'_i), \qquad \ell(0) = m^2.$$
 
 The numbers come from `core.rope_scaling` (transformers' inverse frequencies, bands and attention
-factor) through `core.rope_configs.RopeConfig`; `rope_config_curves` puts together what the
+factor) through `core.rope_config.RopeConfig`; `rope_config_curves` puts together what the
 figures draw for one config (numpy only), and each ``make_config_*_figure`` draws one config. Two
 configs are drawn as two figures side by side on the same y range (``shown_with``).
 
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from core.rope_configs import RopeConfig
+from core.rope_config import RopeConfig
 from core.rope_scaling import MAX_CONTEXT, ScalingBands, critical_pair, scaling_bands
 from figures.common import NEUTRAL, base_layout
 from figures.rope import (

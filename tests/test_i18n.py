@@ -136,10 +136,10 @@ def test_language_from_browser_locale(locale, expected):
 
 
 def test_parameter_messages_in_both_languages():
-    from ui.params import D_MODEL, ParamError
+    from ui.params import D_MODEL_PARAM, ParamError
 
     with pytest.raises(ParamError) as raised:
-        D_MODEL.parse("7")
+        D_MODEL_PARAM.parse("7")
     assert str(raised.value) == (
         "d_model=7 is not allowed: d_model must be an even whole number from 2 to 4096"
     )

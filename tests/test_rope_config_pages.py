@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from core.rope_configs import MAX_CONFIG_CHARS, PRESETS, parse_config
+from core.rope_config import MAX_CONFIG_CHARS, PRESETS, parse_config
 from core.rope_scaling import critical_pair, scaling_bands
 from figures.rope_config import (
     LOGIT_BINS,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from core import limits
 from core.rope import ROPE_LAYOUTS, SCALINGS
-from core.rope_configs import PRESETS
+from core.rope_config import PRESETS
 from core.similarity import METRICS
 from core.vit_grid import MAX_GRID_SIDE
 from core.word_position import EMBEDDINGS, ENCODINGS
@@ -167,7 +167,7 @@ PAGES: tuple[PageInfo, ...] = checked((
         # config's rope_scaling factor: its default there is the config's own (app_pages/rope.py).
         IntParam("factor", 4, 1, limits.MAX_ROPE_FACTOR),
         ChoiceParam("view", "rotation", ("rotation", "relative", "decay", "extension", "config")),
-        # The config view's model (core.rope_configs.PRESETS), and a second one beside it.
+        # The config view's model (core.rope_config.PRESETS), and a second one beside it.
         ChoiceParam("config", "llama-3.1-8b", tuple(PRESETS)),
         ChoiceParam("compare", "none", ("none", *PRESETS)),
     )),

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import pandas as pd
 import streamlit as st
 
-from core.rope_configs import MAX_CONFIG_CHARS, PRESETS, RopeConfig, override, parse_config
+from core.rope_config import MAX_CONFIG_CHARS, PRESETS, RopeConfig, override, parse_config
 from figures.rope_config import (
     RopeConfigCurves,
     config_contexts,

@@ -1,4 +1,4 @@
-"""`core.rope_configs`: the presets' numbers, each preset against transformers' own model config
+"""`core.rope_config`: the presets' numbers, each preset against transformers' own model config
 class built from the same config.json fields, `parse_config` on pasted text (round trips and
 hostile input), and `override`."""
 
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core import rope_configs
-from core.rope_configs import PRESETS, RopeConfig, override, parse_config, published_config
+from core import rope_config
+from core.rope_config import PRESETS, RopeConfig, override, parse_config, published_config
 
 # The brief each preset must meet, written out again here (not read from the module).
 EXPECTED = {
@@ -341,4 +341,4 @@ def test_rope_config_checks_its_fields():
                        ("original_max_position_embeddings", 0)]:
         with pytest.raises(ValueError, match=key):
             RopeConfig(**{**good, key: value})
-    assert rope_configs.MAX_CONFIG_CHARS == 65536 and rope_configs.MAX_JSON_DEPTH == 8
+    assert rope_config.MAX_CONFIG_CHARS == 65536 and rope_config.MAX_JSON_DEPTH == 8
