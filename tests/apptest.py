@@ -7,6 +7,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from ui.locales import message
+
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
@@ -102,3 +104,51 @@ def set_control(at: AppTest, key: str, value) -> AppTest:
     if widget.type == "select_slider" and isinstance(value, float) and value.is_integer():
         value = type(widget.value)(value)
     return widget.set_value(value).run()
+
+
+def figure_titled(at, words: str) -> dict:
+    for figure in plotly_figures(at):
+        if words in figure["layout"]["title"]["text"]:
+            return figure
+    raise AssertionError(f"no figure titled with {words!r}")
+
+
+# --- sections: one at a time, in the URL as `view` -----------------------------------------------
+SECTIONS = {  # page script -> its sections -> the charts each draws
+    "app_pages/rope.py": {"rotation": ["rotation_chart"], "relative": ["logits_chart"],
+           "decay": ["decay_chart"], "extension": ["extension_chart"],
+           "config": ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]},
+    "app_pages/alibi.py": {"slopes": ["slopes_chart"], "heads": ["bias_grid_chart"],
+                           "head": ["head_chart"], "reach": ["reach_chart"]},
+}
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def markdown(at) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def show_section(at, view: str):
+    """Switch the page to the section `view` (the `view` radio, as a visitor does)."""
+    at.radio(key="view").set_value(view).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def zh(key: str, **values: object) -> str:
+    return message(key, "zh", **values)
+
+
+# What `texts` reads: prose (the default), prose and notices, every text of the page.
+PROSE = ("markdown", "caption")
+WITH_NOTICES = ("markdown", "caption", "info", "subheader")
+EVERY_TEXT = ("markdown", "caption", "info", "warning", "error", "subheader", "title")
+
+
+def texts(at: AppTest, kinds: tuple[str, ...] = PROSE) -> str:
+    """The page's texts of those kinds (main area and sidebar), one per line, kind by kind."""
+    return "\n".join(el.value for kind in kinds for el in getattr(at, kind))
+

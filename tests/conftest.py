@@ -150,3 +150,9 @@ def minilm_unavailable(monkeypatch):
 @pytest.fixture(scope="module")
 def weights() -> dict[str, np.ndarray]:
     return load_file(str(minilm.model_path() / "model.safetensors"))
+
+
+@pytest.fixture(scope="module")
+def learned_table(weights) -> np.ndarray:
+    """MiniLM's position table, read from the file without `core`."""
+    return weights["embeddings.position_embeddings.weight"].astype(np.float64)

@@ -147,3 +147,7 @@ def loop_gaussian_resample(values: np.ndarray, bins: int, axis: int = 0) -> np.n
                 total += weight
         out[j] /= total
     return np.moveaxis(out, 0, axis)
+
+
+def loop_offset_dot(k: int, d_model: int, base: float = 10000.0) -> float:
+    return sum(math.cos(k / base ** (2 * i / d_model)) for i in range(d_model // 2))

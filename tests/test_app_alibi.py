@@ -6,17 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.apptest import decode, notices, open_page, plotly_figures
+from tests.apptest import SECTIONS, decode, figure_titled, notices, open_page, plotly_figures
 from tests.test_alibi import REFERENCE_12
 
 ROPE, ALIBI, EXTRAPOLATION = "app_pages/rope.py", "app_pages/alibi.py", "app_pages/extrapolation.py"
-
-
-def figure_titled(at, words: str) -> dict:
-    for figure in plotly_figures(at):
-        if words in figure["layout"]["title"]["text"]:
-            return figure
-    raise AssertionError(f"no figure titled with {words!r}")
 
 
 @pytest.mark.parametrize(
@@ -28,16 +21,6 @@ def test_default_render_has_no_exception(page, charts):
     assert not at.exception
     assert notices(at) == []
     assert len(plotly_figures(at)) == charts
-
-
-# --- sections: one at a time, in the URL as `view` -----------------------------------------------
-SECTIONS = {
-    ROPE: {"rotation": ["rotation_chart"], "relative": ["logits_chart"],
-           "decay": ["decay_chart"], "extension": ["extension_chart"],
-           "config": ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]},
-    ALIBI: {"slopes": ["slopes_chart"], "heads": ["bias_grid_chart"], "head": ["head_chart"],
-            "reach": ["reach_chart"]},
-}
 
 
 def test_alibi_table_shows_the_reference_slopes():

@@ -6,7 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.apptest import decode, notices, open_page, plotly_figures, set_control
+from tests.apptest import (
+    SECTIONS,
+    decode,
+    figure_titled,
+    notices,
+    open_page,
+    plotly_figures,
+    set_control,
+)
 
 ROPE, ALIBI, EXTRAPOLATION = "app_pages/rope.py", "app_pages/alibi.py", "app_pages/extrapolation.py"
 
@@ -21,13 +29,6 @@ def _minilm_available() -> bool:
     return True
 
 
-def figure_titled(at, words: str) -> dict:
-    for figure in plotly_figures(at):
-        if words in figure["layout"]["title"]["text"]:
-            return figure
-    raise AssertionError(f"no figure titled with {words!r}")
-
-
 @pytest.mark.parametrize(
     "page, charts",
     [(EXTRAPOLATION, 4 if _minilm_available() else 3)],
@@ -37,16 +38,6 @@ def test_default_render_has_no_exception(page, charts):
     assert not at.exception
     assert notices(at) == []
     assert len(plotly_figures(at)) == charts
-
-
-# --- sections: one at a time, in the URL as `view` -----------------------------------------------
-SECTIONS = {
-    ROPE: {"rotation": ["rotation_chart"], "relative": ["logits_chart"],
-           "decay": ["decay_chart"], "extension": ["extension_chart"],
-           "config": ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]},
-    ALIBI: {"slopes": ["slopes_chart"], "heads": ["bias_grid_chart"], "head": ["head_chart"],
-            "reach": ["reach_chart"]},
-}
 
 
 def test_extrapolation_panels_say_what_happens():

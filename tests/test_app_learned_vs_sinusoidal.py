@@ -9,13 +9,9 @@ import numpy as np
 import pytest
 
 from tests import reference
-from tests.apptest import decode, notices, open_page, plotly_figures
+from tests.apptest import decode, metrics, notices, open_page, plotly_figures
 
 LEARNED = "app_pages/learned_vs_sinusoidal.py"
-
-
-def metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
 
 
 def test_learned_page_default_and_its_numbers(weights):

@@ -8,17 +8,19 @@ import math
 import numpy as np
 import pytest
 
-from tests.apptest import control, decode, notices, open_page, plotly_figures, set_control
+from tests.apptest import (
+    SECTIONS,
+    control,
+    decode,
+    figure_titled,
+    notices,
+    open_page,
+    plotly_figures,
+    set_control,
+)
 from tests.test_rope import hf_apply_rotary, loop_interleaved_rotate
 
 ROPE, ALIBI, EXTRAPOLATION = "app_pages/rope.py", "app_pages/alibi.py", "app_pages/extrapolation.py"
-
-
-def figure_titled(at, words: str) -> dict:
-    for figure in plotly_figures(at):
-        if words in figure["layout"]["title"]["text"]:
-            return figure
-    raise AssertionError(f"no figure titled with {words!r}")
 
 
 @pytest.mark.parametrize(
@@ -30,16 +32,6 @@ def test_default_render_has_no_exception(page, charts):
     assert not at.exception
     assert notices(at) == []
     assert len(plotly_figures(at)) == charts
-
-
-# --- sections: one at a time, in the URL as `view` -----------------------------------------------
-SECTIONS = {
-    ROPE: {"rotation": ["rotation_chart"], "relative": ["logits_chart"],
-           "decay": ["decay_chart"], "extension": ["extension_chart"],
-           "config": ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]},
-    ALIBI: {"slopes": ["slopes_chart"], "heads": ["bias_grid_chart"], "head": ["head_chart"],
-            "reach": ["reach_chart"]},
-}
 
 
 def seeded_q_k(d_head: int) -> tuple[np.ndarray, np.ndarray]:

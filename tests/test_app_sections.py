@@ -6,19 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.apptest import notices, open_page, plotly_figures
+from tests.apptest import SECTIONS, notices, open_page, plotly_figures
 
 ROPE, ALIBI, EXTRAPOLATION = "app_pages/rope.py", "app_pages/alibi.py", "app_pages/extrapolation.py"
 
 
-# --- sections: one at a time, in the URL as `view` -----------------------------------------------
-SECTIONS = {
-    ROPE: {"rotation": ["rotation_chart"], "relative": ["logits_chart"],
-           "decay": ["decay_chart"], "extension": ["extension_chart"],
-           "config": ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]},
-    ALIBI: {"slopes": ["slopes_chart"], "heads": ["bias_grid_chart"], "head": ["head_chart"],
-            "reach": ["reach_chart"]},
-}
 DEFAULT_SECTION = {ROPE: ("rotation", ["rotation_chart"]), ALIBI: ("slopes", ["slopes_chart"])}
 
 

@@ -9,15 +9,11 @@ import numpy as np
 import pytest
 
 import core
-from tests.apptest import decode, notices, open_page, plotly_figures, set_control
+from tests.apptest import decode, markdown, notices, open_page, plotly_figures, set_control
 
 WAVELENGTHS = "app_pages/wavelengths.py"
 SIMILARITY = "app_pages/similarity.py"
 VIT_GRID = "app_pages/vit_grid.py"
-
-
-def markdown(at) -> str:
-    return "\n".join(m.value for m in at.markdown)
 
 
 @pytest.mark.parametrize(

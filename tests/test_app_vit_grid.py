@@ -6,15 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.apptest import control, decode, notices, open_page, plotly_figures
+from tests.apptest import control, decode, markdown, notices, open_page, plotly_figures
 
 WAVELENGTHS = "app_pages/wavelengths.py"
 SIMILARITY = "app_pages/similarity.py"
 VIT_GRID = "app_pages/vit_grid.py"
-
-
-def markdown(at) -> str:
-    return "\n".join(m.value for m in at.markdown)
 
 
 @pytest.mark.parametrize(

@@ -7,15 +7,11 @@ import numpy as np
 import pytest
 
 from tests import reference
-from tests.apptest import decode, notices, open_page, plotly_figures, set_control
+from tests.apptest import decode, markdown, notices, open_page, plotly_figures, set_control
 
 WAVELENGTHS = "app_pages/wavelengths.py"
 SIMILARITY = "app_pages/similarity.py"
 VIT_GRID = "app_pages/vit_grid.py"
-
-
-def markdown(at) -> str:
-    return "\n".join(m.value for m in at.markdown)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import core
-from tests.apptest import decode, notices, open_page, plotly_figures, unescape
+from tests.apptest import decode, metrics, notices, open_page, plotly_figures, unescape
 
 WORD = "app_pages/word_position.py"
 
@@ -21,10 +21,6 @@ XSS = "<img src=x onerror=alert(1)>"
 def chips(at) -> str:
     """The markdown line of token chips (badge directives)."""
     return next(m.value for m in at.markdown if m.value.startswith(":blue-badge["))
-
-
-def metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
 
 
 ARTICLE_W = [[0.1, 0.2], [0.3, 0.4], [0.5, 0.6], [0.7, 0.8], [0.9, 1.0], [1.1, 1.2]]

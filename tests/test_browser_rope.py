@@ -6,45 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests import browser_support
+from tests.browser_support import chart_keys, click_section, screenshot_whole_page
 
 pytestmark = pytest.mark.browser
-
-
-def _screenshot_whole_page(browser_page, name: str) -> None:
-    """Streamlit scrolls inside its main section, so a full-page screenshot shows only the top:
-    grow the viewport to the content's height first, let plotly re-lay out, then shoot."""
-    page = browser_page.page
-    height = page.evaluate(
-        "() => Math.max(...[...document.querySelectorAll('section, [data-testid=stMain]')]"
-        ".map(e => e.scrollHeight), document.body.scrollHeight)"
-    )
-    page.set_viewport_size({"width": 1400, "height": min(int(height) + 100, 12000)})
-    page.wait_for_timeout(1000)
-    browser_page.screenshot(name)
-
-
-def _chart_keys(page) -> list[str]:
-    """The `key` of every drawn chart (Streamlit's class st-key-<key> on its container)."""
-    return page.evaluate(
-        "() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => {"
-        " const box = gd.closest('[class*=\"st-key-\"]');"
-        " return box ? [...box.classList].find(c => c.startsWith('st-key-')).slice(7) : null; })"
-    )
-
-
-DEFAULT_VIEWS = ("rotation", "slopes")  # rope's and alibi's
-
-
-def _show_section(browser_page, view: str, charts: int = 1) -> None:
-    """Click the `view` radio's option `view`, as a visitor does; wait for its charts."""
-    page = browser_page.page
-    page.locator(".st-key-view label").filter(has_text=view).first.click()
-    browser_page.wait_idle()
-    page.wait_for_function(
-        "n => document.querySelectorAll('.js-plotly-plot').length === n", arg=charts
-    )
-    # The URL names the section, except the default one (Streamlit leaves defaults out).
-    assert f"view={view}" in page.url or (view in DEFAULT_VIEWS and "view=" not in page.url)
 
 
 ROPE_LINK = ("/rope?d_head=64&base=500000&layout=half_split&positions=300"
@@ -60,25 +24,25 @@ def test_rope_deep_link(browser_page):
     assert page.get_by_role("radio", name="position_interpolation").is_checked()
     assert page.get_by_role("radio", name="relative").is_checked()
     assert page.get_by_text("Relative position without adding anything").is_visible()
-    assert _chart_keys(page) == ["logits_chart"]
-    _screenshot_whole_page(browser_page, "rope-deep-link")
+    assert chart_keys(page) == ["logits_chart"]
+    screenshot_whole_page(browser_page, "rope-deep-link")
     browser_page.open(f"{ROPE_LINK}&view=extension", charts=1)
     page.get_by_text("Context extension ×8").first.wait_for(state="attached", timeout=30_000)
-    assert _chart_keys(page) == ["extension_chart"]
-    _show_section(browser_page, "decay")  # the controls stay as the link set them
-    assert _chart_keys(page) == ["decay_chart"]
+    assert chart_keys(page) == ["extension_chart"]
+    click_section(browser_page, "decay")  # the controls stay as the link set them
+    assert chart_keys(page) == ["decay_chart"]
     assert browser_support.shown_value(page, "d_head") == "64"
     assert "factor=8" in page.url
     assert browser_page.exceptions() == []
     assert browser_page.dialogs == []
-    _screenshot_whole_page(browser_page, "rope-decay")
+    screenshot_whole_page(browser_page, "rope-decay")
 
 
 def test_rope_link_without_view_opens_the_rotation(browser_page):
     browser_page.open(ROPE_LINK, charts=1)
     page = browser_page.page
     assert page.get_by_role("radio", name="rotation").is_checked()
-    assert _chart_keys(page) == ["rotation_chart"]
+    assert chart_keys(page) == ["rotation_chart"]
     assert page.get_by_text("RoFormer (Su et al. 2021)").is_visible()  # the intro stays on top
     assert browser_page.exceptions() == []
 
@@ -89,7 +53,7 @@ def test_bad_url_values_show_notices_not_tracebacks(browser_page):
     assert "d_head=7 is not allowed" in text
     assert "scaling=<b>yarn</b> is not allowed" in text  # literal, not HTML
     assert "view=everything is not allowed" in text
-    assert _chart_keys(browser_page.page) == ["rotation_chart"]  # the default section
+    assert chart_keys(browser_page.page) == ["rotation_chart"]  # the default section
     assert browser_page.exceptions() == []
     assert browser_page.dialogs == []
-    _screenshot_whole_page(browser_page, "rope-bad-url")
+    screenshot_whole_page(browser_page, "rope-bad-url")

@@ -4,12 +4,9 @@ similarity, offset curves and extent."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
-from safetensors.numpy import load_file
 
 import core
 from core import learned_vs_sinusoidal as lvs
-from core import minilm
 from core.word_position import project
 from figures.learned_vs_sinusoidal import (
     make_extent_figure,
@@ -18,13 +15,6 @@ from figures.learned_vs_sinusoidal import (
     make_table_heatmap_figure,
     make_trajectory_figure,
 )
-
-
-@pytest.fixture(scope="module")
-def learned_table():
-    """MiniLM's position table, read from the file without `core`."""
-    weights = load_file(str(minilm.model_path() / "model.safetensors"))
-    return weights["embeddings.position_embeddings.weight"].astype(np.float64)
 
 
 def _panels(learned: np.ndarray, sinusoid: np.ndarray) -> dict:

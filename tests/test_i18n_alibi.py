@@ -12,25 +12,13 @@ from figures.alibi import (
     make_alibi_reach_figure,
     make_alibi_slopes_figure,
 )
-from tests.apptest import figure_by_title, open_page, plotly_figures
+from tests.apptest import figure_by_title, open_page, plotly_figures, show_section, texts
 from ui.locales import message
 
 ROPE, ALIBI = "app_pages/rope.py", "app_pages/alibi.py"
 
 
 ALIBI_SMALL = {"num_heads": "4", "positions": "32"}
-
-
-def texts(at) -> str:
-    """Every markdown and caption on the page, main area and sidebar."""
-    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
-
-
-def show(at, view: str):
-    """Switch the page to the section `view` (the `view` radio, as a visitor does)."""
-    at.radio(key="view").set_value(view).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 ALIBI_SUBHEADERS = {"slopes": "alibi.slopes", "heads": "alibi.every_head",
@@ -60,21 +48,21 @@ def test_alibi_page_in_chinese():
     assert "adds **no position vector** to the input" not in shown
     assert message("alibi.intro", "zh") in shown
 
-    show(at, "heads")
+    show_section(at, "heads")
     subheaders["heads"] = [s.value for s in at.subheader]
     grid = figure_by_title(at, message("fig.alibi.grid_title", "zh"))
     assert grid["layout"]["coloraxis"]["colorbar"]["title"]["text"] == message(
         "fig.alibi.bias_colorbar", "zh")
     assert "Every row is the same line shifted" not in texts(at)
 
-    show(at, "head")
+    show_section(at, "head")
     subheaders["head"] = [s.value for s in at.subheader]
     head = figure_by_title(at, message("fig.alibi.head_title", "zh", head=1, slope=0.25))
     assert head["layout"]["xaxis"]["title"]["text"] == message("fig.alibi.head_x_title", "zh")
     assert head["layout"]["yaxis"]["title"]["text"] == message("fig.alibi.head_y_title", "zh")
     assert "Every row is the same line shifted" not in texts(at)
 
-    show(at, "reach")
+    show_section(at, "reach")
     subheaders["reach"] = [s.value for s in at.subheader]
     reach = figure_by_title(at, message("fig.alibi.reach_title", "zh"))
     assert reach["layout"]["xaxis"]["title"]["text"] == message("fig.alibi.reach_x_title", "zh")

@@ -12,7 +12,7 @@ from figures.extrapolation import (
     make_rope_reach_figure,
     make_sinusoid_novelty_figure,
 )
-from tests.apptest import axis_title, control, figure_by_title, open_page, plotly_figures
+from tests.apptest import axis_title, control, figure_by_title, open_page, plotly_figures, texts
 from ui.locales import message
 
 LEARNED, EXTRAPOLATION = "app_pages/learned_vs_sinusoidal.py", "app_pages/extrapolation.py"
@@ -30,11 +30,6 @@ def _minilm_available() -> bool:
 
 
 MINILM = _minilm_available()
-
-
-def texts(at) -> str:
-    """Every markdown and caption on the page, main area and sidebar."""
-    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
 
 
 EXTRAPOLATION_ENGLISH = (

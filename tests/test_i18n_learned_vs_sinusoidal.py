@@ -16,7 +16,15 @@ from figures.learned_vs_sinusoidal import (
     make_table_heatmap_figure,
     make_trajectory_figure,
 )
-from tests.apptest import axis_title, control, figure_by_title, has_cjk, open_page, plotly_figures
+from tests.apptest import (
+    axis_title,
+    control,
+    figure_by_title,
+    has_cjk,
+    open_page,
+    plotly_figures,
+    texts,
+)
 from ui.locales import message
 
 LEARNED, EXTRAPOLATION = "app_pages/learned_vs_sinusoidal.py", "app_pages/extrapolation.py"
@@ -37,11 +45,6 @@ def _minilm_available() -> bool:
 
 MINILM = _minilm_available()
 needs_minilm = pytest.mark.skipif(not MINILM, reason="the MiniLM package is not installed")
-
-
-def texts(at) -> str:
-    """Every markdown and caption on the page, main area and sidebar."""
-    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
 
 
 # A distinctive English sentence of each section's explanation, and of the page's intro.

@@ -15,23 +15,19 @@ from figures.rope import (
     make_rope_rotation_figure,
     method_names,
 )
-from tests.apptest import control, figure_by_title, has_cjk, open_page, plotly_figures
+from tests.apptest import (
+    control,
+    figure_by_title,
+    has_cjk,
+    open_page,
+    plotly_figures,
+    show_section,
+    texts,
+)
 from ui.locales import message
 
 ROPE, ALIBI = "app_pages/rope.py", "app_pages/alibi.py"
 ROPE_SMALL = {"d_head": "16", "positions": "64"}
-
-
-def texts(at) -> str:
-    """Every markdown and caption on the page, main area and sidebar."""
-    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
-
-
-def show(at, view: str):
-    """Switch the page to the section `view` (the `view` radio, as a visitor does)."""
-    at.radio(key="view").set_value(view).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 ROPE_SUBHEADERS = {"rotation": "rope.rotation", "relative": "rope.relative",
@@ -63,7 +59,7 @@ def test_rope_page_in_chinese():
     assert "The unit vector on the pair's first column" not in shown
     assert message("rope.intro", "zh") in shown
 
-    show(at, "relative")
+    show_section(at, "relative")
     subheaders["relative"] = [s.value for s in at.subheader]
     logits = figure_by_title(at, message("fig.rope.logits_title", "zh"))
     assert logits["layout"]["xaxis"]["title"]["text"] == message("fig.rope.logits_x_title", "zh")
@@ -73,12 +69,12 @@ def test_rope_page_in_chinese():
     assert message("rope.intro", "zh") in shown  # above the switch, in every section
     assert "最大差值" in shown  # the logits caption, with its number
 
-    show(at, "decay")
+    show_section(at, "decay")
     subheaders["decay"] = [s.value for s in at.subheader]
     decay = figure_by_title(at, message("fig.rope.decay_title", "zh"))
     assert decay["layout"]["xaxis"]["title"]["text"] == message("fig.rope.decay_x_title", "zh")
 
-    show(at, "extension")
+    show_section(at, "extension")
     subheaders["extension"] = [s.value for s in at.subheader]
     extension = figure_by_title(
         at, message("fig.rope.extension_title", "zh", factor=4, train=2048, target=8192)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 import core
 from core import similarity
@@ -17,7 +16,16 @@ from figures.similarity import (
     make_shift_matrix_figure,
     make_similarity_matrix_figure,
 )
-from tests.apptest import axis_title, control, figure_by_title, has_cjk, open_page, plotly_figures
+from tests.apptest import (
+    WITH_NOTICES,
+    axis_title,
+    control,
+    figure_by_title,
+    has_cjk,
+    open_page,
+    plotly_figures,
+    texts,
+)
 from ui.locales import message
 
 WAVELENGTHS, SIMILARITY = "app_pages/wavelengths.py", "app_pages/similarity.py"
@@ -30,14 +38,6 @@ CHARTS = {"curves": 2, "clocks": 1, "matrix": 1, "offset": 1, "anchor": 1, "dist
 
 
 SIMILARITY_INTRO = "The dot product of two position vectors depends only"
-
-
-def texts(at: AppTest) -> str:
-    """Every markdown, caption, info and subheader on the page, main area and sidebar."""
-    return "\n".join(
-        [m.value for m in at.markdown] + [c.value for c in at.caption]
-        + [i.value for i in at.info] + [s.value for s in at.subheader]
-    )
 
 
 def similarity_zh_figures(view: str) -> list[tuple[str, dict[str, str]]]:
@@ -87,7 +87,7 @@ def test_similarity_views_in_chinese(view):
         assert has_cjk(title)
         for axis, expected in axes.items():
             assert axis_title(figure, axis) == expected
-    shown = texts(at)
+    shown = texts(at, WITH_NOTICES)
     assert message("similarity.intro", "zh", positions=64, d_model=32, base=10000) in shown
     assert SIMILARITY_INTRO not in shown
     assert SIMILARITY_EXPLANATIONS[view] not in shown
@@ -111,11 +111,11 @@ def test_similarity_results_in_chinese():
     """The numbers that are a section's point read in Chinese too."""
     at = open_page(SIMILARITY, {"lang": "zh", "view": "offset", **SIMILARITY_SMALL})
     value = core.offset_dot_product(3, 32) / 16
-    shown = texts(at)
+    shown = texts(at, WITH_NOTICES)
     assert f"与位置 23 为 **{value:.6f}**，与位置 17 为 **{value:.6f}**" in shown
     assert message("similarity.metric_cosine", "zh") in shown
     at = open_page(SIMILARITY, {"lang": "zh", "view": "rotation", **SIMILARITY_SMALL})
-    assert "在 float32 表上验证" in texts(at)
+    assert "在 float32 表上验证" in texts(at, WITH_NOTICES)
 
 
 @pytest.mark.parametrize("view", SIMILARITY_VIEWS)
@@ -125,8 +125,8 @@ def test_similarity_presentation_mode_hides_the_explanations(view):
     present = open_page(SIMILARITY, {"present": "true", **query})
     assert not normal.exception and not present.exception
     for sentence in (SIMILARITY_INTRO, SIMILARITY_EXPLANATIONS[view]):
-        assert sentence in texts(normal)
-        assert sentence not in texts(present)
+        assert sentence in texts(normal, WITH_NOTICES)
+        assert sentence not in texts(present, WITH_NOTICES)
     assert len(plotly_figures(present)) == len(plotly_figures(normal)) == CHARTS[view]
     assert [s.value for s in present.subheader] == [s.value for s in normal.subheader]
     assert present.latex  # the formulas stay

@@ -4,7 +4,6 @@ figures."""
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 import core
 from core import vit_grid
@@ -14,25 +13,21 @@ from figures.vit_grid import (
     make_tiles_figure,
     make_vit_encoding_figure,
 )
-from tests.apptest import control, has_cjk, notices, open_page, plotly_figures
-from ui.locales import message
+from tests.apptest import (
+    EVERY_TEXT,
+    control,
+    has_cjk,
+    notices,
+    open_page,
+    plotly_figures,
+    texts,
+    zh,
+)
 
 VIT_GRID = "app_pages/vit_grid.py"
 
 
 SMALL_GRID = {"grid_h": "4", "grid_w": "5", "d_model": "32"}
-
-
-def texts(at: AppTest) -> str:
-    """Every piece of prose on the page: markdown, captions, notices."""
-    parts = [el.value for kind in ("markdown", "caption", "info", "warning", "error",
-                                   "subheader", "title")
-             for el in getattr(at, kind)]
-    return "\n".join(parts)
-
-
-def zh(key: str, **values: object) -> str:
-    return message(key, "zh", **values)
 
 
 def test_vit_grid_tiles_in_chinese():
@@ -50,7 +45,7 @@ def test_vit_grid_tiles_in_chinese():
     assert patch["layout"]["title"]["text"] == zh("fig.vit_grid.patch_title", row=1, col=2)
     assert patch["layout"]["xaxis"]["title"]["text"] == zh("fig.vit_grid.x_title")
     assert patch["data"][0]["hovertemplate"] == zh("fig.vit_grid.grid_hover")
-    shown = texts(at)
+    shown = texts(at, EVERY_TEXT)
     assert zh("vit-grid.summary", grid_h=4, grid_w=5, d_model=32, tokens=21,
               rows=zh("vit-grid.summary_cls")) in shown
     assert zh("vit-grid.tiles_caption") in shown
@@ -72,7 +67,7 @@ def test_vit_grid_halves_in_chinese():
     assert zh("fig.vit_grid.halves_row", half=16, d_model=32) in subplot_titles
     assert halves["layout"]["xaxis"]["title"]["text"] == zh("fig.vit_grid.x_title")
     assert halves["layout"]["yaxis"]["title"]["text"] == zh("fig.vit_grid.y_title")
-    shown = texts(at)
+    shown = texts(at, EVERY_TEXT)
     assert zh("vit-grid.halves") in [s.value for s in at.subheader]
     assert zh("vit-grid.halves_text", half=16, d_model=32) in shown
     assert "MAE's code names the halves" not in shown
@@ -94,7 +89,7 @@ def test_vit_grid_encoding_in_chinese(cls_token):
     notes = [a["text"] for a in layout["annotations"]]
     assert zh("fig.vit_grid.x_code") in notes and zh("fig.vit_grid.y_code") in notes
     assert (zh("fig.vit_grid.cls_note") in notes) == (cls_token == "true")
-    shown = texts(at)
+    shown = texts(at, EVERY_TEXT)
     assert zh("vit-grid.encoding_caption", grid_w=5) in shown
     assert "Patch rows repeat a pattern" not in shown
     assert "Row 0 is the cls token" not in shown
@@ -133,10 +128,10 @@ def test_vit_grid_presentation_mode_hides_the_explanations(view, charts):
         "halves": "MAE's code names the halves",
         "encoding": "Patch rows repeat a pattern",
     }[view]
-    assert explanation in texts(normal)
-    assert "MAE's code ([`util/pos_embed.py`]" in texts(normal)
-    assert explanation not in texts(present)
-    assert "MAE's code ([`util/pos_embed.py`]" not in texts(present)
+    assert explanation in texts(normal, EVERY_TEXT)
+    assert "MAE's code ([`util/pos_embed.py`]" in texts(normal, EVERY_TEXT)
+    assert explanation not in texts(present, EVERY_TEXT)
+    assert "MAE's code ([`util/pos_embed.py`]" not in texts(present, EVERY_TEXT)
     assert len(plotly_figures(normal)) == len(plotly_figures(present)) == charts
     assert present.title[0].value == "2-D grids for ViT"
     assert [s.value for s in present.subheader] == [s.value for s in normal.subheader]

@@ -4,7 +4,6 @@ figures."""
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from core import wavelength_views
 from figures.wavelengths import (
@@ -13,6 +12,7 @@ from figures.wavelengths import (
     make_spectrum_figure,
 )
 from tests.apptest import (
+    WITH_NOTICES,
     axis_title,
     control,
     figure_by_title,
@@ -20,6 +20,7 @@ from tests.apptest import (
     notices,
     open_page,
     plotly_figures,
+    texts,
 )
 from ui.locales import message
 
@@ -31,14 +32,6 @@ CHARTS = {"curves": 2, "clocks": 1, "matrix": 1, "offset": 1, "anchor": 1, "dist
           "rotation": 2}
 
 WAVELENGTHS_INTRO = "The paper ([Vaswani et al. 2017](https://arxiv.org/abs/1706.03762), §3.5)"
-
-
-def texts(at: AppTest) -> str:
-    """Every markdown, caption, info and subheader on the page, main area and sidebar."""
-    return "\n".join(
-        [m.value for m in at.markdown] + [c.value for c in at.caption]
-        + [i.value for i in at.info] + [s.value for s in at.subheader]
-    )
 
 
 def test_wavelengths_curves_in_chinese():
@@ -60,7 +53,7 @@ def test_wavelengths_curves_in_chinese():
         message("fig.wavelengths.spectrum_complete", "zh"),
         message("fig.wavelengths.spectrum_incomplete", "zh"),
     ]
-    shown = texts(at)
+    shown = texts(at, WITH_NOTICES)
     assert message("wavelengths.intro", "zh") in shown
     assert message("wavelengths.progression", "zh") in shown
     assert WAVELENGTHS_INTRO not in shown
@@ -79,7 +72,7 @@ def test_wavelengths_clocks_in_chinese():
     assert buttons == [message("fig.wavelengths.clock_play", "zh"),
                        message("fig.wavelengths.clock_pause", "zh")]
     assert clocks["data"][4]["text"][0] == "位置 7：0.23π"
-    shown = texts(at)
+    shown = texts(at, WITH_NOTICES)
     assert message("wavelengths.clocks", "zh") in shown
     assert message("wavelengths.clocks_text", "zh") in shown
     assert "Each $(\\sin, \\cos)$ pair is a point" not in shown
@@ -111,14 +104,14 @@ def test_wavelengths_presentation_mode_hides_the_explanations(view):
     present = open_page(WAVELENGTHS, {"present": "true", **query})
     assert not normal.exception and not present.exception
     explanation = {"curves": WAVELENGTHS_INTRO, "clocks": "Press **play**"}[view]
-    assert explanation in texts(normal)
-    assert explanation not in texts(present)
-    assert WAVELENGTHS_INTRO not in texts(present)
+    assert explanation in texts(normal, WITH_NOTICES)
+    assert explanation not in texts(present, WITH_NOTICES)
+    assert WAVELENGTHS_INTRO not in texts(present, WITH_NOTICES)
     assert len(plotly_figures(present)) == len(plotly_figures(normal)) == CHARTS[view]
     assert present.latex  # the formula stays
     if view == "curves":  # the numbers stay
-        assert message("wavelengths.progression", "en") in texts(present)
-        assert "- shortest:" in texts(present)
+        assert message("wavelengths.progression", "en") in texts(present, WITH_NOTICES)
+        assert "- shortest:" in texts(present, WITH_NOTICES)
 
 
 def test_wavelengths_figures_in_chinese_and_english():

@@ -3,28 +3,13 @@ and figures."""
 
 from __future__ import annotations
 
-from streamlit.testing.v1 import AppTest
-
 from core import minilm
 from core import word_position as wp
 from figures.word_position import make_word_position_figure, projection_axis_titles
-from tests.apptest import has_cjk, open_page, plotly_figures, unescape
-from ui.locales import message
+from tests.apptest import EVERY_TEXT, has_cjk, open_page, plotly_figures, texts, unescape, zh
 from ui.word_position import settle_choices
 
 WORD = "app_pages/word_position.py"
-
-
-def texts(at: AppTest) -> str:
-    """Every piece of prose on the page: markdown, captions, notices."""
-    parts = [el.value for kind in ("markdown", "caption", "info", "warning", "error",
-                                   "subheader", "title")
-             for el in getattr(at, kind)]
-    return "\n".join(parts)
-
-
-def zh(key: str, **values: object) -> str:
-    return message(key, "zh", **values)
 
 
 def trace_names(figure: dict) -> list[str]:
@@ -48,7 +33,7 @@ def test_word_position_article_in_chinese():
                                    zh("fig.word_position.position_name"), sum_label]
     sums = figure["data"][3]
     assert "the @4 = mat @5" in sums["text"]  # the user's words stay as they are
-    shown = texts(at)
+    shown = texts(at, EVERY_TEXT)
     for english in ("A Transformer adds a", "Left, the article's own numbers",
                     "At $d = 2$ there is a single frequency", "The ratio decides",
                     "Tokens: the article's", "land on the same point"):
@@ -74,7 +59,7 @@ def test_word_position_random_pca_in_chinese():
         title = scene[axis]["title"]["text"]
         assert title.startswith(f"PC{number}（") and title.endswith("）")
         assert "variance" not in title
-    shown = texts(at)
+    shown = texts(at, EVERY_TEXT)
     assert "One PCA of the" not in shown and "Same token, different inputs" not in shown
     assert "Convention: scaled" not in shown
     assert zh("word-position.repeated_end") in shown
@@ -95,7 +80,7 @@ def test_word_position_minilm_in_chinese():
     assert figure["layout"]["xaxis"]["title"]["text"].startswith("PC1（")
     warnings = [w.value for w in at.warning]
     assert any(has_cjk(w) and "[UNK]" in w for w in warnings)
-    shown = texts(at)
+    shown = texts(at, EVERY_TEXT)
     assert "LayerNorm rescales every input" not in shown and "WordPiece is uncased" not in shown
 
 
@@ -145,8 +130,8 @@ def test_word_position_presentation_mode_hides_the_explanations():
                     "At $d = 2$ there is a single frequency", "The ratio decides",
                     "Tokens: the article's", "d = 2: the vectors are drawn")
     for text in explanations:
-        assert text in texts(normal), text
-        assert text not in texts(present), text
+        assert text in texts(normal, EVERY_TEXT), text
+        assert text not in texts(present, EVERY_TEXT), text
     assert len(plotly_figures(present)) == len(plotly_figures(normal)) == 1
     # Results stay: the collision of the article's X_the and X_mat, the tables, the numbers.
     assert any("same point" in w.value for w in present.warning)
@@ -162,7 +147,7 @@ def test_word_position_presentation_mode_random_in_chinese():
     assert not normal.exception and not present.exception
     assert any("random_state" in c.value for c in normal.caption)  # the PCA's caption
     assert not any("random_state" in c.value for c in present.caption)
-    assert zh("word-position.intro") not in texts(present)
+    assert zh("word-position.intro") not in texts(present, EVERY_TEXT)
     assert len(plotly_figures(present)) == 1
 
 

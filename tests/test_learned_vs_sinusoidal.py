@@ -8,20 +8,10 @@ import math
 
 import numpy as np
 import pytest
-from safetensors.numpy import load_file
 
 import core
 from core import learned_vs_sinusoidal as lvs
-from core import minilm
 from tests import reference
-
-
-@pytest.fixture(scope="module")
-def learned_table():
-    """MiniLM's position table, read from the file without `core`."""
-    weights = load_file(str(minilm.model_path() / "model.safetensors"))
-    return weights["embeddings.position_embeddings.weight"].astype(np.float64)
-
 
 
 # --- learned vs sinusoidal statistics ------------------------------------------------------------

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import core
 from core import similarity
 from tests import reference
+from tests.reference import loop_offset_dot
 
 
 def slow_gram(table: np.ndarray, metric: str) -> np.ndarray:
@@ -24,10 +25,6 @@ def slow_gram(table: np.ndarray, metric: str) -> np.ndarray:
             dot = float(a @ b)
             out[p, q] = dot if metric == "dot" else dot / math.sqrt((a @ a) * (b @ b))
     return out
-
-
-def slow_offset_dot(k: int, d_model: int, base: float = 10000.0) -> float:
-    return sum(math.cos(k / base ** (2 * i / d_model)) for i in range(d_model // 2))
 
 
 # --- similarity: the matrix, its diagonals, the random contrast --------------------------------
@@ -42,7 +39,7 @@ def test_pairwise_overview_equals_slow_gram_and_is_toeplitz(metric):
     for k in range(-39, 40):
         diagonal = np.diagonal(expected, offset=k)
         scale = 1.0 if metric == "dot" else 2 / 16
-        np.testing.assert_allclose(diagonal, slow_offset_dot(k, 16) * scale, atol=1e-5)
+        np.testing.assert_allclose(diagonal, loop_offset_dot(k, 16) * scale, atol=1e-5)
     assert result.spread < 1e-5
 
 
@@ -76,7 +73,7 @@ def test_sinusoid_envelope_collapses_onto_offset_dot_product():
     np.testing.assert_allclose(result.lowest, curve, atol=1e-4)
     np.testing.assert_allclose(result.highest, curve, atol=1e-4)
     for k in (0, 1, 7, 250, -599):
-        assert curve[k + n - 1] == pytest.approx(slow_offset_dot(k, d_model), abs=1e-9)
+        assert curve[k + n - 1] == pytest.approx(loop_offset_dot(k, d_model), abs=1e-9)
 
 
 @settings(max_examples=40, deadline=None)
@@ -136,7 +133,7 @@ def test_tf_tutorial_anchor_profile():
     k = np.arange(1, 1001)
     np.testing.assert_allclose(profile[1000 + k[:1000 - 1]], profile[1000 - k[:999]], atol=1e-5)
     for p in (0, 999, 1001, 2047):
-        expected = slow_offset_dot(p - 1000, 512) / 256
+        expected = loop_offset_dot(p - 1000, 512) / 256
         assert profile[p] == pytest.approx(expected, abs=1e-5)
 
 
@@ -200,7 +197,7 @@ def test_before_and_after_are_equal_and_none_outside():
     table = core.sinusoidal_encoding(100, 32)
     after, before = similarity.before_and_after(table, 50, 7)
     assert after == pytest.approx(before, abs=1e-5)
-    assert after == pytest.approx(slow_offset_dot(7, 32), abs=1e-5)
+    assert after == pytest.approx(loop_offset_dot(7, 32), abs=1e-5)
     assert similarity.before_and_after(table, 2, 7)[1] is None
 
 
@@ -225,7 +222,7 @@ def test_offset_curves_cover_every_offset_of_the_table():
     np.testing.assert_array_equal(curves.offsets, np.arange(-49, 50))
     np.testing.assert_array_equal(curves.gaps, np.arange(50))
     for k in (-49, -3, 0, 7, 49):
-        assert curves.similarity[k + 49] == pytest.approx(slow_offset_dot(k, 16) / 8, abs=1e-12)
+        assert curves.similarity[k + 49] == pytest.approx(loop_offset_dot(k, 16) / 8, abs=1e-12)
     table = reference.loop_interleaved(50, 16)
     np.testing.assert_allclose(curves.distance, np.linalg.norm(table - table[0], axis=1),
                                atol=1e-6)

@@ -3,19 +3,14 @@ the reference code (tests/reference.py)."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
 import core
 from core import limits, vit_grid
 from tests import reference
+from tests.reference import loop_offset_dot
 from ui.pages import params_of
-
-
-def slow_offset_dot(k: int, d_model: int, base: float = 10000.0) -> float:
-    return sum(math.cos(k / base ** (2 * i / d_model)) for i in range(d_model // 2))
 
 
 def test_vit_b16_shape_with_cls():
@@ -43,8 +38,8 @@ def test_patch_map_closed_form_mean_of_two_1d_cosines():
     sim = vit_grid.patch_similarity_map(emb, h, w, 2, 7)
     for r in range(h):
         for c in range(w):
-            column_part = slow_offset_dot(c - 7, d // 2) / (d // 4)  # each half: |.|^2 = d/4
-            row_part = slow_offset_dot(r - 2, d // 2) / (d // 4)
+            column_part = loop_offset_dot(c - 7, d // 2) / (d // 4)  # each half: |.|^2 = d/4
+            row_part = loop_offset_dot(r - 2, d // 2) / (d // 4)
             expected = 0.5 * (column_part + row_part)
             assert sim[r, c] == pytest.approx(expected, abs=1e-12)
     assert sim[2, 7] == pytest.approx(1.0)

@@ -9,10 +9,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from safetensors.numpy import load_file
 
 import core
-from core import minilm
 from core import word_position as wp
 from figures.word_position import make_word_position_figure
 from tests import reference
@@ -30,13 +28,6 @@ XSS = "<img src=x onerror=alert(1)>"
 @pytest.fixture(scope="module")
 def model():
     return core.load_minilm()
-
-
-@pytest.fixture(scope="module")
-def learned_table():
-    """MiniLM's position table, read from the file without `core`."""
-    weights = load_file(str(minilm.model_path() / "model.safetensors"))
-    return weights["embeddings.position_embeddings.weight"].astype(np.float64)
 
 
 # --- the article ---------------------------------------------------------------------------------
