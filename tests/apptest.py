@@ -152,3 +152,15 @@ def texts(at: AppTest, kinds: tuple[str, ...] = PROSE) -> str:
     """The page's texts of those kinds (main area and sidebar), one per line, kind by kind."""
     return "\n".join(el.value for kind in kinds for el in getattr(at, kind))
 
+
+def open_with_one_bad_value(script: str, name: str, value: str) -> AppTest:
+    """The page at `script` opened with one unusable URL value: no exception, and exactly one
+    notice, naming the parameter and saying its default is used."""
+    at = open_page(script, {name: value})
+    assert not at.exception
+    messages = notices(at)
+    assert len(messages) == 1, messages
+    assert messages[0].startswith(f"URL parameter {name}=")
+    assert "Using the default" in messages[0] or "as by default" in messages[0]
+    return at
+
