@@ -160,7 +160,7 @@ def prepare_change(page, control: tuple[str, str], step: int, *, down: bool):
     `browser_support.control_change`."""
     key, kind = control
     if kind == "number" and page.locator(f".st-key-{key} input[type=range]").count():
-        kind = "slider"  # a swept number is a slider (ui.controls.stops / slider)
+        kind = "slider"  # a swept number is a slider (ui.controls.PageControls.stops / slider)
     kind, selector, arg = browser_support.control_change(key, kind, step, down=down)
     target = page.locator(selector)
     if kind == "click":

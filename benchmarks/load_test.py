@@ -46,7 +46,7 @@ def rss_mb(pid: int) -> float:
 async def change_control(page, url_path: str, step: int) -> None:
     key, kind = bench_control(url_path)
     if kind == "number" and await page.locator(f".st-key-{key} input[type=range]").count():
-        kind = "slider"  # a swept number is a slider (ui.controls.stops / slider)
+        kind = "slider"  # a swept number is a slider (ui.controls.PageControls.stops / slider)
     kind, selector, arg = browser_support.control_change(key, kind, step, down=step % 2 == 0)
     if kind == "click":
         await page.locator(selector).nth(arg).click()
