@@ -16,7 +16,7 @@ from tests.apptest import (
 )
 from tests.test_alibi import REFERENCE_12
 
-ROPE, ALIBI, EXTRAPOLATION = "app_pages/rope.py", "app_pages/alibi.py", "app_pages/extrapolation.py"
+ALIBI = "app_pages/alibi.py"
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from tests.apptest import (
     set_control,
 )
 
-ROPE, ALIBI, EXTRAPOLATION = "app_pages/rope.py", "app_pages/alibi.py", "app_pages/extrapolation.py"
+EXTRAPOLATION = "app_pages/extrapolation.py"
 
 
 def _minilm_available() -> bool:

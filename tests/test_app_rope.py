@@ -20,7 +20,7 @@ from tests.apptest import (
 )
 from tests.test_rope import hf_apply_rotary, loop_interleaved_rotate
 
-ROPE, ALIBI, EXTRAPOLATION = "app_pages/rope.py", "app_pages/alibi.py", "app_pages/extrapolation.py"
+ROPE = "app_pages/rope.py"
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,8 @@ import pytest
 
 from tests.apptest import SECTIONS, notices, open_page, plotly_figures
 
-ROPE, ALIBI, EXTRAPOLATION = "app_pages/rope.py", "app_pages/alibi.py", "app_pages/extrapolation.py"
+ROPE = "app_pages/rope.py"
+ALIBI = "app_pages/alibi.py"
 
 
 DEFAULT_SECTION = {ROPE: ("rotation", ["rotation_chart"]), ALIBI: ("slopes", ["slopes_chart"])}

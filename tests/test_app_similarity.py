@@ -19,9 +19,7 @@ from tests.apptest import (
     set_control,
 )
 
-WAVELENGTHS = "app_pages/wavelengths.py"
 SIMILARITY = "app_pages/similarity.py"
-VIT_GRID = "app_pages/vit_grid.py"
 
 
 @pytest.mark.parametrize(

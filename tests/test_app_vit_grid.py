@@ -16,8 +16,6 @@ from tests.apptest import (
     plotly_figures,
 )
 
-WAVELENGTHS = "app_pages/wavelengths.py"
-SIMILARITY = "app_pages/similarity.py"
 VIT_GRID = "app_pages/vit_grid.py"
 
 

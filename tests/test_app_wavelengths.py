@@ -18,8 +18,6 @@ from tests.apptest import (
 )
 
 WAVELENGTHS = "app_pages/wavelengths.py"
-SIMILARITY = "app_pages/similarity.py"
-VIT_GRID = "app_pages/vit_grid.py"
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from figures.alibi import (
 from tests.apptest import figure_by_title, open_page, plotly_figures, show_section, texts
 from ui.locales import message
 
-ROPE, ALIBI = "app_pages/rope.py", "app_pages/alibi.py"
+ALIBI = "app_pages/alibi.py"
 
 
 ALIBI_SMALL = {"num_heads": "4", "positions": "32"}

@@ -15,7 +15,7 @@ from figures.extrapolation import (
 from tests.apptest import axis_title, control, figure_by_title, open_page, plotly_figures, texts
 from ui.locales import message
 
-LEARNED, EXTRAPOLATION = "app_pages/learned_vs_sinusoidal.py", "app_pages/extrapolation.py"
+EXTRAPOLATION = "app_pages/extrapolation.py"
 
 
 EXTRAPOLATION_SMALL = {"train_length": "100", "target_length": "400", "d_model": "8"}

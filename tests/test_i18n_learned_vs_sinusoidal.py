@@ -27,7 +27,7 @@ from tests.apptest import (
 )
 from ui.locales import message
 
-LEARNED, EXTRAPOLATION = "app_pages/learned_vs_sinusoidal.py", "app_pages/extrapolation.py"
+LEARNED = "app_pages/learned_vs_sinusoidal.py"
 LEARNED_SMALL = {"positions": "64", "anchor": "10"}
 
 

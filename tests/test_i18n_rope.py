@@ -26,7 +26,7 @@ from tests.apptest import (
 )
 from ui.locales import message
 
-ROPE, ALIBI = "app_pages/rope.py", "app_pages/alibi.py"
+ROPE = "app_pages/rope.py"
 ROPE_SMALL = {"d_head": "16", "positions": "64"}
 
 

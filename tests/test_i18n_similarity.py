@@ -28,7 +28,7 @@ from tests.apptest import (
 )
 from ui.locales import message
 
-WAVELENGTHS, SIMILARITY = "app_pages/wavelengths.py", "app_pages/similarity.py"
+SIMILARITY = "app_pages/similarity.py"
 
 
 SIMILARITY_SMALL = {"d_model": "32", "positions": "64", "anchor": "20", "offset": "3"}

@@ -24,7 +24,7 @@ from tests.apptest import (
 )
 from ui.locales import message
 
-WAVELENGTHS, SIMILARITY = "app_pages/wavelengths.py", "app_pages/similarity.py"
+WAVELENGTHS = "app_pages/wavelengths.py"
 WAVELENGTHS_SMALL = {"d_model": "32", "positions": "64"}
 
 
