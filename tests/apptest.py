@@ -164,3 +164,11 @@ def open_with_one_bad_value(script: str, name: str, value: str) -> AppTest:
     assert "Using the default" in messages[0] or "as by default" in messages[0]
     return at
 
+
+def open_at_defaults(script: str, charts: int) -> AppTest:
+    """The page at `script` opened at its defaults: no exception, no notice, `charts` charts."""
+    at = open_page(script)
+    assert not at.exception
+    assert notices(at) == []
+    assert len(plotly_figures(at)) == charts
+    return at

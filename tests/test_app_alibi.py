@@ -9,7 +9,7 @@ import pytest
 from tests.apptest import (
     decode,
     figure_titled,
-    notices,
+    open_at_defaults,
     open_page,
     open_with_one_bad_value,
     plotly_figures,
@@ -19,15 +19,8 @@ from tests.test_alibi import REFERENCE_12
 ALIBI = "app_pages/alibi.py"
 
 
-@pytest.mark.parametrize(
-    "page, charts",
-    [(ALIBI, 1)],
-)
-def test_default_render_has_no_exception(page, charts):
-    at = open_page(page)
-    assert not at.exception
-    assert notices(at) == []
-    assert len(plotly_figures(at)) == charts
+def test_default_render():
+    open_at_defaults(ALIBI, charts=1)
 
 
 def test_alibi_table_shows_the_reference_slopes():

@@ -9,7 +9,7 @@ import pytest
 from tests.apptest import (
     decode,
     figure_titled,
-    notices,
+    open_at_defaults,
     open_page,
     open_with_one_bad_value,
     plotly_figures,
@@ -29,15 +29,8 @@ def _minilm_available() -> bool:
     return True
 
 
-@pytest.mark.parametrize(
-    "page, charts",
-    [(EXTRAPOLATION, 4 if _minilm_available() else 3)],
-)
-def test_default_render_has_no_exception(page, charts):
-    at = open_page(page)
-    assert not at.exception
-    assert notices(at) == []
-    assert len(plotly_figures(at)) == charts
+def test_default_render():
+    open_at_defaults(EXTRAPOLATION, charts=4 if _minilm_available() else 3)
 
 
 def test_extrapolation_panels_say_what_happens():

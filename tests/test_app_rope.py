@@ -13,6 +13,7 @@ from tests.apptest import (
     decode,
     figure_titled,
     notices,
+    open_at_defaults,
     open_page,
     open_with_one_bad_value,
     plotly_figures,
@@ -23,15 +24,8 @@ from tests.test_rope import hf_apply_rotary, loop_interleaved_rotate
 ROPE = "app_pages/rope.py"
 
 
-@pytest.mark.parametrize(
-    "page, charts",
-    [(ROPE, 1)],
-)
-def test_default_render_has_no_exception(page, charts):
-    at = open_page(page)
-    assert not at.exception
-    assert notices(at) == []
-    assert len(plotly_figures(at)) == charts
+def test_default_render():
+    open_at_defaults(ROPE, charts=1)
 
 
 def seeded_q_k(d_head: int) -> tuple[np.ndarray, np.ndarray]:

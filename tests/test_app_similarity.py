@@ -12,7 +12,7 @@ import core
 from tests.apptest import (
     decode,
     markdown,
-    notices,
+    open_at_defaults,
     open_page,
     open_with_one_bad_value,
     plotly_figures,
@@ -22,14 +22,8 @@ from tests.apptest import (
 SIMILARITY = "app_pages/similarity.py"
 
 
-@pytest.mark.parametrize(
-    "page, charts", [(SIMILARITY, 1)]
-)
-def test_default_render(page, charts):
-    at = open_page(page)
-    assert not at.exception
-    assert notices(at) == []
-    assert len(plotly_figures(at)) == charts
+def test_default_render():
+    at = open_at_defaults(SIMILARITY, charts=1)
     assert at.latex  # the formulas are next to the figures
 
 

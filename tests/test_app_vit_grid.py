@@ -10,7 +10,7 @@ from tests.apptest import (
     control,
     decode,
     markdown,
-    notices,
+    open_at_defaults,
     open_page,
     open_with_one_bad_value,
     plotly_figures,
@@ -19,14 +19,8 @@ from tests.apptest import (
 VIT_GRID = "app_pages/vit_grid.py"
 
 
-@pytest.mark.parametrize(
-    "page, charts", [(VIT_GRID, 2)]
-)
-def test_default_render(page, charts):
-    at = open_page(page)
-    assert not at.exception
-    assert notices(at) == []
-    assert len(plotly_figures(at)) == charts
+def test_default_render():
+    at = open_at_defaults(VIT_GRID, charts=2)
     assert at.latex  # the formulas are next to the figures
 
 

@@ -10,7 +10,7 @@ from tests import reference
 from tests.apptest import (
     decode,
     markdown,
-    notices,
+    open_at_defaults,
     open_page,
     open_with_one_bad_value,
     plotly_figures,
@@ -20,14 +20,8 @@ from tests.apptest import (
 WAVELENGTHS = "app_pages/wavelengths.py"
 
 
-@pytest.mark.parametrize(
-    "page, charts", [(WAVELENGTHS, 2)]
-)
-def test_default_render(page, charts):
-    at = open_page(page)
-    assert not at.exception
-    assert notices(at) == []
-    assert len(plotly_figures(at)) == charts
+def test_default_render():
+    at = open_at_defaults(WAVELENGTHS, charts=2)
     assert at.latex  # the formulas are next to the figures
 
 
