@@ -8,12 +8,12 @@ presentation mode, the link to the view). Run with `streamlit run app.py`."""
 import pandas  # noqa: F401
 import streamlit as st
 
+from locales import LANGUAGE_NAMES, LANGUAGES
 from ui import share
 from ui.cache import run_slot, start_trimmer
 from ui.controls import PageControls, page_run
 from ui.guard import close_doors
 from ui.i18n import browser_language, current_language, presenting, t
-from ui.locales import LANGUAGE_NAMES, LANGUAGES
 from ui.pages import HOME, PAGES, app_params
 from ui.runtime import freeze_long_lived_objects
 

@@ -11,11 +11,11 @@ from figures.extrapolation import (
     make_sinusoid_novelty_figure,
 )
 from figures.rope_config import make_config_angle_figure, method_text
+from locales import error_text
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.locales import error_text
 from ui.model import cached_minilm
 from ui.rope_config import config_controls, curves_to_draw, paste_box, short_label
 from ui.text import escape_markdown, explain

@@ -16,11 +16,11 @@ from figures.learned_vs_sinusoidal import (
     make_table_heatmap_figure,
     make_trajectory_figure,
 )
+from locales import error_text
 from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.locales import error_text
 from ui.model import cached_minilm
 from ui.text import escape_markdown, explain
 

@@ -14,11 +14,11 @@ from figures.vit_grid import (
     make_vit_encoding_figure,
     similarity_range,
 )
+from locales import error_text
 from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.locales import error_text
 from ui.text import explain
 
 

@@ -21,11 +21,11 @@ from figures.wavelengths import (
     make_dimension_curves_figure,
     make_spectrum_figure,
 )
+from locales import error_text
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.locales import error_text
 from ui.text import escape_markdown, explain
 
 # The most curves at the widest table, spread across it: the caches' largest entries.

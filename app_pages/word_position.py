@@ -8,11 +8,11 @@ from core import word_position as wp
 from core._checks import InputError
 from core.minilm import ModelUnavailableError
 from figures.word_position import make_word_position_figure, projection_axis_titles
+from locales import error_text
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.locales import error_text
 from ui.model import cached_minilm
 from ui.params import shorten
 from ui.text import escape_markdown, explain

@@ -12,7 +12,7 @@ from plotly.subplots import make_subplots
 from core.alibi import AttentionReach
 from core.overview import Overview
 from figures.common import base_layout, heatmap_smoothing
-from ui.locales import Lang, message
+from locales import Lang, message
 
 # Sequential: the bias is <= 0 everywhere; 0 (no penalty) light, the steepest penalty dark.
 BIAS_SCALE = "Viridis"

@@ -17,7 +17,7 @@ from figures.rope import (
     full_turn_trace,
     trained_trace,
 )
-from ui.locales import Lang, message
+from locales import Lang, message
 
 PANEL_HEIGHT = 360
 LEARNED_SHOWN_ROWS = 1.5  # the learned panel spans the table and half as much again

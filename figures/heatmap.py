@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 
 from core.overview import Overview
 from figures.common import DIVERGING, NEUTRAL, base_layout, heatmap_smoothing
-from ui.locales import Lang, message
+from locales import Lang, message
 
 
 def make_pe_heatmap_figure(

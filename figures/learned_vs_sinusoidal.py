@@ -11,7 +11,7 @@ from plotly.subplots import make_subplots
 from core.overview import Overview
 from figures.common import NEUTRAL, base_layout
 from figures.heatmap import make_pe_heatmap_figure
-from ui.locales import Lang, message
+from locales import Lang, message
 
 LEARNED_COLOUR = "#d62728"
 SINUSOID_COLOUR = "#1f77b4"

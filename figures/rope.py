@@ -10,7 +10,7 @@ from plotly.subplots import make_subplots
 
 from core.rope import ContextExtension
 from figures.common import NEUTRAL, arrow_trace, base_layout
-from ui.locales import Lang, message
+from locales import Lang, message
 
 
 def method_names(lang: Lang = "en") -> dict[str, str]:

@@ -49,7 +49,7 @@ from figures.rope import (
     full_turn_trace,
     trained_trace,
 )
-from ui.locales import Lang, message
+from locales import Lang, message
 
 LOGIT_BINS = 240  # about one per 4 px of a chart's width
 SAMPLES_PER_BIN = 32  # distances evaluated in a wider bin: its range and mean

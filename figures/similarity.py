@@ -10,7 +10,7 @@ from core.overview import Overview
 from core.similarity import PairwiseSimilarity, RotatedPair
 from figures.common import DIVERGING, NEUTRAL, base_layout
 from figures.heatmap import make_pe_heatmap_figure
-from ui.locales import Lang, message
+from locales import Lang, message
 
 METRIC_LABEL = {"dot": "PE[p]·PE[q]", "cosine": "cos(PE[p], PE[q])"}  # notation: any language
 SINUSOID_COLOR = "#1f77b4"

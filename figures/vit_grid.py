@@ -10,7 +10,7 @@ from core.overview import Overview
 from core.vit_grid import SimilarityTiles
 from figures.common import base_layout, heatmap_smoothing
 from figures.heatmap import make_pe_heatmap_figure
-from ui.locales import Lang, message
+from locales import Lang, message
 
 SELECTED = {"symbol": "square-open", "size": 14, "color": "white", "line": {"width": 2}}
 # Sequential, as in the ViT paper's figure: the similarities of a 2-D sin-cos grid are mostly

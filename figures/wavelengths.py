@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from core.wavelength_views import ClockFrames, DimensionCurves, Spectrum
 from figures.common import base_layout
-from ui.locales import Lang, message
+from locales import Lang, message
 
 CLOCKS_PER_ROW = 8  # 16 clocks in two rows: the figure stays wide and short
 

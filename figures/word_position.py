@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from figures.common import arrow_trace, base_layout, segments
-from ui.locales import Lang, message
+from locales import Lang, message
 
 # Above this many tokens the points carry no text labels (they would cover each other); hover
 # still names every point.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from ui.locales import message
+from locales import message
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 

@@ -12,9 +12,9 @@ from urllib.parse import parse_qsl, urlsplit
 import numpy as np
 import pytest
 
+from locales import message
 from tests import browser_support
 from tests.conftest import ARTIFACTS, BrowserPage
-from ui.locales import message
 from ui.pages import HOME, PAGE_PARAMS, PAGES
 from ui.params import ChoiceParam, IntParam
 

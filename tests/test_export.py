@@ -34,10 +34,10 @@ from figures.export import (
     image_export_problem,
 )
 from figures.heatmap import make_pe_heatmap_figure
+from locales import message
 from tests import reference
 from tests.apptest import open_page
 from ui.charts import file_stem
-from ui.locales import message
 from ui.pages import PAGES
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -1,4 +1,4 @@
-"""The message catalogues (ui/locales): both languages have exactly the same keys and the same
+"""The message catalogues (locales): both languages have exactly the same keys and the same
 placeholders, every key the code asks for exists, and messages format in both languages."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from core import alibi, rope
 from figures.alibi import make_alibi_head_figure
 from figures.rope import make_context_extension_figure
-from ui.locales import LANGUAGES, catalogue, error_text, language_from_locale, message
+from locales import LANGUAGES, catalogue, error_text, language_from_locale, message
 from ui.pages import HOME, PAGES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,7 +21,7 @@ SOURCES = sorted(
     [*ROOT.glob("app.py"), *ROOT.glob("app_pages/*.py"), *ROOT.glob("ui/*.py"),
      *ROOT.glob("core/**/*.py")]
 )
-# Functions whose first argument is a catalogue key: ui.i18n.t, ui.locales.message, and the
+# Functions whose first argument is a catalogue key: ui.i18n.t, locales.message, and the
 # messages and errors that are put in a language later.
 KEY_FUNCTIONS = {"t", "message", "ParamError", "LocalizedError", "Text"}
 # Where a key may be a variable: the functions that pass a key on, and the page list
@@ -30,7 +30,7 @@ KEY_FUNCTIONS = {"t", "message", "ParamError", "LocalizedError", "Text"}
 # option labels: test_every_choice_has_a_label_in_both_languages).
 PASS_KEYS_ON = {
     "ui/i18n.py",
-    "ui/locales/__init__.py",
+    "locales/__init__.py",
     "ui/params.py",
     "ui/pages.py",
     "ui/controls.py",

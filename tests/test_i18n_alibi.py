@@ -12,8 +12,8 @@ from figures.alibi import (
     make_alibi_reach_figure,
     make_alibi_slopes_figure,
 )
+from locales import message
 from tests.apptest import figure_by_title, open_page, plotly_figures, show_section, texts
-from ui.locales import message
 
 ALIBI = "app_pages/alibi.py"
 

@@ -12,8 +12,8 @@ from figures.extrapolation import (
     make_rope_reach_figure,
     make_sinusoid_novelty_figure,
 )
+from locales import message
 from tests.apptest import axis_title, control, figure_by_title, open_page, plotly_figures, texts
-from ui.locales import message
 
 EXTRAPOLATION = "app_pages/extrapolation.py"
 

@@ -16,6 +16,7 @@ from figures.learned_vs_sinusoidal import (
     make_table_heatmap_figure,
     make_trajectory_figure,
 )
+from locales import message
 from tests.apptest import (
     axis_title,
     control,
@@ -25,7 +26,6 @@ from tests.apptest import (
     plotly_figures,
     texts,
 )
-from ui.locales import message
 
 LEARNED = "app_pages/learned_vs_sinusoidal.py"
 LEARNED_SMALL = {"positions": "64", "anchor": "10"}

@@ -15,6 +15,7 @@ from figures.rope import (
     make_rope_rotation_figure,
     method_names,
 )
+from locales import message
 from tests.apptest import (
     control,
     figure_by_title,
@@ -24,7 +25,6 @@ from tests.apptest import (
     show_section,
     texts,
 )
-from ui.locales import message
 
 ROPE = "app_pages/rope.py"
 ROPE_SMALL = {"d_head": "16", "positions": "64"}

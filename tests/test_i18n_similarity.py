@@ -16,6 +16,7 @@ from figures.similarity import (
     make_shift_matrix_figure,
     make_similarity_matrix_figure,
 )
+from locales import message
 from tests.apptest import (
     WITH_NOTICES,
     axis_title,
@@ -26,7 +27,6 @@ from tests.apptest import (
     plotly_figures,
     texts,
 )
-from ui.locales import message
 
 SIMILARITY = "app_pages/similarity.py"
 

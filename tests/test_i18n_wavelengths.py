@@ -11,6 +11,7 @@ from figures.wavelengths import (
     make_dimension_curves_figure,
     make_spectrum_figure,
 )
+from locales import message
 from tests.apptest import (
     WITH_NOTICES,
     axis_title,
@@ -22,7 +23,6 @@ from tests.apptest import (
     plotly_figures,
     texts,
 )
-from ui.locales import message
 
 WAVELENGTHS = "app_pages/wavelengths.py"
 WAVELENGTHS_SMALL = {"d_model": "32", "positions": "64"}

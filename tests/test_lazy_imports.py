@@ -62,7 +62,8 @@ print(json.dumps({{"modules": sorted(sys.modules), "opened": opened}}))
 """
 # What `import core` must not load: the app (its controls, pages and words), the figures, the
 # web and plotting libraries, torch and the other heavy ones.
-NOT_IN_CORE = ("ui", "app_pages", "figures", "streamlit", "plotly", "pandas", "tomllib", *HEAVY)
+NOT_IN_CORE = ("ui", "app_pages", "figures", "locales", "streamlit", "plotly", "pandas",
+               "tomllib", *HEAVY)
 
 
 def _imported_by(statement: str) -> tuple[set[str], list[str]]:
@@ -85,13 +86,25 @@ def test_import_core_loads_the_numeric_library_only():
 
 
 def test_the_core_probe_sees_the_app_and_its_words():
-    """The check can fail: the figures word their titles from the app's catalogues, so importing
-    one loads ``ui.locales`` and plotly, and drawing reads a catalogue."""
+    """The check can fail: the figures word their titles from the catalogues, so importing one
+    loads ``locales`` and plotly, and drawing reads a catalogue."""
     top, opened = _imported_by("import core\nfrom figures.wavelengths import "
-                               "make_spectrum_figure\nfrom ui.locales import message\n"
+                               "make_spectrum_figure\nfrom locales import message\n"
                                "message('app.title', 'en')")
-    assert {"ui", "figures", "plotly", "tomllib"} <= top
+    assert {"locales", "figures", "plotly", "tomllib"} <= top
     assert [f for f in opened if f.endswith("en.toml")]
+
+
+FIGURE_MODULES = sorted(p.stem for p in (ROOT / "figures").glob("*.py") if p.stem != "__init__")
+
+
+def test_figures_import_no_app_module():
+    """The arrows run down (app_pages -> ui -> figures -> locales, core): importing every figure
+    module loads no `ui`, no `app_pages` and no Streamlit."""
+    imports = "\n".join(f"import figures.{name}" for name in FIGURE_MODULES)
+    top, _ = _imported_by(imports)
+    assert "figures" in top and "locales" in top
+    assert sorted(top & {"ui", "app_pages", "streamlit"}) == []
 
 
 def test_positional_encoding_loads_torch_on_first_use():

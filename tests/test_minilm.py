@@ -11,7 +11,7 @@ from safetensors.numpy import load_file
 
 import core
 from core import minilm
-from ui.locales import error_text
+from locales import error_text
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,9 @@ import pytest
 import streamlit as st
 
 from core import minilm
+from locales import error_text
 from tests.apptest import open_page, plotly_figures, unescape
 from ui import cache
-from ui.locales import error_text
 
 WORD = "app_pages/word_position.py"
 LEARNED = "app_pages/learned_vs_sinusoidal.py"

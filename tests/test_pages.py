@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.locales import LANGUAGES, catalogue
+from locales import LANGUAGES, catalogue
 from ui.pages import HOME, PAGE_PARAMS, PAGES, PageInfo, checked, params_of
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -24,9 +24,9 @@ import yaml
 
 from benchmarks.bench_browser import bench_control
 from deploy import serve_replicas
+from locales import message
 from tests import browser_support
 from tests.conftest import ARTIFACTS
-from ui.locales import message
 from ui.pages import HOME, PAGES, PageInfo
 
 pytestmark = pytest.mark.browser

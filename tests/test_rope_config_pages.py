@@ -21,9 +21,9 @@ from figures.rope_config import (
     make_config_wavelength_figure,
     rope_config_curves,
 )
+from locales import message
 from tests.apptest import control, decode, has_cjk, notices, open_page, plotly_figures
 from tests.test_controls import _keys_in_hidden_blocks
-from ui.locales import message
 
 ROPE, EXTRAPOLATION = "app_pages/rope.py", "app_pages/extrapolation.py"
 CONFIG_CHARTS = ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]

@@ -29,9 +29,9 @@ from typing import Any, NoReturn
 
 import streamlit as st
 
+from locales import catalogue
 from ui import share
 from ui.i18n import current_language, t
-from ui.locales import catalogue
 from ui.pages import PAGE_PARAMS
 from ui.params import (
     BoolParam,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.locales import LANGUAGES, Lang, language_from_locale, message
+from locales import LANGUAGES, Lang, language_from_locale, message
 
 
 def browser_language() -> Lang:
@@ -30,7 +30,7 @@ def current_language() -> Lang:
 
 
 def t(key: str, /, **values: object) -> str:
-    """The message `key` of the catalogue (ui/locales) in the visitor's language."""
+    """The message `key` of the catalogue (locales) in the visitor's language."""
     return message(key, current_language(), **values)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core import minilm
-from ui.locales import message
+from locales import message
 
 # Shown by the cache while the tables load (a second, once per process). The decorator's text is
 # fixed when the module is imported, before any visitor's language is known: both languages.

@@ -21,7 +21,7 @@ from core.rope_config import PRESETS
 from core.similarity import METRICS
 from core.vit_grid import MAX_GRID_SIDE
 from core.word_position import EMBEDDINGS, ENCODINGS
-from ui.locales import DEFAULT_LANGUAGE, LANGUAGES, Lang, message
+from locales import DEFAULT_LANGUAGE, LANGUAGES, Lang, message
 from ui.params import (
     BASE_PARAM,
     D_MODEL_PARAM,

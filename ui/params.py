@@ -4,7 +4,7 @@ Pure Python, shared by the pages (widget bounds, defaults) and the URL handling 
 reads and checks the query, `ui.share` writes the link): one spec per parameter, so a widget can
 never allow what the URL check refuses, nor the reverse.
 Every message names the parameter, shows the value given and says what is allowed, in English
-(`str(error)`) or in any language of `ui.locales` (`error.in_language(lang)`).
+(`str(error)`) or in any language of `locales` (`error.in_language(lang)`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Literal
 from core import limits
 from core._checks import shorten
 from core.sinusoidal import LAYOUTS, TIMESCALES
-from ui.locales import Lang, LocalizedError, message
+from locales import Lang, LocalizedError, message
 
 RawValue = str | Sequence[str]
 # The usual values of a number people sweep, offered as a slider's stops (ui.controls.STOPS):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from core._checks import check_choice
 from core.word_position import EMBEDDINGS, ENCODINGS, MINILM_WIDTH
-from ui.locales import Text
+from locales import Text
 
 
 @dataclass(frozen=True)

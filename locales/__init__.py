@@ -1,7 +1,7 @@
 """The interface's words in English and Simplified Chinese: one message catalogue per language.
 
-Every label, control, explanation, notice and figure title is a key in ``ui/locales/en.toml``
-and ``ui/locales/zh.toml`` (the two have exactly the same keys and the same placeholders; a test
+Every label, control, explanation, notice and figure title is a key in ``locales/en.toml``
+and ``locales/zh.toml`` (the two have exactly the same keys and the same placeholders; a test
 checks). Pages and figures ask for a message by key:
 
     message("heatmap.title", "zh")                       # -> "正弦热图"
@@ -46,7 +46,7 @@ def _flatten(table: dict, prefix: str = "") -> dict[str, str]:
 
 @functools.cache
 def catalogue(lang: Lang) -> dict[str, str]:
-    """All messages of one language, by dotted key (``ui/locales/<lang>.toml``)."""
+    """All messages of one language, by dotted key (``locales/<lang>.toml``)."""
     if lang not in LANGUAGES:
         raise ValueError(f"lang={lang!r} is not allowed: lang must be one of en, zh")
     path = LOCALES / f"{lang}.toml"
