@@ -17,13 +17,23 @@ from ui.i18n import browser_language, current_language, presenting, t
 from ui.pages import HOME, PAGES, app_params
 from ui.runtime import freeze_long_lived_objects
 
-# Presentation mode: bigger type everywhere, no header bar (figures restyle in ui.charts); the
+# Presentation mode: bigger type everywhere, the header bar see-through with only its two
+# buttons, faint until pointed at: the sidebar's opener (the page list, the language, the way out
+# of presentation mode, the page's shared controls) and the settings menu (figures restyle in
+# ui.charts). A presenter is never trapped on a slide. The
 # controls at the text's size (Streamlit draws labels, options, slider values and buttons at
 # 0.875rem): labels, options (also those drawn by CSS, ui.controls), slider numbers, buttons (the
 # Export menu's), boxes, and the expander's heading.
 PRESENTATION_CSS = """<style>
 html { font-size: 19px; }
-header[data-testid="stHeader"] { display: none; }
+header[data-testid="stHeader"] { background: transparent; pointer-events: none; }
+header[data-testid="stHeader"] [data-testid="stDecoration"],
+header[data-testid="stHeader"] [data-testid="stAppDeployButton"] { display: none; }
+header[data-testid="stHeader"] [data-testid="stExpandSidebarButton"],
+header[data-testid="stHeader"] [data-testid="stMainMenu"] {
+  pointer-events: auto; opacity: 0.4; transition: opacity 0.2s; }
+header[data-testid="stHeader"] [data-testid="stExpandSidebarButton"]:hover,
+header[data-testid="stHeader"] [data-testid="stMainMenu"]:hover { opacity: 1; }
 [data-testid="stApp"] [data-testid="stWidgetLabel"] p,
 [data-testid="stApp"] [data-testid="stRadioOption"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stApp"] [data-testid="stCheckbox"] [data-testid="stMarkdownContainer"] p,
@@ -62,7 +72,8 @@ navigation = st.navigation(
         st.Page(p.script, title=p.title_in(lang), icon=p.icon, url_path=p.url_path)
         for p in PAGES
     ],
-    position="hidden" if presenting() else "sidebar",
+    # In presentation mode too: the sidebar starts folded, its opener stays on screen.
+    position="sidebar",
 )
 # The browser tab (and a shared link's preview) names the page: "ALiBi · Positional Encoding …".
 app_title = t("app.title")

@@ -33,47 +33,70 @@ def cached_window(pos_start, pos_count, dim_start, dim_count, d_model, base, lay
 
 lang = current_language()
 controls = start_page("heatmap")
+# Page-wide: what every view of the table draws (the heatmap, the worked entry, the zoom).
+# The number of positions is the heatmap's own control (the zoom window reads it).
 with st.sidebar:
     d_model = controls.stops("d_model")
-    positions = controls.stops("positions")
     base = controls.stops("base")
     layout = controls.choice("layout")
     timescales = controls.choice("timescales")
-layout_text = {
-    "interleaved": t("heatmap.summary_interleaved"),
-    "concatenated": t("heatmap.summary_concatenated"),
-}
-explain(
-    t("heatmap.summary", positions=positions, d_model=d_model, base=base, layout=layout)
-    + layout_text[layout]
-    + (t("heatmap.summary_tensor2tensor") if timescales == "tensor2tensor" else "")
-)
-# Files name the table: pe-heatmap_d128_pos64_interleaved (base and timescales only when not the
-# paper's).
-table_name = [f"d{d_model}", f"pos{positions}", layout,
-              None if base == DEFAULT_BASE else f"base{base:g}",
-              None if timescales == "paper" else timescales]
-overview = cached_overview(positions, d_model, base, layout, timescales)
-show_chart(
-    make_pe_heatmap_figure(overview, title=t("heatmap.chart_title", layout=layout), lang=lang),
-    key="heatmap_chart",
-    name=file_stem("heatmap", *table_name),
-    # The downloads carry the table itself (built only when a button is pressed), not the
-    # overview drawn on screen, up to figures.export's caps.
-    table=TableExport(
-        overview, (positions, d_model),
-        lambda: core.sinusoidal_encoding(positions, d_model, base=base, layout=layout,
-                                         timescales=timescales),
-    ),
-)
 
 
-# The worked example and the zoom window rerun on their own (fragments): changing the position
-# or the window does not redraw the big heatmap.
+def table_name(positions: int) -> list:
+    """Files name the table: pe-heatmap_d128_pos64_interleaved (base and timescales only when
+    not the paper's)."""
+    return [f"d{d_model}", f"pos{positions}", layout,
+            None if base == DEFAULT_BASE else f"base{base:g}",
+            None if timescales == "paper" else timescales]
+
+
+def zoom_rows(positions: int, zoom_pos: int, zoom_size: int) -> tuple[int, int]:
+    """The zoom window's first row and row count in a table of `positions` rows."""
+    rows = min(zoom_size, positions)
+    return min(zoom_pos, positions - rows), rows
+
+
+# Each view reruns on its own (fragments): the heatmap with its number of positions, the worked
+# example with its entry, the zoom window with its corner and size.
 @st.fragment
-def worked_example(d_model: int, base: float, layout: str, timescales: str) -> None:
+def heatmap_view() -> None:
+    (positions_column,) = controls.view_row(1)
+    with positions_column:
+        positions = controls.stops("positions")
+    drawn_with = st.session_state.get("_heatmap_zoom_positions")
+    corner = controls.current("zoom_pos"), controls.current("zoom_size")
+    if drawn_with is not None and zoom_rows(drawn_with, *corner) != zoom_rows(positions, *corner):
+        st.session_state["_heatmap_zoom_positions"] = positions
+        st.rerun(scope="app")  # the zoom window no longer fits this table: redraw it too
+    layout_text = {
+        "interleaved": t("heatmap.summary_interleaved"),
+        "concatenated": t("heatmap.summary_concatenated"),
+    }
+    explain(
+        t("heatmap.summary", positions=positions, d_model=d_model, base=base, layout=layout)
+        + layout_text[layout]
+        + (t("heatmap.summary_tensor2tensor") if timescales == "tensor2tensor" else "")
+    )
+    overview = cached_overview(positions, d_model, base, layout, timescales)
+    show_chart(
+        make_pe_heatmap_figure(overview, title=t("heatmap.chart_title", layout=layout),
+                               lang=lang),
+        key="heatmap_chart",
+        name=file_stem("heatmap", *table_name(positions)),
+        # The downloads carry the table itself (built only when a button is pressed), not the
+        # overview drawn on screen, up to figures.export's caps.
+        table=TableExport(
+            overview, (positions, d_model),
+            lambda: core.sinusoidal_encoding(positions, d_model, base=base, layout=layout,
+                                             timescales=timescales),
+        ),
+    )
+
+
+@st.fragment
+def worked_example() -> None:
     st.subheader(t("heatmap.worked"))
-    sub_left, sub_right = st.columns(2)
+    sub_left, sub_right = controls.view_row(2)
     with sub_left:
         pos = controls.number("pos", t("heatmap.position"), help=t("heatmap.position_help"))
     with sub_right:
@@ -107,17 +130,18 @@ def worked_example(d_model: int, base: float, layout: str, timescales: str) -> N
 
 
 @st.fragment
-def zoom_window(positions: int, d_model: int, base: float, layout: str, timescales: str) -> None:
+def zoom_window() -> None:
     st.subheader(t("heatmap.zoom"))
-    z1, z2, z3 = st.columns(3)
+    z1, z2, z3 = controls.view_row(3)
     with z1:
         zoom_pos = controls.number("zoom_pos")
     with z2:
         zoom_dim = controls.number("zoom_dim")
     with z3:
         zoom_size = controls.number("zoom_size")
-    rows = min(zoom_size, positions)
-    start = min(zoom_pos, positions - rows)
+    positions = controls.current("positions")  # the heatmap view's control
+    st.session_state["_heatmap_zoom_positions"] = positions
+    start, rows = zoom_rows(positions, zoom_pos, zoom_size)
     window = cached_window(start, rows, zoom_dim, zoom_size, d_model, base, layout, timescales)
     explain(
         t("heatmap.zoom_caption", first_pos=window.row_edges[0], last_pos=window.row_edges[-1] - 1,
@@ -127,13 +151,14 @@ def zoom_window(positions: int, d_model: int, base: float, layout: str, timescal
     show_chart(
         make_pe_heatmap_figure(window, title=t("heatmap.zoom_title"), lang=lang),
         key="zoom_chart",
-        name=file_stem("heatmap-zoom", *table_name, f"p{start}", f"dim{window.col_edges[0]}",
-                       f"size{zoom_size}"),
+        name=file_stem("heatmap-zoom", *table_name(positions), f"p{start}",
+                       f"dim{window.col_edges[0]}", f"size{zoom_size}"),
     )
 
 
+heatmap_view()
 left, right = st.columns(2, gap="large")
 with left:
-    worked_example(d_model, base, layout, timescales)
+    worked_example()
 with right:
-    zoom_window(positions, d_model, base, layout, timescales)
+    zoom_window()

@@ -98,6 +98,10 @@ def set_control(at: AppTest, key: str, value) -> AppTest:
     if widget.type == "select_slider" and str(value) not in widget.options and not (
         isinstance(value, float) and value.is_integer() and str(int(value)) in widget.options
     ):
+        # The box exists only while its popover is open (ui.controls.PageControls.stops).
+        assert not [w for w in at.number_input if w.key == f"_exact_{key}"], "box built closed"
+        at.session_state[f"_exact_box_{key}"] = True
+        at.run()
         exact = [w for w in at.number_input if w.key == f"_exact_{key}"]
         assert exact, f"{key}: {value} is not a stop and there is no exact box"
         return exact[0].set_value(value).run()

@@ -31,7 +31,7 @@ import streamlit as st
 
 from locales import catalogue
 from ui import share
-from ui.i18n import current_language, t
+from ui.i18n import current_language, presenting, t
 from ui.pages import PAGE_PARAMS
 from ui.params import (
     BoolParam,
@@ -205,16 +205,37 @@ class PageControls:
         if exact:
             exact_key = f"_exact_{name}"
             st.session_state[exact_key] = value  # the box shows the slider's value
-            with exact_column, st.popover("", icon=":material/edit:", type="tertiary",
-                                          help=t("controls.exact_help"),
-                                          key=f"_exact_box_{name}"):
-                st.number_input(
-                    t("controls.exact"), min_value=param.minimum, max_value=param.maximum,
-                    step=param.multiple_of if isinstance(param, IntParam) else None,
-                    format="%g" if isinstance(param, FloatParam) else None,
-                    key=exact_key, on_change=_take_exact, args=(param, exact_key, self.page),
-                )
+            # The box exists only while its popover is open (opening it reruns the page or the
+            # view): a change of any control does not redraw a hidden box per slider.
+            with exact_column:
+                box = st.popover("", icon=":material/edit:", type="tertiary",
+                                 help=t("controls.exact_help"), key=f"_exact_box_{name}",
+                                 on_change="rerun")
+            if box.open:
+                with box:
+                    st.number_input(
+                        t("controls.exact"), min_value=param.minimum,
+                        max_value=param.maximum,
+                        step=param.multiple_of if isinstance(param, IntParam) else None,
+                        format="%g" if isinstance(param, FloatParam) else None,
+                        key=exact_key, on_change=_take_exact,
+                        args=(param, exact_key, self.page),
+                    )
         return self._checked(name, value)
+
+    def view_row(self, columns: int | Sequence[float]) -> list:
+        """A view's own controls, in a row above its chart (inside the view's fragment, so a
+        change reruns that view alone): `columns` as `st.columns` takes them; on a phone they
+        stack above the chart. In presentation mode the row is folded away under a small
+        "Controls" heading (folded by default), so the slide stays clean and every control
+        stays live on it."""
+        if presenting():
+            holder = st.expander(t("controls.view_controls"), icon=":material/tune:",
+                                 expanded=False, type="compact")
+        else:
+            holder = st.container()
+        with holder:
+            return list(st.columns(columns, gap="medium", vertical_alignment="bottom"))
 
     @contextlib.contextmanager
     def shown(self, visible: bool) -> Iterator[None]:
