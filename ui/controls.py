@@ -121,12 +121,23 @@ class PageControls:
                 self.notices.append(message)
             value = param.default
         share.record(param, value)
+        st.session_state.setdefault(f"{KEPT_PREFIX}{self.page}", {})[name] = value
         return value
+
+    def _restore(self, name: str) -> None:
+        """A control a view alone uses is made only while that view is shown (in the view's
+        fragment), so Streamlit forgets it when another view is picked; back on its view it
+        has the value it had, unless the URL says otherwise (before the widget: allowed)."""
+        state = st.session_state
+        kept = state.get(f"{KEPT_PREFIX}{self.page}", {})
+        if name in kept and name not in state and name not in st.query_params:
+            state[name] = kept[name]
 
     # --- widgets, each bound to the URL parameter named like its key --------------------------
     def number(self, name: str, label: str | None = None, *, help: str | None = CATALOGUE_HELP,
                fmt: str | None = None):
         param = self.params[name]
+        self._restore(name)
         assert isinstance(param, IntParam | FloatParam)
         if isinstance(param, IntParam):
             step: int | float = param.multiple_of
@@ -148,6 +159,7 @@ class PageControls:
     def slider(self, name: str, label: str | None = None, *,
                help: str | None = CATALOGUE_HELP) -> int:
         param = self.params[name]
+        self._restore(name)
         assert isinstance(param, IntParam)
         value = st.slider(
             self._label(name, label),
@@ -185,6 +197,7 @@ class PageControls:
         value and the current one are always among its options, so a link with d_model=768
         keeps working; with `exact` a small box beside it takes any allowed value typed in."""
         param = self.params[name]
+        self._restore(name)
         assert isinstance(param, IntParam | FloatParam)
         if stops is None:
             assert param.stops is not None, f"{name} names no stops (ui.params)"
@@ -262,6 +275,7 @@ class PageControls:
         # No format_func: a bound radio writes the *formatted* label into the URL, so the option
         # shown must be the value itself for links to stay the documented contract.
         param = self.params[name]
+        self._restore(name)
         assert isinstance(param, ChoiceParam)
         value = st.radio(
             self._label(name, label),
@@ -280,6 +294,7 @@ class PageControls:
     def toggle(self, name: str, label: str | None = None, *,
                help: str | None = CATALOGUE_HELP) -> bool:
         param = self.params[name]
+        self._restore(name)
         assert isinstance(param, BoolParam)
         value = st.toggle(self._label(name, label), value=param.default, key=name,
                           help=self._help(name, help), bind="query-params")
@@ -288,6 +303,7 @@ class PageControls:
     def text(self, name: str, label: str | None = None, *,
              help: str | None = CATALOGUE_HELP) -> str:
         param = self.params[name]
+        self._restore(name)
         assert isinstance(param, TextParam)
         value = st.text_input(
             self._label(name, label),
@@ -326,6 +342,10 @@ class PageControls:
         st.stop()
 
 
+# The last value of each control of a page (PageControls._restore), and the page last opened.
+KEPT_PREFIX = "_kept:"
+_LAST_PAGE = "_controls_last_page"
+
 _open = threading.local()  # the page's controls in this script run (a run has its own thread)
 
 
@@ -333,6 +353,10 @@ def start_page(page: str) -> PageControls:
     """A page's opening: its title (`<page>.title`) and its controls, from its parameters in
     the registry (`ui.pages`, by url_path). They are finished once the page has run."""
     st.title(t(f"{page}.title"))
+    state = st.session_state
+    if state.get(_LAST_PAGE) != page:  # arrived from another page: its defaults and its URL
+        state.pop(f"{KEPT_PREFIX}{page}", None)
+        state[_LAST_PAGE] = page
     controls = PageControls(page, PAGE_PARAMS[page])
     _open.controls = controls
     return controls
