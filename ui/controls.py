@@ -247,6 +247,8 @@ class PageControls:
                                  expanded=False, type="compact")
         else:
             holder = st.container()
+        if columns == 1:  # one control: the holder itself (fewer elements per rerun)
+            return [holder]
         with holder:
             return list(st.columns(columns, gap="medium", vertical_alignment="bottom"))
 

@@ -1,0 +1,111 @@
+"""Views as units, seen in the browser: a view's own controls sit above its chart (on a phone
+too, without opening the sidebar), a change inside a view reruns that view alone and the link
+box follows it, and presentation mode never traps a presenter on a slide."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tests import browser_support
+from tests.test_browser_share import new_page
+
+pytestmark = pytest.mark.browser
+
+SIDEBAR_OPENER = '[data-testid="stExpandSidebarButton"]'
+
+
+def box(page, selector: str) -> dict:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, f"{selector} is not on screen"
+    return found
+
+
+def test_a_slide_keeps_a_way_to_the_controls_the_pages_and_out(browser, app_url):
+    """At 1920 x 1080 with present=1 the sidebar starts folded but its opener is on screen;
+    opened, it lists the pages and the presentation switch, which turns presentation off."""
+    seen = new_page(browser, app_url)
+    page = seen.page
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    try:
+        seen.open("/heatmap?present=1", charts=1)
+        opener = page.locator(SIDEBAR_OPENER)
+        assert opener.is_visible()
+        assert not page.locator('[data-testid="stSidebarNav"]').is_visible()  # folded
+        seen.screenshot("views-slide-1920x1080-folded")
+        opener.click()
+        nav = page.locator('[data-testid="stSidebarNav"]')
+        nav.wait_for(state="visible")
+        assert nav.locator("a").count() >= 10  # every page, reachable from the slide
+        seen.screenshot("views-slide-1920x1080-sidebar")
+        page.locator('.st-key-present [data-testid="stWidgetLabel"]').click()
+        page.wait_for_function("() => !window.location.search.includes('present=')")
+        seen.wait_idle()
+        assert page.locator('[data-testid="stSidebar"] .st-key-present input').is_checked() \
+            is False
+        assert seen.exceptions() == []
+    finally:
+        page.context.close()
+
+
+def test_a_slides_view_controls_are_folded_and_stay_live(browser, app_url):
+    """On a slide a view's controls are folded under "Controls" above the chart; unfolded, a
+    change repaints the chart in place (the sidebar stays closed)."""
+    seen = new_page(browser, app_url)
+    page = seen.page
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    try:
+        seen.open("/heatmap?present=1&positions=64", charts=1)
+        slider = page.locator(".st-key-positions input[type=range]")
+        assert not slider.is_visible()  # folded: the slide is clean
+        page.get_by_text("Controls", exact=True).first.click()
+        slider.wait_for(state="visible")
+        assert box(page, ".st-key-positions")["y"] < box(page, ".st-key-heatmap_chart")["y"]
+        before = page.evaluate(browser_support.CHART_SIGNATURE_JS)
+        slider.focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("() => window.location.search.includes('positions=100')")
+        page.wait_for_function(f"(b) => ({browser_support.CHART_SIGNATURE_JS})() !== b",
+                               arg=before)
+        assert not page.locator('[data-testid="stSidebarNav"]').is_visible()
+        assert seen.exceptions() == []
+    finally:
+        page.context.close()
+
+
+def test_on_a_phone_a_views_controls_are_above_its_chart(browser, app_url):
+    seen = new_page(browser, app_url)
+    page = seen.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        seen.open("/heatmap", charts=1)
+        slider = box(page, ".st-key-positions")
+        chart = box(page, ".st-key-heatmap_chart")
+        assert slider["y"] + slider["height"] <= chart["y"]
+        assert slider["x"] >= 0 and slider["x"] + slider["width"] <= 390
+        assert not page.locator('[data-testid="stSidebar"]').is_visible()
+        seen.screenshot("views-phone-heatmap")
+    finally:
+        page.context.close()
+
+
+def test_a_change_inside_a_view_reruns_it_alone_and_the_link_follows(browser_page):
+    """The positions slider reruns the heatmap view only: the zoom window's chart is not
+    redrawn, and the link box shows the new value."""
+    browser_page.open("/heatmap?positions=64", charts=2)
+    page = browser_page.page
+    page.evaluate("""() => {
+        window.__peZoomDrawn = 0;
+        const zoom = document.querySelector('.st-key-zoom_chart .js-plotly-plot');
+        zoom.on('plotly_afterplot', () => { window.__peZoomDrawn += 1; });
+    }""")
+    before = page.evaluate(browser_support.CHART_SIGNATURE_JS)
+    page.locator(".st-key-positions input[type=range]").focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"(b) => ({browser_support.CHART_SIGNATURE_JS})() !== b", arg=before)
+    browser_page.wait_idle()
+    assert page.evaluate("() => window.__peZoomDrawn") == 0
+    link = page.locator(".pe-link code").inner_text()
+    assert parse_qs(urlsplit(link).query)["positions"] == ["100"]
+    assert link == page.url
