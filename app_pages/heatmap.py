@@ -68,6 +68,8 @@ def heatmap_view() -> None:
     if drawn_with is not None and zoom_rows(drawn_with, *corner) != zoom_rows(positions, *corner):
         st.session_state["_heatmap_zoom_positions"] = positions
         st.rerun(scope="app")  # the zoom window no longer fits this table: redraw it too
+    layout_name = {"interleaved": t("heatmap.layout_interleaved"),
+                   "concatenated": t("heatmap.layout_concatenated")}
     layout_text = {
         "interleaved": t("heatmap.summary_interleaved"),
         "concatenated": t("heatmap.summary_concatenated"),
@@ -79,7 +81,8 @@ def heatmap_view() -> None:
     )
     overview = cached_overview(positions, d_model, base, layout, timescales)
     show_chart(
-        make_pe_heatmap_figure(overview, title=t("heatmap.chart_title", layout=layout),
+        # The layout's name in the visitor's language: "interleaved" is "交错" in Chinese.
+        make_pe_heatmap_figure(overview, title=t("heatmap.chart_title", layout=layout_name[layout]),
                                lang=lang),
         key="heatmap_chart",
         name=file_stem("heatmap", *table_name(positions)),

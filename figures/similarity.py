@@ -92,7 +92,7 @@ def make_offset_scatter_figure(
     fig.add_trace(
         go.Scatter(x=curve_offsets, y=curve, mode="lines",
                    line={"color": CURVE_COLOR, "width": 1.5},
-                   name="Σ_i cos(ω_i k) (offset_dot_product)",
+                   name="Σ_i cos(ω_i k)",
                    hovertemplate="k = %{x}<br>%{y:.5f}<extra></extra>"),
         row=1, col=1,
     )

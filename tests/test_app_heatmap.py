@@ -118,3 +118,14 @@ def test_odd_d_model_in_url_resets_the_widget_to_the_default():
     at = open_page(PAGE, {"d_model": "7"})
     assert control(at, "d_model").value == 128
     assert decode(plotly_figures(at)[0]["data"][0]["z"]).shape[1] == 128
+
+
+@pytest.mark.parametrize(("lang", "layout", "title"), [
+    ("en", "interleaved", "Sinusoidal PE (interleaved)"),
+    ("zh", "interleaved", "正弦位置编码（交错）"),
+    ("zh", "concatenated", "正弦位置编码（拼接）"),
+])
+def test_the_heatmaps_title_names_the_layout_in_the_visitors_language(lang, layout, title):
+    at = open_page("app_pages/heatmap.py", {"lang": lang, "layout": layout, "d_model": "16",
+                                            "positions": "8"})
+    assert plotly_figures(at)[0]["layout"]["title"]["text"] == title
