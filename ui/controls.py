@@ -205,10 +205,11 @@ class PageControls:
         current = self.current(name)
         options = sorted({*(param.validate(v) for v in stops if _allowed(param, v)),
                           param.default, current})
-        if exact:
-            slider_column, exact_column = st.columns([4, 1], vertical_alignment="center")
+        if exact:  # one row (a block, not three: fewer elements per rerun)
+            slider_column = exact_column = st.container(horizontal=True,
+                                                        vertical_alignment="center", gap="small")
         else:
-            slider_column = exact_column = st.container()
+            slider_column = exact_column = contextlib.nullcontext()
         with slider_column:
             value = st.select_slider(
                 self._label(name, label), options=options, value=param.default,
@@ -245,9 +246,11 @@ class PageControls:
         if presenting():
             holder = st.expander(t("controls.view_controls"), icon=":material/tune:",
                                  expanded=False, type="compact")
+        elif columns == 1:  # one control, where it stands: no block around it
+            return [contextlib.nullcontext()]
         else:
             holder = st.container()
-        if columns == 1:  # one control: the holder itself (fewer elements per rerun)
+        if columns == 1:
             return [holder]
         with holder:
             return list(st.columns(columns, gap="medium", vertical_alignment="bottom"))
