@@ -125,6 +125,7 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
     fonts, markers and lines, the Okabe-Ito palette. Heatmap scales are kept: the diverging
     RdBu scale is colour-blind safe and stays centred on zero."""
     styled = go.Figure(fig)
+    plot_height = _plot_height(styled)  # before the slide's title and legend take their room
     styled.update_layout(
         template="plotly_dark" if dark else "simple_white",
         font={"size": PRESENTATION_FONT_SIZE},
@@ -173,14 +174,23 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
     for name in [key for key in styled.layout if key.startswith("coloraxis")]:
         if styled.layout[name].colorbar.title.text:
             styled.layout[name].colorbar.title.side = "right"
-    _every_legend_at_the_bottom(styled)
+    _every_legend_at_the_bottom(styled, plot_height)
     _wrap_axis_titles(styled, PRESENTATION_FONT_SIZE)
     return styled
 
 
-def _every_legend_at_the_bottom(fig: go.Figure) -> None:
+MIN_SLIDE_PLOT_HEIGHT = 220  # px: a panel's plot on a slide, whatever its legend takes
+
+
+def _plot_height(fig: go.Figure) -> int:
+    margin = fig.layout.margin
+    return (fig.layout.height or FIGURE_HEIGHT) - (margin.t or 100) - (margin.b or 80)
+
+
+def _every_legend_at_the_bottom(fig: go.Figure, plot: int) -> None:
     """Slides: every legend in rows under the plot (a column of eight entries at 20 px type
-    scrolled inside a 360 px panel), with room made for its rows."""
+    scrolled inside a 360 px panel), with room made for its rows: the plot keeps the height
+    `plot` it had before."""
     shown = [t for t in fig.data if t.showlegend is not False and t.name]
     if fig.layout.showlegend is False or len(shown) < 2:
         _legend_at_the_bottom(fig)
@@ -189,8 +199,9 @@ def _every_legend_at_the_bottom(fig: go.Figure) -> None:
     _legend_at_the_bottom(fig)
     rows = -(-len(shown) // 4)  # about four entries per row on a slide's panel
     fig.update_layout(margin={"b": 110 + 32 * rows})
-    if fig.layout.height:
-        fig.update_layout(height=fig.layout.height + 32 * max(rows - 1, 0))
+    if fig.layout.height:  # the legend's rows below the plot, the plot as tall as it was
+        fig.update_layout(height=(fig.layout.margin.t or 100) + fig.layout.margin.b
+                          + max(plot, MIN_SLIDE_PLOT_HEIGHT))
 
 
 def _wrap_axis_titles(fig: go.Figure, font_size: int) -> None:
@@ -216,10 +227,16 @@ def display_width(text: str) -> int:
     return sum(2 if ord(c) >= 0x2E80 else 1 for c in text)
 
 
+# Never at the start of a line (closing punctuation) or at its end (opening punctuation).
+_CLOSING = set(")]}）】」』，。、：；！？%")
+_OPENING = set("([{（【「『")
+
+
 def wrap_words(text: str, width: int) -> str:
     """`text` broken into lines of at most `width` (Latin) characters with plotly's <br>: at
-    spaces, or between any two CJK characters (Chinese has no spaces); a word longer than
-    `width` keeps its own line."""
+    spaces, or between two CJK characters (Chinese has no spaces), never before closing or
+    after opening punctuation; the lines as even as the breaks allow (no one-character last
+    line: "距离" is not "距 / 离"); a word longer than `width` keeps its own line."""
     tokens: list[tuple[str, str]] = []  # (separator before, token)
     separator = ""
     word = ""
@@ -229,7 +246,7 @@ def wrap_words(text: str, width: int) -> str:
                 tokens.append((separator, word))
                 word = ""
             separator = " "
-        elif ord(char) >= 0x2E80:
+        elif ord(char) >= 0x2E80 or char in _CLOSING or char in _OPENING:
             if word:
                 tokens.append((separator, word))
                 word, separator = "", ""
@@ -239,10 +256,32 @@ def wrap_words(text: str, width: int) -> str:
             word += char
     if word:
         tokens.append((separator, word))
-    lines: list[str] = []
+    # Glue punctuation to its neighbour: a closing mark to the token before it, an opening
+    # mark to the token after it.
+    glued: list[tuple[str, str]] = []
+    carry: tuple[str, str] | None = None  # opening marks waiting for the next token
     for before, token in tokens:
-        if lines and display_width(lines[-1] + before + token) <= width:
+        if token in _OPENING:
+            carry = (before, token) if carry is None else (carry[0], carry[1] + before + token)
+            continue
+        if carry is not None:
+            before, token, carry = carry[0], carry[1] + before + token, None
+        elif token in _CLOSING and glued and not before:
+            glued[-1] = (glued[-1][0], glued[-1][1] + token)
+            continue
+        glued.append((before, token))
+    if carry is not None:
+        glued.append(carry)
+    total = display_width("".join(before + token for before, token in glued).strip())
+    lines_needed = max(-(-total // max(width, 1)), 1)
+    target = min(width, -(-total // lines_needed) + 1)  # even lines, each within `width`
+    lines: list[str] = []
+    for before, token in glued:
+        if lines and display_width(lines[-1] + before + token) <= target:
             lines[-1] += before + token
+        elif lines and display_width(lines[-1]) < target // 2 and (
+                display_width(lines[-1] + before + token) <= width):
+            lines[-1] += before + token  # rather than leave a short line behind
         else:
             lines.append(token)
     return "<br>".join(lines)

@@ -157,7 +157,7 @@ def test_wavelength_figure_marks_bands_contexts_critical_pair_and_edges():
     curves = rope_config_curves(PRESETS["llama-3.1-8b"])
     fig = make_config_wavelength_figure(curves)
     names = [trace.name for trace in fig.data]
-    assert names[:4] == ["without scaling: 2π/θ_i", "scaled: unchanged", "scaled: blended",
+    assert names[:4] == ["without scaling: 2π/θᵢ", "scaled: unchanged", "scaled: blended",
                          "scaled: interpolated"]
     by_name = {trace.name: trace for trace in fig.data}
     interpolated = by_name["scaled: interpolated"]

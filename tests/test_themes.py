@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import re
 
+import plotly.graph_objects as go
 import pytest
 
+from figures.common import display_width, presentation_style, wrap_words
 from tests.apptest import open_page
 from ui.pages import PAGE_PARAMS, PAGES
 
@@ -55,3 +57,30 @@ def test_no_figure_colour_vanishes_on_a_theme(page, query):
         if INVISIBLE_ON_ONE_THEME.match(colour.strip())
     ]
     assert found == []
+
+
+@pytest.mark.parametrize(("text", "width"), [
+    ("与最近训练编码的距离", 9), ("最大角度 p·θᵢ（弧度）", 12), ("偏置 −m·(i − j)", 10),
+    ("the quick brown fox jumps over the lazy dog", 12), ("可学习行的范数 |P[p]|", 12),
+    ("abc (def) ghi", 6), ("距离", 3), ("a", 1),
+])
+def test_wrapped_titles_keep_punctuation_and_words_together(text, width):
+    """Lines within `width`, never starting with closing or ending with opening punctuation,
+    no orphaned last character, and nothing lost."""
+    lines = wrap_words(text, width).split("<br>")
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    for line in lines:
+        assert display_width(line) <= width or " " not in line
+        assert line[0] not in ")）" and line[-1] not in "(（"
+    if len(lines) > 1:
+        assert display_width(lines[-1]) >= 2
+
+
+def test_a_slides_legend_leaves_the_plot_its_height():
+    """A panel's legend in rows under the plot on a slide makes the figure taller, not the plot
+    shorter (the extrapolation page's RoPE panel was ~100 px tall in Chinese)."""
+    fig = go.Figure([go.Scatter(x=[0, 1], y=[0, 1], name=f"trace {i}") for i in range(6)])
+    fig.update_layout(height=360, margin={"t": 60, "b": 60})
+    styled = presentation_style(fig)
+    plot = styled.layout.height - styled.layout.margin.t - styled.layout.margin.b
+    assert plot >= 240
