@@ -46,6 +46,74 @@ def _merge_coincident(points: np.ndarray, labels: list[str]) -> list[str]:
     return merged
 
 
+# Where a point's label may go, in order of preference, as (plotly textposition, the label
+# box's centre offset from the point in text heights / widths).
+LABEL_PLACES = (
+    ("top center", (0.0, 0.9)), ("bottom center", (0.0, -0.9)),
+    ("middle right", (0.62, 0.0)), ("middle left", (-0.62, 0.0)),
+    ("top right", (0.6, 0.8)), ("top left", (-0.6, 0.8)),
+    ("bottom right", (0.6, -0.8)), ("bottom left", (-0.6, -0.8)),
+)
+LABEL_FONT_PX = 17  # the label's size on a slide (the largest it is drawn): boxes as drawn there
+PLOT_HEIGHT_PX = 420  # the 2-D plot's height (equal units: the y range sets the scale)
+
+
+def place_labels(groups: Sequence[tuple[np.ndarray, Sequence[str]]]) -> list[tuple[list, list]]:
+    """Labels that do not cover each other or a point: for each group of (points (n, 2),
+    labels), in order of priority, each label at the first of LABEL_PLACES where its box (as
+    drawn at LABEL_FONT_PX on a PLOT_HEIGHT_PX plot of equal units) overlaps no label placed
+    before and no other point; a label with no such place is left out (hover still names the
+    point). Returns per group (labels, textpositions)."""
+    every = np.concatenate([np.asarray(points, dtype=np.float64) for points, _ in groups])
+    low, high = every.min(axis=0), every.max(axis=0)
+    unit = max(float(high[1] - low[1]), float(high[0] - low[0]) * 0.4, 1e-9) * 1.15 \
+        / PLOT_HEIGHT_PX  # data units per pixel
+    line = LABEL_FONT_PX * 1.25 * unit
+    boxes: list[tuple[float, float, float, float]] = []  # placed labels: x0, y0, x1, y1
+    dot = 6 * unit  # a marker's half size
+
+    def free(box) -> bool:
+        x0, y0, x1, y1 = box
+        if any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in boxes):
+            return False
+        inside = ((every[:, 0] > x0 - dot) & (every[:, 0] < x1 + dot)
+                  & (every[:, 1] > y0 - dot) & (every[:, 1] < y1 + dot))
+        return not inside.any()
+
+    placed = []
+    for points, labels in groups:
+        points = np.asarray(points, dtype=np.float64)
+        labels = list(labels)
+        # Points closer than a marker on screen share one label ("P1, P2, P3").
+        for i in range(len(points)):
+            if not labels[i]:
+                continue
+            for j in range(i + 1, len(points)):
+                if labels[j] and np.abs(points[i] - points[j]).max() < 2 * dot:
+                    labels[i] = f"{labels[i]}, {labels[j]}"
+                    labels[j] = ""
+        texts, where = [], []
+        for (x, y), label in zip(points, labels, strict=True):
+            if not label:
+                texts.append("")
+                where.append("top center")
+                continue
+            width = len(html.unescape(label)) * LABEL_FONT_PX * 0.6 * unit
+            for position, (dx, dy) in LABEL_PLACES:
+                cx, cy = x + dx * (width + 2 * dot), y + dy * (line + dot)
+                box = (cx - width / 2, cy - line / 2, cx + width / 2, cy + line / 2)
+                if free(box):
+                    boxes.append(box)
+                    texts.append(label)
+                    where.append(position)
+                    break
+            else:
+                texts.append("")
+                where.append("top center")
+        placed.append((texts, where))
+    return placed
+
+
 def projection_axis_titles(projection, lang: Lang = "en") -> tuple[str, ...]:
     """Axis titles for a `core.word_position.Projection` in `lang`: "dimension 0" for raw
     coordinates, "PC1 (42.0% of variance)" for principal components."""
@@ -98,6 +166,14 @@ def make_word_position_figure(
             axes["z"] = points[:, 2]
         return axes
 
+    token_text = _merge_coincident(token_xy, names)
+    position_text = _merge_coincident(position_xy, [f"P{p}" for p in positions])
+    sum_text = _merge_coincident(sum_xy, at)
+    token_where = position_where = sum_where = None
+    if labelled and not three_d:  # 2-D: labels placed apart (3-D turns: plotly places them)
+        (sum_text, sum_where), (token_text, token_where), (position_text, position_where) = (
+            place_labels([(sum_xy, sum_text), (token_xy, token_text),
+                          (position_xy, position_text)]))
     fig = go.Figure()
     if three_d:
         line_x, line_y, line_z = segments(token_xy, sum_xy)
@@ -110,16 +186,16 @@ def make_word_position_figure(
                                   hoverinfo="skip"))
     fig.add_trace(scatter(
         **xyz(token_xy), mode=mode, name=token_name,
-        text=_merge_coincident(token_xy, names) if labelled else None,
-        textposition="bottom center",
+        text=token_text if labelled else None,
+        textposition=token_where or "bottom center",
         marker={"color": TOKEN_COLOUR, "size": 7 if three_d else 10, "symbol": "circle"},
         customdata=np.array(at, dtype=object),
         hovertemplate=message("fig.word_position.token_hover", lang, name=token_name),
     ))
     fig.add_trace(scatter(
         **xyz(position_xy), mode=mode, name=position_name,
-        text=_merge_coincident(position_xy, [f"P{p}" for p in positions]) if labelled else None,
-        textposition="top center",
+        text=position_text if labelled else None,
+        textposition=position_where or "top center",
         # WebGL (3-D) draws markers as font glyphs; "x" has none in common fonts: a square.
         marker={"color": POSITION_COLOUR, "size": 5 if three_d else 8,
                 "symbol": "square" if three_d else "x"},
@@ -128,8 +204,8 @@ def make_word_position_figure(
     ))
     fig.add_trace(scatter(
         **xyz(sum_xy), mode=mode, name=sum_label,
-        text=_merge_coincident(sum_xy, at) if labelled else None,
-        textposition="top center",
+        text=sum_text if labelled else None,
+        textposition=sum_where or "top center",
         marker={"color": SUM_COLOUR, "size": 6 if three_d else 10, "symbol": "diamond"},
         customdata=np.array(at, dtype=object),
         hovertemplate=f"%{{customdata}}<extra>{plot_text(sum_label)}</extra>",
@@ -142,8 +218,9 @@ def make_word_position_figure(
             "aspectmode": "data",  # equal units on every axis: distances are not distorted
         })
     else:
-        fig.update_xaxes(title_text=axis_titles[0])
-        # Equal units on both axes, so lengths and angles on screen are the real ones.
+        # Equal units on both axes, so lengths and angles on screen are the real ones; the plot
+        # narrows to the data rather than the x range widening past it on a wide screen.
+        fig.update_xaxes(title_text=axis_titles[0], constrain="domain")
         fig.update_yaxes(title_text=axis_titles[1], scaleanchor="x", scaleratio=1)
     fig.update_layout(legend={"orientation": "h", "y": -0.12})
     return base_layout(fig, title, height=620)

@@ -128,15 +128,17 @@ def shown_value(page, key: str) -> str:
 
 
 # Text of every chart that collides or is cut: titles, axis titles, tick labels, legend entries,
-# annotations and colour-bar text, by their boxes as drawn; text under plotly's modebar (shown on
+# annotations and colour-bar text (and, given true, the labels beside points), by their boxes
+# as drawn; text under plotly's modebar (shown on
 # hover, and on a touch screen after a tap); a legend that scrolls. Returns
 # [{chart, problems: [["cut", kind, text] | ["overlap", a, b] | ["legend scrolls"]]}].
-CHART_TEXT_PROBLEMS_JS = r"""() => {
+CHART_TEXT_PROBLEMS_JS = r"""(withPoints) => {
   const kinds = {
     title: '.gtitle', xtitle: '.xtitle, .x2title, .x3title, .x4title',
     ytitle: '.ytitle, .y2title, .y3title, .y4title', legend: '.legendtext',
     annotation: '.annotation-text', cbtitle: '.cbtitle text', cbtick: '.cbaxis text',
     xtick: '.xtick text', ytick: '.ytick text'};
+  if (withPoints) kinds.point = '.textpoint text';  // labels drawn beside a chart's points
   const out = [];
   document.querySelectorAll('.js-plotly-plot').forEach((gd, chart) => {
     if (!gd.querySelector('.main-svg')) return;

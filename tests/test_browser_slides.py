@@ -87,3 +87,26 @@ def test_controls_grow_with_the_type_on_a_slide(browser, app_url):
     for control in ("label", "option", "slider", "button"):
         assert slide[control] >= slide["text"] - 0.5, (control, slide)
         assert slide[control] > plain[control], (control, slide, plain)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1280, 720)])
+def test_word_positions_point_labels_stay_apart_on_a_slide(browser, app_url, width, height):
+    """The sentence's points carry labels (tokens, P0..P7, sums): on a slide none covers
+    another label or the chart's other text, with MiniLM's vectors and the article's."""
+    seen = new_page(browser, app_url)
+    seen.page.set_viewport_size({"width": width, "height": height})
+    found = {}
+    try:
+        for lang in ("en", "zh"):
+            for query in ("embedding=minilm", "embedding=article"):
+                path = f"/word-position?{query}&present=1&lang={lang}"
+                seen.open(path, charts=1, timeout=120_000)
+                seen.page.wait_for_timeout(500)
+                assert seen.page.locator(".js-plotly-plot .textpoint text").count() >= 8
+                problems = seen.page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS, True)
+                if problems:
+                    found[path] = problems
+        seen.screenshot(f"slide-word-position-{width}x{height}-last")
+    finally:
+        seen.page.context.close()
+    assert found == {}
