@@ -160,7 +160,7 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
         # wrapped title above the figure's edge): ~14 px of width per character at 26 px
         styled.layout.title.font.size = max(round(
             PRESENTATION_FONT_SIZE * 1.3 * SLIDE_TITLE_CHARACTERS / display_width(title)), 14)
-    styled.update_layout(title={"y": 0.985, "yanchor": "top"},
+    styled.update_layout(title={"y": 0.985, "yanchor": "top", "x": 0, "xref": "paper"},
                          margin={"t": max(styled.layout.margin.t or 60, 90)})
     for annotation in styled.layout.annotations:
         text = annotation.text or ""
@@ -294,7 +294,9 @@ def export_style(fig: go.Figure) -> go.Figure:
     styled = go.Figure(fig).update_layout(
         template="plotly_white",
         font={"size": PRESENTATION_FONT_SIZE},
-        title={"x": 0.01, "xanchor": "left", "y": 0.97, "yanchor": "top", "yref": "container",
+        # The title over the plot's left edge, not against the image's: a slide has margins.
+        title={"x": 0, "xref": "paper", "xanchor": "left", "y": 0.97, "yanchor": "top",
+               "yref": "container",
                "font": {"size": round(PRESENTATION_FONT_SIZE * 1.3)}, "automargin": True},
         margin={"l": 110, "r": 40, "t": 110, "b": 100},
     )

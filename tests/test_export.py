@@ -306,3 +306,10 @@ def test_download_file_names_say_what_and_with_which_parameters():
     at = open_page(SIMILARITY, {"view": "rotation", **SIMILARITY_SMALL})
     assert names(at) == ["pe-similarity-shift-matrix_d32_k3",
                          "pe-similarity-rotation_d32_pair0_p20_k3"]
+
+
+@pytest.mark.parametrize("style", [export_style, presentation_style])
+def test_an_exported_or_presented_title_starts_over_the_plot_not_at_the_images_edge(style):
+    fig = make_pe_heatmap_figure(core.sinusoid_overview(8, 16), title="PE")
+    title = style(fig).layout.title
+    assert (title.xref, title.x, title.xanchor) == ("paper", 0, "left")
