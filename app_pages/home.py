@@ -9,7 +9,7 @@ from ui.cache import MB, bounded_cache
 from ui.charts import show_chart
 from ui.i18n import current_language, presenting, t
 from ui.pages import PAGES
-from ui.text import explain
+from ui.text import explain, takeaway
 
 PICTURE = (100, 128)  # positions x d_model: every entry its own cell, drawn at once
 
@@ -21,11 +21,13 @@ def cached_picture(positions: int, d_model: int) -> core.Overview:
 
 lang = current_language()
 st.title(t("home.heading"))
+takeaway(t("home.takeaway"))  # the title slide says why order matters
 picture, words = st.columns([1, 1], gap="large")  # the picture first: on a phone it comes first
 with picture:  # the page opens on the thing itself
     figure = make_pe_heatmap_figure(cached_picture(*PICTURE), title=t("home.picture_title"),
                                     lang=lang)
-    figure.update_layout(height=360, margin={"t": 40})
+    # On a slide the picture fills the screen's height.
+    figure.update_layout(height=560 if presenting() else 360, margin={"t": 40})
     show_chart(figure, key="home_picture", name="pe-home_d128_pos100")
     explain(t("home.picture_caption"), caption=True)
 with words:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
+from locales import message
 from tests.apptest import decode, open_page, plotly_figures
 
 HOME = "app_pages/home.py"
@@ -31,3 +33,14 @@ def test_home_in_presentation_mode_is_a_title_slide():
     assert not at.exception
     assert len(plotly_figures(at)) == 1
     assert len(at.get("page_link")) == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_title_slide_says_why_order_matters(lang):
+    """In presentation mode the explanations are hidden but the one-line takeaway stays; outside
+    it, the full explanation says it instead."""
+    slide = open_page("app_pages/home.py", {"present": "1", "lang": lang})
+    shown = " ".join(m.value for m in slide.markdown)
+    assert message("home.takeaway", lang) in shown
+    page = open_page("app_pages/home.py", {"lang": lang})
+    assert message("home.takeaway", lang) not in " ".join(m.value for m in page.markdown)

@@ -26,3 +26,12 @@ def explain(markdown: str, *, caption: bool = False) -> None:
         st.caption(markdown)
     else:
         st.markdown(markdown)
+
+
+def takeaway(markdown: str) -> None:
+    """A slide's one-line point, shown only in presentation mode (where `explain` is hidden):
+    what the audience should leave with."""
+    from ui.i18n import presenting
+
+    if presenting():
+        st.markdown(f"#### {markdown}")
