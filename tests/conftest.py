@@ -7,6 +7,7 @@ get one (`make test` installs it first).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,9 @@ def served(script: str, log_name: str) -> Iterator[str]:
     """`streamlit run <script>` on a free loopback port, for a fixture: its URL, then stopped.
     Its log goes to test-artifacts/<log_name>; a server that does not start fails the test."""
     ARTIFACTS.mkdir(exist_ok=True)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # each pytest-xdist worker serves its own
+    if worker:
+        log_name = f"{worker}-{log_name}"
     try:
         server, url = browser_support.start_streamlit(script, ARTIFACTS / log_name)
     except RuntimeError as error:
