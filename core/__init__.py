@@ -64,7 +64,7 @@ __all__: list[str] = [
 
 from core.alibi import alibi_bias, alibi_slopes
 from core.minilm import bert_input_embeddings, load_minilm
-from core.minilm_forward import minilm_forward
+from core.minilm_encoder import minilm_forward
 from core.rope import RotationSettings, rope_frequencies, rope_rotate, rope_scores
 from core.rope_config import RopeConfig, parse_config
 from core.rope_scaling import critical_pair, rope_scaled_frequencies, scaling_bands

@@ -53,3 +53,7 @@ MAX_ALIBI_POSITIONS = 2048  # a (2048, 2048) distance matrix is 32 MB
 
 # Extrapolation page (core.extrapolation): the novelty scan costs (T - L) x L + T x d/2.
 MAX_EXTRAPOLATION_D_MODEL = 1024  # keeps one rerun under a second
+
+# The order page (core.minilm_forward): the whole model runs on the sentence, twice (with and
+# without positions); 64 tokens take ~0.1 s each and a (6, 12, 64, 64) attention is 1.2 MB.
+MAX_ORDER_TOKENS = 64

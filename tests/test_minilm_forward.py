@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from core import minilm
-from core.minilm_forward import minilm_forward
+from core.minilm_encoder import minilm_forward
 
 SENTENCES = [
     "The cat sat on the mat",

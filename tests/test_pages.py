@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_page_script_exists_and_carries_its_params():
-    assert len(PAGES) == 9
+    assert len(PAGES) == 10
     for page in (HOME, *PAGES):
         assert (ROOT / page.script).is_file()
     assert HOME.params == ()

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core import limits
+from core.minilm_encoder import NUM_HEADS, NUM_LAYERS
 from core.rope import ROPE_LAYOUTS, SCALINGS
 from core.rope_config import PRESETS
 from core.similarity import METRICS
@@ -146,6 +147,13 @@ PAGES: tuple[PageInfo, ...] = checked((
         IntParam("seed", 0, 0, 2**31 - 1),  # random word vectors and the PCA's random_state
         BoolParam("bert_input", False),  # MiniLM: LayerNorm(W + P + T_0) instead of W + P
         BoolParam("special_tokens", True),  # MiniLM: [CLS] ... [SEP], as BERT sees a sentence
+    )),
+    PageInfo("app_pages/order.py", ":material/swap_horiz:", "order", (
+        TextParam("text", "The cat sat on the mat"),  # the articles' sentence
+        TextParam("other", "The mat sat on the cat"),  # the same words in another order
+        IntParam("layer", 1, 1, NUM_LAYERS),  # the attention shown: layer and head, 1-based
+        IntParam("head", 1, 1, NUM_HEADS),
+        ChoiceParam("view", "attention", ("attention", "facts")),  # the section shown
     )),
     PageInfo("app_pages/learned_vs_sinusoidal.py", ":material/school:", "learned-vs-sinusoidal", (
         # The learned rows; past them only the sinusoid.

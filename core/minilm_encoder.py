@@ -203,3 +203,48 @@ def _forward(model: MiniLM, ids: np.ndarray, positions: str,
         attentions=frozen(np.stack(attentions)), hidden_states=frozen(np.stack(hidden)),
         sentence_embedding=frozen(sentence),
     )
+
+
+def attention_change(learned: ForwardResult, blind: ForwardResult) -> np.ndarray:
+    """Per layer and head, the largest change the positions make to any attention weight:
+    ``max |A_learned - A_none|`` over query and key, ``(6, 12)``."""
+    if learned.tokens != blind.tokens:
+        raise ValueError("learned and blind must be runs on the same text")
+    return np.abs(learned.attentions - blind.attentions).max(axis=(2, 3))  # (L, H)
+
+
+@dataclass(frozen=True)
+class RepeatedToken:
+    """Two occurrences of one token (the article's two "the"): how far apart their attention
+    rows and their outputs are, every layer and head at once."""
+
+    token: str
+    first: int  # its index in the tokens, [CLS] being 0
+    second: int
+    attention_gap: float  # max over layers, heads and keys of |A[first] - A[second]|
+    output_gap: float  # max over layers and dimensions of |h[first] - h[second]|
+
+
+def repeated_token(result: ForwardResult) -> RepeatedToken | None:
+    """The first token that occurs twice in `result` (special tokens aside), or None."""
+    seen: dict[str, int] = {}
+    for index, token in enumerate(result.tokens):
+        if token in ("[CLS]", "[SEP]"):
+            continue
+        if token in seen:
+            first = seen[token]
+            rows = result.attentions[:, :, [first, index]]  # (L, H, 2, T)
+            outputs = result.hidden_states[:, [first, index]]  # (L+1, 2, d)
+            return RepeatedToken(
+                token=token, first=first, second=index,
+                attention_gap=float(np.abs(rows[:, :, 0] - rows[:, :, 1]).max()),
+                output_gap=float(np.abs(outputs[:, 0] - outputs[:, 1]).max()),
+            )
+        seen[token] = index
+    return None
+
+
+def sentence_cosine(a: ForwardResult, b: ForwardResult) -> float:
+    """Cosine of two sentence vectors (unit length: their dot product), in float64."""
+    return float(np.dot(a.sentence_embedding.astype(np.float64),
+                        b.sentence_embedding.astype(np.float64)))

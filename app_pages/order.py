@@ -1,0 +1,127 @@
+"""Order in a real model: all-MiniLM-L6-v2 run whole on a sentence, with its learned positions
+and without them (core.minilm_forward)."""
+
+import random
+
+import numpy as np
+import streamlit as st
+
+from core import limits
+from core import minilm_encoder as mf
+from core.minilm import ModelUnavailableError
+from figures.order import make_attention_pair_figure, make_head_change_figure
+from locales import error_text
+from ui.cache import MB, bounded_cache
+from ui.charts import file_stem, show_chart
+from ui.controls import start_page
+from ui.i18n import current_language, t
+from ui.model import cached_minilm
+from ui.text import escape_markdown, explain, takeaway
+
+LONGEST = " ".join(["cat"] * (limits.MAX_ORDER_TOKENS - 2))  # the cap: the largest entries
+
+
+# An entry at the cap is ~1.9 MB (attentions (6, 12, 64, 64) and hidden states (7, 64, 384),
+# float32); the article's sentence ~0.1 MB, so the four runs of the facts view fit.
+@bounded_cache(max_entries=4, max_bytes=5 * MB,
+               worst_case=[(LONGEST, "learned"), (LONGEST, "none")])
+def cached_forward(text: str, positions: str) -> mf.ForwardResult:
+    return mf.minilm_forward(cached_minilm(), text, positions=positions)
+
+
+lang = current_language()
+controls = start_page("order")
+with st.sidebar:  # page-wide: every view runs the model on these
+    text = controls.text("text")
+    other = controls.text("other")
+explain(t("order.intro"))
+takeaway(t("order.takeaway"))
+try:
+    model = cached_minilm()
+except ModelUnavailableError as error:
+    st.error(escape_markdown(error_text(error, lang, "minilm")), icon=":material/error:")
+    controls.stop()
+sentences = {}
+labels = {"text": t("order.text"), "other": t("order.other")}
+for name, sentence in (("text", text), ("other", other)):
+    count = len(model.token_ids(sentence, add_special_tokens=True))
+    if count <= 2:
+        st.info(t("order.empty", name=labels[name]), icon=":material/info:")
+        controls.stop()
+    if count > limits.MAX_ORDER_TOKENS:
+        st.warning(t("order.too_long", name=labels[name], count=count,
+                     most=limits.MAX_ORDER_TOKENS),
+                   icon=":material/content_cut:")
+        controls.stop()
+    sentences[name] = sentence
+
+
+@st.fragment
+def attention_view() -> None:
+    """One head with and without positions, and every head's change to pick from."""
+    learned, blind = cached_forward(text, "learned"), cached_forward(text, "none")
+    change = mf.attention_change(learned, blind)  # (6, 12)
+    layer_column, head_column = controls.view_row(2)
+    with layer_column:
+        layer = controls.slider("layer")
+    with head_column:
+        head = controls.slider("head")
+    order = np.argsort(change, axis=None)[::-1][:3]  # the three heads the positions change most
+    marked = [(int(i) // change.shape[1] + 1, int(i) % change.shape[1] + 1) for i in order]
+    explain(t("order.change_text", heads=", ".join(f"{a}.{b}" for a, b in marked)),
+            caption=True)
+    show_chart(make_head_change_figure(change, layer=layer, head=head, marked=marked, lang=lang),
+               key="order_change_chart", name=file_stem("order-change", f"T{len(learned.tokens)}"))
+    show_chart(
+        make_attention_pair_figure(learned.tokens, learned.attentions[layer - 1, head - 1],
+                                   blind.attentions[layer - 1, head - 1], layer=layer, head=head,
+                                   lang=lang),
+        key="order_attention_chart",
+        name=file_stem("order-attention", f"layer{layer}", f"head{head}",
+                       f"T{len(learned.tokens)}"),
+    )
+
+
+def shuffle_other() -> None:
+    """`other` becomes the words of `text` in a new random order."""
+    words = text.split()
+    if len(set(words)) > 1:
+        shuffled = words[:]
+        while shuffled == words:
+            random.shuffle(shuffled)
+        st.session_state["other"] = " ".join(shuffled)
+
+
+@st.fragment
+def facts_view() -> None:
+    """The articles' claim, computed: without positions equal words are equal, and a
+    permutation of the words is the same sentence."""
+    runs = {(name, positions): cached_forward(sentences[name], positions)
+            for name in sentences for positions in mf.POSITIONS}
+    repeated = {positions: mf.repeated_token(runs["text", positions])
+                for positions in mf.POSITIONS}
+    if repeated["learned"] is None:
+        st.info(t("order.no_repeat"), icon=":material/info:")
+    else:
+        same = repeated["learned"]
+        st.subheader(t("order.repeat_heading", token=escape_markdown(same.token),
+                       first=same.first, second=same.second))
+        left, right = st.columns(2)
+        left.metric(t("order.attention_gap_learned"), f"{same.attention_gap:.3g}")
+        left.metric(t("order.attention_gap_none"), f"{repeated['none'].attention_gap:.3g}")
+        right.metric(t("order.output_gap_learned"), f"{same.output_gap:.3g}")
+        right.metric(t("order.output_gap_none"), f"{repeated['none'].output_gap:.3g}")
+    st.subheader(t("order.cosine_heading"))
+    permutation = sorted(runs["text", "none"].tokens) == sorted(runs["other", "none"].tokens)
+    left, right = st.columns(2)
+    left.metric(t("order.cosine_learned"),
+                f"{mf.sentence_cosine(runs['text', 'learned'], runs['other', 'learned']):.6f}")
+    right.metric(t("order.cosine_none"),
+                 f"{mf.sentence_cosine(runs['text', 'none'], runs['other', 'none']):.6f}")
+    st.markdown(t("order.permutation") if permutation else t("order.not_permutation"))
+    if st.button(t("order.shuffle"), on_click=shuffle_other, icon=":material/shuffle:",
+                 help=t("order.shuffle_help"), key="shuffle"):
+        st.rerun(scope="app")  # the second sentence is page-wide: every view uses it
+
+
+controls.sections({"attention": attention_view, "facts": facts_view})

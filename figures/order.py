@@ -1,0 +1,73 @@
+"""Order in a real model: one head's attention with and without the learned positions, side by
+side on one colour scale, and every head's change (bertviz's model view, as one matrix)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from figures.common import base_layout
+from figures.word_position import plot_text
+from locales import Lang, message
+
+ATTENTION_SCALE = "Blues"
+CHANGE_SCALE = "Oranges"
+
+
+def token_labels(tokens: Sequence[str]) -> list[str]:
+    """Tick labels that tell equal tokens apart: "the·1" and "the·5" (the position)."""
+    return [f"{plot_text(token)}·{index}" for index, token in enumerate(tokens)]
+
+
+def make_attention_pair_figure(
+    tokens: Sequence[str], learned: np.ndarray, blind: np.ndarray, *, layer: int, head: int,
+    lang: Lang = "en",
+) -> go.Figure:
+    """Layer `layer`, head `head` (1-based): `learned` and `blind` are ``(T, T)`` attentions
+    (query rows, key columns) with the model's positions and without them, on one colour
+    scale from 0 to the larger maximum."""
+    labels = token_labels(tokens)
+    top = float(max(np.max(learned), np.max(blind), 1e-6))
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
+        message("fig.order.with_positions", lang), message("fig.order.without_positions", lang)))
+    hover = message("fig.order.attention_hover", lang)
+    for column, values in ((1, learned), (2, blind)):
+        fig.add_trace(go.Heatmap(
+            z=np.asarray(values, dtype=np.float32), x=labels, y=labels, coloraxis="coloraxis",
+            hovertemplate=hover,
+        ), row=1, col=column)
+    fig.update_layout(coloraxis={"colorscale": ATTENTION_SCALE, "cmin": 0, "cmax": top,
+                                 "colorbar": {"title": {"text": message("fig.order.weight",
+                                                                        lang)}}})
+    fig.update_yaxes(autorange="reversed", title_text=message("fig.order.query", lang), col=1)
+    fig.update_yaxes(autorange="reversed", col=2)
+    fig.update_xaxes(title_text=message("fig.order.key", lang), tickangle=-45)
+    return base_layout(fig, message("fig.order.pair_title", lang, layer=layer, head=head),
+                       height=520)
+
+
+def make_head_change_figure(
+    change: np.ndarray, *, layer: int, head: int, marked: Sequence[tuple[int, int]],
+    lang: Lang = "en",
+) -> go.Figure:
+    """Every head's change, ``(layers, heads)``: the largest |A_with - A_without| of its
+    attention. `marked` (1-based (layer, head)) get a star; the head shown is outlined."""
+    change = np.asarray(change, dtype=np.float64)
+    layers, heads = change.shape
+    fig = go.Figure(go.Heatmap(
+        z=change, x=list(range(1, heads + 1)), y=list(range(1, layers + 1)),
+        colorscale=CHANGE_SCALE, zmin=0,
+        colorbar={"title": {"text": message("fig.order.change", lang)}},
+        hovertemplate=message("fig.order.change_hover", lang),
+    ))
+    for mark_layer, mark_head in marked:
+        fig.add_annotation(x=mark_head, y=mark_layer, text="★", showarrow=False,
+                           font={"size": 16, "color": "#000000"})
+    fig.add_shape(type="rect", x0=head - 0.5, x1=head + 0.5, y0=layer - 0.5, y1=layer + 0.5,
+                  line={"color": "#0072B2", "width": 3})
+    fig.update_xaxes(title_text=message("fig.order.head", lang), dtick=1)
+    fig.update_yaxes(title_text=message("fig.order.layer", lang), dtick=1, autorange="reversed")
+    return base_layout(fig, message("fig.order.change_title", lang), height=360)
