@@ -64,8 +64,9 @@ def free_port() -> int:
 
 
 def start_streamlit(script: str | Path, log_path: Path, port: int | None = None,
-                    timeout: float = 90) -> tuple[subprocess.Popen, str]:
-    """`streamlit run script` on a loopback port; returns once /_stcore/health answers."""
+                    timeout: float = 90, cwd: Path = ROOT) -> tuple[subprocess.Popen, str]:
+    """`streamlit run script` on a loopback port (in the checkout, or `cwd`); returns once
+    /_stcore/health answers."""
     port = port or free_port()
     log = open(log_path, "w")  # noqa: SIM115 (the process writes to it until stopped)
     server = subprocess.Popen(
@@ -73,7 +74,7 @@ def start_streamlit(script: str | Path, log_path: Path, port: int | None = None,
          "--server.address", "127.0.0.1", "--server.headless", "true",
          # Visitors see no error details (config.toml); a failing test should see them all.
          "--client.showErrorDetails", "full"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
