@@ -5,17 +5,21 @@ presentation mode, the link to the view). Run with `streamlit run app.py`."""
 # (get_module(..., should_load=False)), and on a cold server a page that imports it (RoPE's and
 # extrapolation's tables, word-position) while another session draws a chart handed plotly a
 # half-imported module ("partially initialized module 'pandas' has no attribute 'Series'").
+from urllib.parse import urlsplit
+
 import pandas  # noqa: F401
 import streamlit as st
 
 from locales import LANGUAGE_NAMES, LANGUAGES
-from ui import share
+from ui import not_found, share
 from ui.cache import run_slot, start_trimmer
 from ui.controls import PageControls, page_run
 from ui.guard import close_doors
 from ui.i18n import browser_language, current_language, presenting, t
 from ui.pages import HOME, PAGES, app_params
+from ui.params import shorten
 from ui.runtime import freeze_long_lived_objects
+from ui.text import escape_markdown
 
 # Presentation mode: bigger type everywhere, the header bar see-through with only its two
 # buttons, faint until pointed at: the sidebar's opener (the page list, the language, the way out
@@ -64,6 +68,8 @@ start_trimmer()
 # only by serve.py, before the first one: changed in a session's second run, it reset its widgets.
 close_doors(hide_path=False)
 
+not_found.localise()  # "Page not found" in the visitor's language (ui/not_found.py)
+
 lang = current_language()
 st.set_page_config(page_icon=APP_ICON)  # before st.navigation: see APP_ICON
 navigation = st.navigation(
@@ -75,6 +81,10 @@ navigation = st.navigation(
     # In presentation mode too: the sidebar starts folded, its opener stays on screen.
     position="sidebar",
 )
+if not_found.requested_page_missing():  # the home page, with the visitor's parameters
+    st.session_state["_page_not_found"] = urlsplit(st.context.url or "").path or "/"
+    st.switch_page(HOME.script, query_params=st.query_params.to_dict())
+missing_page = st.session_state.pop("_page_not_found", None)
 # The browser tab (and a shared link's preview) names the page: "ALiBi · Positional Encoding …".
 app_title = t("app.title")
 page_title = app_title if navigation.url_path == "" else f"{navigation.title} · {app_title}"
@@ -99,6 +109,9 @@ with st.sidebar:
 controls.finish()
 if not presenting():  # slides stay clean; present=1 links are shared like any other
     share.show_link()  # at the top of every page: the address bar itself (ui/share.py)
+if missing_page:
+    st.warning(t("app.page_not_found", path=escape_markdown(shorten(missing_page, 80))),
+               icon=":material/link_off:")  # the visitor's text: shown as typed, never as markup
 # A few page runs at once (ui/cache.py RUN_SLOTS): each holds its figures while it builds them.
 # Once the page has run, its controls are finished (ui.controls.page_run).
 with run_slot(), page_run():
