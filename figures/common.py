@@ -160,7 +160,7 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
         # wrapped title above the figure's edge): ~14 px of width per character at 26 px
         styled.layout.title.font.size = max(round(
             PRESENTATION_FONT_SIZE * 1.3 * SLIDE_TITLE_CHARACTERS / display_width(title)), 14)
-    styled.update_layout(title={"y": 0.985, "yanchor": "top", "x": 0, "xref": "paper"},
+    styled.update_layout(title={"y": 0.985, "yanchor": "top"},
                          margin={"t": max(styled.layout.margin.t or 60, 90)})
     for annotation in styled.layout.annotations:
         text = annotation.text or ""

@@ -53,7 +53,7 @@ def test_similarity_curve_and_residual_numbers():
     at = open_page(SIMILARITY, query)
     assert not at.exception
     scatter = plotly_figures(at)[0]
-    curve = next(t for t in scatter["data"] if "offset_dot_product" in t.get("name", ""))
+    curve = next(t for t in scatter["data"] if t.get("name", "").startswith("Σ_i cos"))
     k = decode(curve["x"])
     np.testing.assert_allclose(decode(curve["y"]), core.offset_dot_product(k, 64), atol=1e-9)
     text = markdown(at)

@@ -55,6 +55,15 @@ def test_stops_are_the_usual_values_within_the_limits():
     assert 10000.0 in base_stops(params["base"]) and 500000.0 in base_stops(params["base"])
 
 
+def test_a_sliders_exact_box_is_built_only_while_its_popover_is_open():
+    """A change of any control does not re-send a hidden box per slider."""
+    at = open_page("app_pages/heatmap.py", {"d_model": "64", "positions": "20"})
+    assert not [w for w in at.number_input if w.key.startswith("_exact_")]
+    at.session_state["_exact_box_d_model"] = True
+    at.run()
+    assert [w.key for w in at.number_input if w.key.startswith("_exact_")] == ["_exact_d_model"]
+
+
 def test_a_value_typed_into_the_exact_box_becomes_the_sliders():
     at = open_page("app_pages/heatmap.py", {"d_model": "64", "positions": "20"})
     assert control(at, "d_model").type == "select_slider"

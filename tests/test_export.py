@@ -308,8 +308,7 @@ def test_download_file_names_say_what_and_with_which_parameters():
                          "pe-similarity-rotation_d32_pair0_p20_k3"]
 
 
-@pytest.mark.parametrize("style", [export_style, presentation_style])
-def test_an_exported_or_presented_title_starts_over_the_plot_not_at_the_images_edge(style):
+def test_an_exported_title_starts_over_the_plot_not_at_the_images_edge():
     fig = make_pe_heatmap_figure(core.sinusoid_overview(8, 16), title="PE")
-    title = style(fig).layout.title
+    title = export_style(fig).layout.title
     assert (title.xref, title.x, title.xanchor) == ("paper", 0, "left")

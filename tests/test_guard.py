@@ -60,6 +60,10 @@ def test_an_integer_box_given_a_nonfinite_number_says_so_and_keeps_working(sent)
 
 
 def _exact_box(at):
+    """d_model's exact box, its popover opened first (the box exists only while it is open)."""
+    if not [w for w in at.number_input if w.key.startswith("_exact_d_model")]:
+        at.session_state["_exact_box_d_model"] = True
+        at.run()
     return next(w for w in at.number_input if w.key.startswith("_exact_d_model"))
 
 
