@@ -9,7 +9,11 @@ import streamlit as st
 from core import limits
 from core import minilm_encoder as mf
 from core.minilm import ModelUnavailableError
-from figures.order import make_attention_pair_figure, make_head_change_figure
+from figures.order import (
+    make_attention_pair_figure,
+    make_facts_figure,
+    make_head_change_figure,
+)
 from locales import error_text
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
@@ -119,6 +123,19 @@ def facts_view() -> None:
     right.metric(t("order.cosine_none"),
                  f"{mf.sentence_cosine(runs['text', 'none'], runs['other', 'none']):.6f}")
     st.markdown(t("order.permutation") if permutation else t("order.not_permutation"))
+    cosine = {p: mf.sentence_cosine(runs["text", p], runs["other", p]) for p in mf.POSITIONS}
+    measures = [(t("fig.order.cosine_gap"), max(1 - cosine["learned"], 0.0),
+                 max(1 - cosine["none"], 0.0))]
+    if repeated["learned"] is not None:
+        measures = [
+            (t("fig.order.row_gap"), repeated["learned"].attention_gap,
+             repeated["none"].attention_gap),
+            (t("fig.order.output_gap"), repeated["learned"].output_gap,
+             repeated["none"].output_gap),
+            *measures,
+        ]
+    show_chart(make_facts_figure(measures, lang=lang), key="order_facts_chart",
+               name=file_stem("order-facts", f"T{len(runs['text', 'learned'].tokens)}"))
     if st.button(t("order.shuffle"), on_click=shuffle_other, icon=":material/shuffle:",
                  help=t("order.shuffle_help"), key="shuffle"):
         st.rerun(scope="app")  # the second sentence is page-wide: every view uses it

@@ -71,3 +71,22 @@ def make_head_change_figure(
     fig.update_xaxes(title_text=message("fig.order.head", lang), dtick=1)
     fig.update_yaxes(title_text=message("fig.order.layer", lang), dtick=1, autorange="reversed")
     return base_layout(fig, message("fig.order.change_title", lang), height=360)
+
+
+def make_facts_figure(measures: Sequence[tuple[str, float, float]], *,
+                      lang: Lang = "en") -> go.Figure:
+    """The facts side by side: for each (label, with positions, without), two bars. Without
+    positions the order-blind measures are 0."""
+    labels = [label for label, _, _ in measures]
+    fig = go.Figure([
+        go.Bar(x=labels, y=[learned for _, learned, _ in measures], marker_color="#0072B2",
+               name=message("fig.order.with_positions", lang),
+               texttemplate="%{y:.3g}", textposition="outside"),
+        go.Bar(x=labels, y=[blind for _, _, blind in measures], marker_color="#E69F00",
+               name=message("fig.order.without_positions", lang),
+               texttemplate="%{y:.3g}", textposition="outside"),
+    ])
+    top = max((max(a, b) for _, a, b in measures), default=1.0)
+    fig.update_yaxes(range=[0, top * 1.2 + 1e-9], title_text=message("fig.order.gap", lang))
+    fig.update_layout(barmode="group", legend={"orientation": "h", "y": -0.2})
+    return base_layout(fig, message("fig.order.facts_title", lang), height=420)
