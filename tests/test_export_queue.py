@@ -328,3 +328,20 @@ def test_an_image_waits_for_the_computation_before_it_and_takes_room_from_the_ca
     assert during["room"] == cache.TOTAL_CACHE_BYTES // 2
     assert 6 * MB < during["kept"] <= 8 * MB
     assert cache.cache_room() == cache.TOTAL_CACHE_BYTES and cache.HEAVY.used == 0
+
+
+def test_an_image_behind_a_computation_says_it_waits_for_the_computation(monkeypatch):
+    heavy = MemoryBudget(cache.COMPUTE_SLOTS * cache.COMPUTE_COST)
+    monkeypatch.setattr(cache, "HEAVY", heavy)
+    monkeypatch.setattr(charts, "HEAVY", heavy)
+    computation = heavy.acquire(cache.COMPUTE_COST, kind="compute")
+    results, statuses = {}, {}
+    thread = ask("image", results, statuses)
+    until(lambda: heavy.count("image", waiting=True) == 1)
+    until(lambda: statuses["image"].labels)
+    svg = message("export.svg", "en")
+    assert statuses["image"].labels[0] == message("export_queue.waiting_computation", "en",
+                                                  what=svg)
+    heavy.release(computation)
+    thread.join(60)
+    assert results["image"].startswith(b"<svg")

@@ -134,7 +134,8 @@ def _draw_in_turn(printable: go.Figure, kind: str, status) -> bytes:
     def waiting(ahead: int) -> None:
         if not _visitor_connected():
             raise _VisitorGoneError
-        status.update(label=t("export_queue.waiting", what=label, ahead=ahead))
+        status.update(label=t("export_queue.waiting", what=label, ahead=ahead) if ahead
+                      else t("export_queue.waiting_computation", what=label))
 
     def drawing(seconds: float) -> None:
         if not _visitor_connected():
