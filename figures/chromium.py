@@ -161,8 +161,9 @@ _READ = r"""function(start, size) {
   });
 }"""
 
-_PAGE_READY = ("new Promise(r => document.readyState === 'complete' ? r(true)"
-               " : addEventListener('load', () => r(true)))")
+# kaleido's page has loaded in the tab (not the empty page it was created with).
+_PAGE_READY = ("location.protocol === 'file:' && document.readyState === 'complete'"
+               " && typeof kaleido_scopes !== 'undefined'")
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
@@ -196,6 +197,7 @@ class _Chromium:
         self._browser: Any = None  # a choreographer.Browser, used only in the loop
         self._page: Path | None = None  # kaleido's page (plotly.js, kaleido_scopes.js)
         self._drawing = 0  # images being drawn now (read and written in the loop)
+        self._opening: asyncio.Lock | None = None  # made in the loop
         self.launches = 0  # browsers started (tests: one for a queue of images)
 
     # --- the caller's side (any thread) ---
@@ -259,9 +261,15 @@ class _Chromium:
 
     # --- the loop's side ---
     async def _open(self) -> Any:
-        if self._browser is not None and self._browser.subprocess.poll() is None:
-            return self._browser
-        await self._close(only_idle=False)
+        if self._opening is None:
+            self._opening = asyncio.Lock()
+        async with self._opening:  # images drawn at once share one browser
+            if self._browser is not None and self._browser.subprocess.poll() is None:
+                return self._browser
+            await self._close(only_idle=False)
+            return await self._launch()
+
+    async def _launch(self) -> Any:
         import choreographer
         from choreographer.browsers.chromium import Chromium
         from kaleido import PageGenerator
@@ -316,9 +324,12 @@ class _Chromium:
             tab = await browser.create_tab("")
             _command_result(await tab.send_command(
                 "Page.navigate", params={"url": self._page.as_uri()}))  # type: ignore[union-attr]
-            _command_result(await tab.send_command(
-                "Runtime.evaluate", params={"expression": _PAGE_READY, "awaitPromise": True,
-                                            "returnByValue": True}))
+            while True:  # an evaluation may still meet the empty page, or its context going
+                ready = await tab.send_command("Runtime.evaluate", params={
+                    "expression": _PAGE_READY, "returnByValue": True})
+                if ready.get("result", {}).get("result", {}).get("value") is True:
+                    break
+                await asyncio.sleep(0.05)
             window = await tab.send_command("Runtime.evaluate", params={"expression": "window"})
             window_id = window["result"]["result"]["objectId"]
 
