@@ -310,8 +310,9 @@ class MemoryBudget:
 HEAVY = MemoryBudget(COMPUTE_SLOTS * COMPUTE_COST)
 
 # While an image is drawn, what it holds beyond a computation's share is taken from the caches
-# (`cache_room`): the process never holds more than with a computation in the compute slot, the
-# plan that fits 700 MB (idle server, full caches, one computation, 30 sessions' reruns).
+# (`cache_room`), as far as they hold it: the plan that fits 700 MB is the idle server, full
+# caches, one computation and 30 sessions' reruns. (An image costs more than a computation and
+# the caches together: docs/robustness.md has what that leaves over.)
 _cache_room = TOTAL_CACHE_BYTES  # bytes the caches may keep now
 
 
@@ -338,6 +339,8 @@ def image_turn(nbytes: int, on_wait: Callable[[int], None] | None = None) -> Ite
     entries evicted for it are computed again when next asked for."""
     with HEAVY.share(nbytes, kind="image", on_wait=on_wait):
         _set_cache_room(TOTAL_CACHE_BYTES - max(0, nbytes - COMPUTE_COST))
+        if _malloc_trim is not None:  # what the caches freed goes back before Chromium starts
+            _malloc_trim(0)
         try:
             yield
         finally:

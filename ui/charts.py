@@ -80,8 +80,9 @@ def show_chart(fig: go.Figure, *, key: str, name: str, table: TableExport | None
 
 IMAGE_KINDS = {"png2": ("png", 2), "png4": ("png", 4), "svg": ("svg", 1)}  # menu order
 IMAGE_MIME = {"png": "image/png", "svg": "image/svg+xml"}
-# The last image drawn for this session (one per session: each is up to ~24 MB of server memory
-# until the session ends): {"chart": (key, name, lang, presenting, dark), "kind", "data"}.
+# The last image drawn for this session, offered by its Save button until the session ends (one
+# per session: the heatmap's largest PNG is 10 MB of server memory):
+# {"chart": (key, name, lang, presenting, dark), "kind", "data"}.
 IMAGE_FILE = "pe_image_file"
 
 
