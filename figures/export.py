@@ -1,4 +1,4 @@
-"""A figure as a file: PNG and SVG (drawn by plotly's kaleido, which drives a Chromium), and the
+"""A figure as a file: PNG and SVG (drawn by Chromium with kaleido's plotly.js page), and the
 numbers behind it as CSV and .npy.
 
 Images need kaleido (a PyPI package: its page and its browser driver, choreographer) and a
