@@ -30,6 +30,7 @@ import os
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,13 +41,16 @@ sys.path.insert(0, str(ROOT))
 import websockets  # noqa: E402  (Streamlit's server stack installs it)
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
+from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 
-from benchmarks.bench_browser import update_docs  # noqa: E402
+from benchmarks.bench_browser import RESULT_DOCS, update_docs  # noqa: E402
 from benchmarks.load_test import rss_mb  # noqa: E402
+from locales import message  # noqa: E402
 from tests import browser_support  # noqa: E402
 from ui.pages import PAGE_PARAMS  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
+RESULT_DOCS.setdefault("bench:memory-exports", "docs/robustness.md")  # the images' table
 BUDGET_MB = 700
 SCENARIOS = ("stream", "fast changes", "concurrent")
 RUN_TIMEOUT_S = 180  # one run at maximum size under 30 others: slow, never this slow
@@ -224,8 +228,262 @@ def measure(pid: int, scenario: Callable[[], object]) -> dict:
             "kept_mb": round(settled_rss(pid))}
 
 
+# --- figure images: what each costs, and three of the largest at once under the hostile mix ---
+EXPORT_PAGE, EXPORT_QUERY = "heatmap", "d_model=4096&positions=8192"
+EXPORT_KINDS = ("png4", "png2", "svg")  # the Export menu's images, largest first
+STORM_EXPORTS = 3  # visitors pressing "PNG 7680 x 4320" at the same moment
+STORM_PAGES = ("heatmap", "similarity", "word-position", "alibi")  # the mix's heaviest pages
+EXPORT_TIMEOUT_S = 300  # one image, queued behind the others under the mix: never this slow
+
+
+class ExportVisitor:
+    """A session on the export page over a raw websocket, pressing an image button of the chart's
+    Export menu as the browser does (the popover opened, then the button, both fragment reruns),
+    then fetching the file its "Save" button offers."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.ids: dict[str, str] = {}  # widget key -> element id
+        self.fragments: dict[str, str] = {}  # widget key -> its fragment's id
+        self.files: dict[str, str] = {}  # download button key -> its file's URL
+        self.labels: list[str] = []  # the menu's status lines, in order
+        self.notes: list[str] = []  # the page's texts (the menu's notes among them)
+        self.exceptions: list[str] = []
+
+    async def __aenter__(self) -> ExportVisitor:
+        self.ws = await websockets.connect(
+            self.url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"],
+            origin=self.url, max_size=None)
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.ws.close()
+
+    async def send(self, states: list, fragment: str = "") -> None:
+        message = BackMsg()
+        message.rerun_script.query_string = EXPORT_QUERY
+        message.rerun_script.page_name = EXPORT_PAGE
+        message.rerun_script.fragment_id = fragment
+        message.rerun_script.widget_states.widgets.extend(states)
+        await self.ws.send(message.SerializeToString())
+
+    def _key(self, element_id: str) -> str:
+        return element_id.rsplit("-", 1)[-1] if element_id.startswith("$$ID-") else ""
+
+    async def run_ends(self) -> None:
+        """Read until a run ends (not one ended early for a rerun), noting ids, files, states."""
+        while True:
+            forward = ForwardMsg()
+            forward.ParseFromString(await asyncio.wait_for(self.ws.recv(), EXPORT_TIMEOUT_S))
+            kind = forward.WhichOneof("type")
+            if kind == "delta":
+                delta = forward.delta
+                if delta.WhichOneof("type") == "add_block":
+                    block = delta.add_block
+                    if block.WhichOneof("type") == "popover" and block.popover.id:
+                        key = self._key(block.popover.id)
+                        self.ids[key], self.fragments[key] = block.popover.id, delta.fragment_id
+                    elif block.WhichOneof("type") == "expandable":
+                        self.labels.append(block.expandable.label)
+                elif delta.WhichOneof("type") == "new_element":
+                    element = delta.new_element
+                    field = element.WhichOneof("type")
+                    if field == "exception":
+                        self.exceptions.append(element.exception.message[:160])
+                    widget_id = getattr(getattr(element, field), "id", "")
+                    if self._key(widget_id):
+                        key = self._key(widget_id)
+                        self.ids[key], self.fragments[key] = widget_id, delta.fragment_id
+                    if field == "markdown":
+                        self.notes.append(element.markdown.body)
+                    if field == "download_button" and element.download_button.url:
+                        self.files[self._key(widget_id)] = element.download_button.url
+            elif kind == "script_finished" and forward.script_finished != \
+                    FINISHED.FINISHED_EARLY_FOR_RERUN:
+                return
+
+    async def open_menu(self, chart: str = "heatmap_chart") -> None:
+        await self.send([])
+        await self.run_ends()
+        menu = f"{chart}_export"
+        await self.send([WidgetState(id=self.ids[menu], bool_value=True)], self.fragments[menu])
+        await self.run_ends()
+
+    async def export(self, kind: str, chart: str = "heatmap_chart") -> dict:
+        """Press the image button `kind` of the open menu; the file once "Save" offers it, or
+        the reason the menu gives."""
+        menu, button, saved = f"{chart}_export", f"{chart}_{kind}", f"{chart}_{kind}_file"
+        scale = {"png4": 4, "png2": 2}.get(kind)
+        what = (message("export.png", "en", width=1920 * scale, height=1080 * scale) if scale
+                else message("export.svg", "en"))
+        failures = {message(key, "en", what=what) for key in (
+            "export_queue.failed_timeout", "export_queue.failed_browser",
+            "export_queue.failed_figure", "export_queue.stopped")}
+        self.notes.clear()
+        start = time.monotonic()
+        await self.send([WidgetState(id=self.ids[menu], bool_value=True),
+                         WidgetState(id=self.ids[button], trigger_value=True)],
+                        self.fragments[button])
+        while saved not in self.files:
+            await self.run_ends()
+            if self.exceptions:
+                raise RuntimeError(f"exception in the menu: {self.exceptions}")
+            said = [note for note in self.notes if note in failures]
+            if said:
+                raise RuntimeError(f"the menu said: {said[0]}")
+        seconds = time.monotonic() - start
+        data = await asyncio.to_thread(_fetch, self.url + self.files[saved])
+        return {"seconds": round(seconds, 1), "bytes": len(data), "magic": data[:8],
+                "labels": list(self.labels)}
+
+
+def _fetch(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=60) as response:
+        return response.read()
+
+
+def check_image(kind: str, got: dict) -> str | None:
+    """Why a delivered file is not the image asked for (None: it is)."""
+    if kind == "svg":
+        return None if got["magic"].startswith(b"<svg") else f"not an SVG: {got['magic']!r}"
+    if got["magic"] != b"\x89PNG\r\n\x1a\n":
+        return f"not a PNG: {got['magic']!r}"
+    return None
+
+
+async def one_export(url: str, kind: str, errors: list[str], *, start: asyncio.Event | None = None
+                     ) -> dict | None:
+    try:
+        async with ExportVisitor(url) as visitor:
+            await visitor.open_menu()
+            if start is not None:
+                await start.wait()  # every visitor presses at the same moment
+            got = await visitor.export(kind)
+            problem = check_image(kind, got)
+            if problem:
+                errors.append(f"export {kind}: {problem}")
+            return got
+    except Exception as error:
+        errors.append(f"export {kind}: {type(error).__name__}: {str(error)[:160]}")
+        return None
+
+
+async def hostile_mix(url: str, errors: list[str], until: asyncio.Event | None) -> None:
+    """Issue 16's scenarios as `run` runs them, one after another, on the heaviest pages in turn:
+    one pass over the pages (`until` None), or pass after pass until `until` is set."""
+    pages = [h for h in HEAVY if h.page in STORM_PAGES]
+    scenarios = (lambda h: stream(url, h, errors, count=20, seconds=8),
+                 lambda h: fast_changes(url, h, errors, changes=30),
+                 lambda h: concurrent(url, h, errors, sessions=30))
+    while True:
+        for heavy in pages:
+            for scenario in scenarios:
+                await scenario(heavy)
+                if until is not None and until.is_set():
+                    return
+        if until is None:
+            return
+
+
+def measure_tree(pid: int, scenario: Callable[[], object]) -> dict:
+    """The scenario's peak unique memory (USS) of the server's process tree (the server and its
+    Chromium), with the server's own share at that moment, and the server's own peak."""
+    from benchmarks.export_cost import TreeSampler, tree_uss_mb
+
+    before = tree_uss_mb(pid)[0]
+    sampler = TreeSampler(pid, every_s=0.2)
+    start = time.monotonic()
+    outcome = asyncio.run(scenario())
+    seconds = time.monotonic() - start
+    peak = sampler.stop()
+    time.sleep(5)
+    return {"seconds": round(seconds, 1), "before_uss_mb": round(before),
+            "peak_uss_mb": round(peak), "after_uss_mb": round(tree_uss_mb(pid)[0]),
+            "server_at_peak_mb": round(sampler.own_at_peak_mb),
+            "server_peak_mb": round(sampler.own_peak_mb), "processes": sampler.most_processes,
+            "outcome": outcome}
+
+
+def export_scenarios(pid: int, url: str, errors: list[str]) -> dict:
+    """Each image alone on the idle server (its cost), the hostile mix alone, then the storm:
+    STORM_EXPORTS visitors pressing the largest PNG at once while the mix runs."""
+    out: dict = {"costs": {}}
+    for kind in EXPORT_KINDS:
+        cell = measure_tree(pid, lambda k=kind: one_export(url, k, errors))
+        got = cell.pop("outcome")
+        cell["export_s"] = got["seconds"] if got else None
+        cell["file_mb"] = round(got["bytes"] / 2**20, 1) if got else None
+        out["costs"][kind] = cell
+        print("export alone", kind, cell, flush=True)
+    mix = measure_tree(pid, lambda: hostile_mix(url, errors, None))
+    mix.pop("outcome")
+    out["mix alone"] = mix
+    print("hostile mix alone", mix, flush=True)
+
+    async def storm() -> list:
+        start, done = asyncio.Event(), asyncio.Event()
+
+        async def exports() -> list:
+            async def pressed() -> dict | None:
+                return await one_export(url, "png4", errors, start=start)
+
+            tasks = [asyncio.create_task(pressed()) for _ in range(STORM_EXPORTS)]
+            await asyncio.sleep(15)  # the visitors' menus open, the mix under way
+            start.set()
+            got = await asyncio.gather(*tasks)
+            done.set()
+            return got
+
+        got, _ = await asyncio.gather(exports(), hostile_mix(url, errors, done))
+        return got
+
+    cell = measure_tree(pid, storm)
+    got = cell.pop("outcome")
+    cell["delivered"] = sum(g is not None and check_image("png4", g) is None for g in got)
+    cell["export_s"] = [g["seconds"] if g else None for g in got]
+    cell["waiting_seen"] = sorted({label for g in got if g for label in g["labels"]
+                                   if "ahead" in label})
+    out["storm"] = cell
+    print("storm", cell, flush=True)
+    return out
+
+
+def export_summary(out: dict) -> str:
+    lines = ["Figure images on the server (heatmap at d_model 4096 x 8192 positions): unique "
+             "memory (USS) of the server's process tree (the server and the Chromium it drives), "
+             f"budget {BUDGET_MB} MB.", "",
+             "| scenario | tree USS before / peak / after (MB) | time | |",
+             "|---|---|---|---|"]
+    names = {"png4": "PNG 7680 x 4320 alone", "png2": "PNG 3840 x 2160 alone",
+             "svg": "SVG alone"}
+    for kind, cell in out["costs"].items():
+        lines.append(f"| {names[kind]} | {cell['before_uss_mb']} / {cell['peak_uss_mb']} / "
+                     f"{cell['after_uss_mb']} | {cell['export_s']} s | {cell['file_mb']} MB file, "
+                     f"+{cell['peak_uss_mb'] - cell['before_uss_mb']} MB, "
+                     f"{cell['processes']} processes |")
+    mix = out["mix alone"]
+    lines.append(f"| hostile mix alone ({', '.join(STORM_PAGES)}) | {mix['before_uss_mb']} / "
+                 f"{mix['peak_uss_mb']} / {mix['after_uss_mb']} | {mix['seconds']:.0f} s | "
+                 f"the server's own peak {mix['server_peak_mb']} MB |")
+    storm = out["storm"]
+    lines.append(f"| {STORM_EXPORTS} x PNG 7680 x 4320 at once + the mix | "
+                 f"{storm['before_uss_mb']} / {storm['peak_uss_mb']} / {storm['after_uss_mb']} | "
+                 f"{', '.join(f'{s} s' for s in storm['export_s'])} | "
+                 f"{storm['delivered']} of {STORM_EXPORTS} files; at the peak the server "
+                 f"{storm['server_at_peak_mb']} MB, Chromium "
+                 f"{storm['peak_uss_mb'] - storm['server_at_peak_mb']} MB; "
+                 f"{storm['processes']} processes |")
+    worst = max(storm["peak_uss_mb"], mix["peak_uss_mb"],
+                *(c["peak_uss_mb"] for c in out["costs"].values()))
+    lines += ["", f"Largest: {worst} MB of tree USS "
+              f"({'within' if worst <= BUDGET_MB else 'OVER'} the budget). The menu said: "
+              + "; ".join(f"\"{label}\"" for label in storm["waiting_seen"][:3])]
+    return "\n".join(lines) + "\n"
+
+
 def run(pages: list[Heavy], *, scenarios: list[str], stream_count: int, stream_seconds: float,
-        changes: int, sessions: int, arenas: str, mmap_threshold: str) -> dict:
+        changes: int, sessions: int, arenas: str, mmap_threshold: str,
+        exports: bool = True) -> dict:
     RESULTS.mkdir(parents=True, exist_ok=True)
     # The server inherits them, as from the Dockerfile's ENV or the Makefile's export.
     for name, value in (("MALLOC_ARENA_MAX", arenas), ("MALLOC_MMAP_THRESHOLD_", mmap_threshold)):
@@ -259,6 +517,8 @@ def run(pages: list[Heavy], *, scenarios: list[str], stream_count: int, stream_s
                 per_page[heavy.page]["idle_mb"] = result["idle_mb"]
                 print(name, heavy.page, per_page[heavy.page], flush=True)
             result["scenarios"][name] = per_page
+        if exports:
+            result["exports"] = export_scenarios(server.pid, url, result["errors"])
     finally:
         browser_support.stop(server)
     return result
@@ -270,6 +530,8 @@ def merge(old: dict, new: dict) -> dict:
                                                           new["mmap_threshold"]):
         return new
     merged = {**old, "idle_mb": new["idle_mb"], "errors": new["errors"]}
+    if "exports" in new:
+        merged["exports"] = new["exports"]
     merged["scenarios"] = {name: {**old["scenarios"].get(name, {}),
                                   **new["scenarios"].get(name, {})}
                            for name in SCENARIOS
@@ -312,6 +574,8 @@ def main() -> None:
     parser.add_argument("--arenas", default="2", help="MALLOC_ARENA_MAX; '' for glibc's default")
     parser.add_argument("--mmap-threshold", default="131072",
                         help="MALLOC_MMAP_THRESHOLD_; '' for glibc's default (dynamic)")
+    parser.add_argument("--no-exports", action="store_true",
+                        help="skip the figure images: each alone, and the export storm")
     parser.add_argument("--no-save", action="store_true", help="print only")
     parser.add_argument("--merge", action="store_true",
                         help="replace only the cells run in the saved results (one page or "
@@ -322,16 +586,22 @@ def main() -> None:
     pages = [h for h in HEAVY if h.page in args.pages]
     result = run(pages, scenarios=args.scenarios, stream_count=args.stream,
                  stream_seconds=args.stream_seconds, changes=args.changes, sessions=args.sessions,
-                 arenas=args.arenas, mmap_threshold=args.mmap_threshold)
+                 arenas=args.arenas, mmap_threshold=args.mmap_threshold,
+                 exports=not args.no_exports)
     saved = RESULTS / "memory.json"
     if args.merge and saved.exists():
         result = merge(json.loads(saved.read_text()), result)
-    table = summary(result)
+    table = summary(result) if result["scenarios"] else ""
+    images = export_summary(result["exports"]) if "exports" in result else ""
     if not args.no_save:
         (RESULTS / "memory.json").write_text(json.dumps(result, indent=2))
-        (RESULTS / "memory.md").write_text(table)
-        update_docs("bench:memory", table)
-    print(table)
+        if table:
+            (RESULTS / "memory.md").write_text(table)
+            update_docs("bench:memory", table)
+        if images:
+            (RESULTS / "memory_exports.md").write_text(images)
+            update_docs("bench:memory-exports", images)
+    print(table + "\n" + images)
     for error in result["errors"][:20]:
         print("  error:", error)
 

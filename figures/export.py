@@ -1,10 +1,11 @@
-"""A figure as a file: PNG and SVG (drawn by plotly's kaleido, which drives a Chromium), and the
+"""A figure as a file: PNG and SVG (drawn by Chromium with kaleido's plotly.js page), and the
 numbers behind it as CSV and .npy.
 
-Images need kaleido (a PyPI package) and a Chromium or Chrome binary on the server: kaleido finds
-Debian's /usr/bin/chromium by itself, or the one named by BROWSER_PATH. It would download a
-browser of its own if none were found; this module never lets it (no network at run time), and
-`image_export_problem` says what is missing instead.
+Images need kaleido (a PyPI package: its page and its browser driver, choreographer) and a
+Chromium or Chrome binary on the server: Debian's /usr/bin/chromium, or the one named by
+BROWSER_PATH. Nothing is downloaded (no network at run time): `image_export_problem` says what is
+missing instead. One Chromium per process draws them, one tab per image, a PNG a strip at a time
+(figures/chromium.py says why: a fresh kaleido per image peaked at ~550 MB for 7680 x 4320).
 
 The data: a heatmap of a table (`TableExport`) gives the exact table, every row x column, up to
 EXPORT_MAX_CELLS_NPY cells in .npy and EXPORT_MAX_CELLS_CSV in CSV; above that it gives the
@@ -32,11 +33,18 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.overview import Overview
+from figures.chromium import ImageExportError  # noqa: F401  (what figure_image raises)
 from figures.common import EXPORT_HEIGHT, EXPORT_WIDTH
 
 ImageFormat = Literal["png", "svg"]
 BROWSER_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 MAX_PNG_SCALE = 4  # 7680 x 4320 pixels: a 4K slide, twice over
+IMAGE_TIMEOUT_S = 120  # one image drawn, at most: 7680 x 4320 takes ~10 s on a busy 2-core box
+# What one image adds to the process tree's unique memory (USS) at its peak, the Chromium started
+# for it included: the largest measured by benchmarks/export_cost.py and load_memory.py
+# (docs/robustness.md), rounded up. The caller takes it from the process's heavy work
+# (ui.cache.image_turn) before drawing.
+IMAGE_COST = {"png4": 340 * 2**20, "png2": 310 * 2**20, "svg": 290 * 2**20}
 # The exact table in a download, made only when the button is pressed: 2^22 cells is 16 MB of
 # float32 (8192 x 512, 4096 x 1024, the 2048 x 2048 similarity matrix); CSV is ~11 bytes a cell,
 # so it stops at 2^20 cells (~11 MB of text: 2048 x 512). Not more: Streamlit keeps each generated
@@ -74,8 +82,13 @@ def figure_image(
     width: int = EXPORT_WIDTH,
     height: int = EXPORT_HEIGHT,
     scale: float = 1,
+    poll: Callable[[float], None] | None = None,
+    timeout: float = IMAGE_TIMEOUT_S,
 ) -> bytes:
-    """The figure as PNG or SVG bytes, `width` x `height` CSS pixels (PNG: times `scale`)."""
+    """The figure as PNG or SVG bytes, `width` x `height` CSS pixels (PNG: times `scale`), drawn
+    by the process's one Chromium (figures/chromium.py). Every half second of drawing,
+    `poll(seconds so far)` runs in the calling thread: what it raises stops the drawing and is
+    raised here. Raises ImageExportError (with a `reason`) when the image cannot be drawn."""
     if fmt not in ("png", "svg"):
         raise ValueError(f"fmt={fmt!r} is not allowed: fmt must be one of png, svg")
     if not 0 < scale <= MAX_PNG_SCALE:
@@ -83,10 +96,29 @@ def figure_image(
     problem = image_export_problem()
     if problem:
         raise RuntimeError(f"image export is unavailable: {problem}")
-    browser = find_browser()
-    if browser and not os.environ.get("BROWSER_PATH"):
-        os.environ["BROWSER_PATH"] = browser  # kaleido looks here first, never downloads
-    return fig.to_image(format=fmt, width=width, height=height, scale=scale)
+    import plotly.io as pio
+
+    from figures.chromium import CHROMIUM
+
+    return CHROMIUM.draw(pio.to_json(fig, validate=False), fmt, width, height,
+                         scale if fmt == "png" else 1, timeout=timeout, poll=poll)
+
+
+def image_cost(fmt: ImageFormat, scale: float = 1) -> int:
+    """What drawing one image adds to the process tree's unique memory at its peak, in bytes,
+    Chromium's own included (`IMAGE_COST`, measured): a PNG costs what the next measured size up
+    costs."""
+    if fmt == "svg":
+        return IMAGE_COST["svg"]
+    return IMAGE_COST["png2"] if scale <= 2 else IMAGE_COST["png4"]
+
+
+def close_browser_when_idle() -> None:
+    """Close the images' Chromium unless one is being drawn: its memory (~100-150 MB idle) goes
+    back to the system. The next image starts it again (about a second)."""
+    from figures.chromium import CHROMIUM
+
+    CHROMIUM.close_when_idle()
 
 
 def _array(values) -> np.ndarray | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 import struct
 from urllib.parse import parse_qsl, urlsplit
 
@@ -200,8 +201,11 @@ def test_export_menu_downloads_a_png(browser_page):
     button = page.get_by_role("button", name="PNG 3840 x 2160").first
     button.wait_for()
     browser_page.screenshot("export-menu")
+    button.click()  # drawn on the server in turn (the menu says so), then offered to save
+    save = page.get_by_role("button", name=re.compile(r"^Save PNG 3840 x 2160")).first
+    save.wait_for(timeout=60_000)
     with page.expect_download(timeout=60_000) as download_info:
-        button.click()
+        save.click()
     download = download_info.value
     assert download.suggested_filename == "pe-heatmap_d64_pos32_interleaved.png"
     path = ARTIFACTS / download.suggested_filename

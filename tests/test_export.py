@@ -52,14 +52,13 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 @pytest.fixture(scope="module")
 def kaleido_server():
-    """One Chromium for every export of this module (each export otherwise starts its own)."""
+    """The images' Chromium (figures/chromium.py), closed after this module's exports."""
     if find_browser() is None:
         pytest.fail("no Chromium for kaleido: run `make test` (it installs Debian's chromium)")
-    import kaleido
+    from figures.chromium import CHROMIUM
 
-    kaleido.start_sync_server(silence_warnings=True)
     yield
-    kaleido.stop_sync_server(silence_warnings=True)
+    CHROMIUM.close()
 
 
 def small_figure() -> go.Figure:
@@ -230,15 +229,23 @@ def open_export_menu(at):
     return at.run()
 
 
+def menu_buttons(at) -> dict:
+    """The open menu's buttons by key: the images' (drawn when pressed) and the data's
+    (downloads)."""
+    buttons = {b.proto.id.rsplit("-", 1)[-1]: b.proto for b in at.get("download_button")}
+    return {**buttons, **{b.key: b.proto for b in at.button}}
+
+
 def test_export_buttons_exist_only_while_the_menu_is_open():
     at = open_page("app_pages/heatmap.py", {"d_model": "16", "positions": "8"})
-    assert len(at.get("download_button")) == 0
-    assert len(open_export_menu(at).get("download_button")) == 5
+    assert len(at.get("download_button")) == 0 and len(at.button) == 0
+    at = open_export_menu(at)
+    assert len(at.get("download_button")) == 2 and len(at.button) == 3  # data; images
 
 
 def test_heatmap_export_buttons_are_named_after_the_view():
     at = open_export_menu(open_page("app_pages/heatmap.py", {"d_model": "128", "positions": "64"}))
-    buttons = {b.proto.id.rsplit("-", 1)[-1]: b.proto for b in at.get("download_button")}
+    buttons = menu_buttons(at)
     assert {"heatmap_chart_png2", "heatmap_chart_png4", "heatmap_chart_svg",
             "heatmap_chart_csv", "heatmap_chart_npy"} <= set(buttons)
     assert buttons["heatmap_chart_png2"].label == "PNG 3840 x 2160"
@@ -255,7 +262,7 @@ def test_without_a_browser_the_menu_says_why(monkeypatch):
     assert not at.exception
     reason = message("export.reason_no_browser", "en")
     assert any(reason in c.value for c in at.caption)
-    buttons = {b.proto.id.rsplit("-", 1)[-1]: b.proto for b in at.get("download_button")}
+    buttons = menu_buttons(at)
     assert buttons["heatmap_chart_png2"].disabled and buttons["heatmap_chart_svg"].disabled
     assert reason in buttons["heatmap_chart_svg"].help  # the button itself says why
     assert not buttons["heatmap_chart_csv"].disabled  # the data still downloads

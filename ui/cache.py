@@ -9,12 +9,16 @@ bounds hold. An entry larger than the byte bound is returned but not kept.
 
 What is computed is bounded too: 30 sessions missing the cache at once would each build their
 tables at the same time (8.5 GB measured). A cache miss therefore computes inside one of
-`COMPUTE_SLOTS` process-wide slots (waiting for one otherwise), and two sessions asking for the
+`COMPUTE_SLOTS` process-wide slots (waiting its turn otherwise), and two sessions asking for the
 same entry compute it once, the second waiting for the first. The slots are re-entrant: a cached
 function that calls another keeps its one slot. A download that builds an exact table takes one
 too (`in_compute_slot`). Page runs themselves are bounded (`run_slot`, app.py): each holds its
-figures, their JSON and its messages while it builds them. Freed memory goes back to the system
-after each computation and whenever the RSS has grown (`start_trimmer`, glibc's malloc_trim).
+figures, their JSON and its messages while it builds them. Figure images (drawn by a Chromium,
+~300 MB each) are heavy work too: the compute slots are one queue (`HEAVY`, a `MemoryBudget`,
+first come first served, each waiting image told how many are ahead); an image runs alone in it,
+and while it is drawn the caches give back what it holds beyond a computation (`image_turn`).
+Freed memory goes back to the system after each computation and whenever the RSS has grown
+(`start_trimmer`, glibc's malloc_trim).
 
 Streamlit's own cache-clearing (its "clear cache" message, `st.cache_data.clear`) does not touch
 these caches (`ui.guard` explains why a visitor must not clear them); `clear_all` does (tests).
@@ -56,9 +60,12 @@ TOTAL_CACHE_BYTES = 160 * MB
 # wait for a slot, briefly (a run that hits the caches takes tens of milliseconds).
 RUN_SLOTS = 4
 
+# What one cache miss may hold at its peak (the largest measured, tests/test_cache_budget.py).
+# The compute slots are `HEAVY`'s room: COMPUTE_SLOTS cache misses, or one figure image.
+COMPUTE_COST = 100 * MB
+
 F = TypeVar("F", bound=Callable[..., Any])
 _MISSING = object()
-_slots = threading.BoundedSemaphore(COMPUTE_SLOTS)
 _held = threading.local()  # how deep this thread is in cache misses (re-entrant slots)
 _run_slots = threading.BoundedSemaphore(RUN_SLOTS)
 
@@ -68,7 +75,28 @@ def run_slot() -> Iterator[None]:
     """One of `RUN_SLOTS` for a page's run (app.py): waits for one. Released however the run
     ends (a rerun or stop request raises through it)."""
     with _run_slots:
+        _held.run_slot = True
+        try:
+            yield
+        finally:
+            _held.run_slot = False
+
+
+@contextlib.contextmanager
+def run_slot_lent() -> Iterator[None]:
+    """In a page's run (`run_slot`), its slot lent to the other sessions' runs for the block:
+    a run that waits long (an image's turn) does not keep the others from running. Taken back
+    at the block's end, however it ends. Elsewhere (a fragment's run), just the block."""
+    if not getattr(_held, "run_slot", False):
         yield
+        return
+    _held.run_slot = False
+    _run_slots.release()
+    try:
+        yield
+    finally:
+        _run_slots.acquire()
+        _held.run_slot = True
 
 
 def _libc_malloc_trim() -> Callable[[int], int] | None:
@@ -145,18 +173,30 @@ class Store:
             self.entries.move_to_end(key)
             return self.entries[key][0]
 
+    def bound(self) -> int:
+        """The bytes it may keep now: max_bytes, less while an image is drawn (`cache_room`)."""
+        return self.max_bytes * cache_room() // TOTAL_CACHE_BYTES
+
     def put(self, key: Hashable, value: Any) -> None:
         size = deep_nbytes(value, freeze=True)
+        bound = self.bound()
         with self.lock:
             if key in self.entries:
                 self.nbytes -= self.entries.pop(key)[1]
-            if size > self.max_bytes:
+            if size > bound:
                 return  # larger than the whole budget: handed back, not kept
             while self.entries and (len(self.entries) >= self.max_entries
-                                    or self.nbytes + size > self.max_bytes):
+                                    or self.nbytes + size > bound):
                 self.nbytes -= self.entries.popitem(last=False)[1][1]
             self.entries[key] = (value, size)
             self.nbytes += size
+
+    def fit(self) -> None:
+        """Evict the least recently used entries until it keeps at most `bound()` bytes."""
+        bound = self.bound()
+        with self.lock:
+            while self.entries and self.nbytes > bound:
+                self.nbytes -= self.entries.popitem(last=False)[1][1]
 
     def clear(self) -> None:
         with self.lock:
@@ -174,6 +214,139 @@ def clear_all() -> None:
         store.clear()
 
 
+WAIT_POLL_S = 0.5  # how often a waiter of the memory budget is told its place (and may leave)
+
+
+@dataclasses.dataclass(eq=False)
+class Share:
+    """One request for part of a `MemoryBudget`: waiting, then held until released."""
+
+    nbytes: int
+    kind: str  # what it is for: a waiter is told how many of its kind are ahead
+
+
+class MemoryBudget:
+    """Bytes of memory the process's heavy work may hold at once, handed out first come, first
+    served: a request is granted when every older one has been and its bytes fit beside those
+    held (a request larger than the whole budget runs alone). Nothing overtakes a waiting large
+    request, so it is not starved by a stream of small ones."""
+
+    def __init__(self, total: int) -> None:
+        if total < 1:
+            raise ValueError(f"total={total} is not allowed: total must be >= 1")
+        self.total = total
+        self.used = 0
+        self._waiting: list[Share] = []  # oldest first
+        self._holding: list[Share] = []
+        self._changed = threading.Condition()
+
+    def ahead(self, share: Share) -> int:
+        """How many requests of `share`'s kind are held or wait before it (0 once granted)."""
+        with self._changed:
+            if share not in self._waiting:
+                return 0
+            older = self._waiting[:self._waiting.index(share)]
+            return sum(other.kind == share.kind for other in [*self._holding, *older])
+
+    def count(self, kind: str, *, waiting: bool) -> int:
+        with self._changed:
+            return sum(s.kind == kind for s in (self._waiting if waiting else self._holding))
+
+    def acquire(self, nbytes: int, *, kind: str = "image",
+                on_wait: Callable[[int], None] | None = None) -> Share:
+        """Wait for `nbytes` (first come, first served) and hold them. While it waits,
+        `on_wait(ahead)` runs in this thread at once and every WAIT_POLL_S seconds; whatever
+        it raises ends the wait (the request leaves the queue) and is raised here."""
+        share = Share(nbytes, kind)
+        with self._changed:
+            self._waiting.append(share)
+        try:
+            while True:
+                with self._changed:
+                    if self._grantable(share):
+                        self._waiting.remove(share)
+                        self._holding.append(share)
+                        self.used += share.nbytes
+                        self._changed.notify_all()  # the next one may fit too
+                        return share
+                    if on_wait is None:
+                        self._changed.wait()
+                        continue
+                on_wait(self.ahead(share))
+                with self._changed:
+                    if not self._grantable(share):
+                        self._changed.wait(WAIT_POLL_S)
+        except BaseException:
+            with self._changed:
+                if share in self._waiting:
+                    self._waiting.remove(share)
+                    self._changed.notify_all()  # the one behind may now be first
+            raise
+
+    def _grantable(self, share: Share) -> bool:
+        return (self._waiting[0] is share
+                and (self.used + share.nbytes <= self.total or not self._holding))
+
+    def release(self, share: Share) -> None:
+        with self._changed:
+            self._holding.remove(share)
+            self.used -= share.nbytes
+            self._changed.notify_all()
+
+    @contextlib.contextmanager
+    def share(self, nbytes: int, *, kind: str = "image",
+              on_wait: Callable[[int], None] | None = None) -> Iterator[Share]:
+        """`acquire` ... `release` around a block."""
+        share = self.acquire(nbytes, kind=kind, on_wait=on_wait)
+        try:
+            yield share
+        finally:
+            self.release(share)
+
+
+# The process's heavy work, first come first served: cache misses (COMPUTE_COST each) and figure
+# images (figures.export.IMAGE_COST: 7680 x 4320 ~330 MB of the process tree's unique memory,
+# the Chromium started for it included). An image is larger than the room, so it runs alone.
+HEAVY = MemoryBudget(COMPUTE_SLOTS * COMPUTE_COST)
+
+# While an image is drawn, what it holds beyond a computation's share is taken from the caches
+# (`cache_room`), as far as they hold it: the plan that fits 700 MB is the idle server, full
+# caches, one computation and 30 sessions' reruns. (An image costs more than a computation and
+# the caches together: docs/robustness.md has what that leaves over.)
+_cache_room = TOTAL_CACHE_BYTES  # bytes the caches may keep now
+
+
+def cache_room() -> int:
+    """Bytes all the caches together may keep now: TOTAL_CACHE_BYTES, less while an image is
+    drawn (`image_turn`). Each cache keeps its `max_bytes` times the same fraction."""
+    return _cache_room
+
+
+def _set_cache_room(nbytes: int) -> None:
+    global _cache_room
+    with _stores_lock:
+        _cache_room = max(0, min(TOTAL_CACHE_BYTES, nbytes))
+        stores = list(STORES.values())
+    for store in stores:
+        store.fit()
+
+
+@contextlib.contextmanager
+def image_turn(nbytes: int, on_wait: Callable[[int], None] | None = None) -> Iterator[None]:
+    """A figure image's turn of the heavy work (`HEAVY`, first come first served; it runs
+    alone), `on_wait(images ahead)` called while it waits (what it raises ends the wait). For the
+    block, the caches give back what the image holds beyond a computation's COMPUTE_COST;
+    entries evicted for it are computed again when next asked for."""
+    with HEAVY.share(nbytes, kind="image", on_wait=on_wait):
+        _set_cache_room(TOTAL_CACHE_BYTES - max(0, nbytes - COMPUTE_COST))
+        if _malloc_trim is not None:  # what the caches freed goes back before Chromium starts
+            _malloc_trim(0)
+        try:
+            yield
+        finally:
+            _set_cache_room(TOTAL_CACHE_BYTES)
+
+
 @dataclasses.dataclass
 class _Slot:
     """A compute slot for this thread, taken only by the outermost cache miss."""
@@ -181,7 +354,7 @@ class _Slot:
     def __enter__(self) -> None:
         depth = getattr(_held, "depth", 0)
         if depth == 0:
-            _slots.acquire()
+            _held.share = HEAVY.acquire(COMPUTE_COST, kind="compute")
         _held.depth = depth + 1
 
     def __exit__(self, *exc: object) -> None:
@@ -191,7 +364,7 @@ class _Slot:
             # (RSS that stays after a burst) unless asked to hand them back. ~1 ms.
             if _malloc_trim is not None:
                 _malloc_trim(0)
-            _slots.release()
+            HEAVY.release(_held.share)
 
 
 def in_compute_slot(func: Callable[..., Any], *args: Any) -> Callable[[], Any]:

@@ -9,6 +9,7 @@ File names say what and with which parameters (`pe-heatmap_d128_pos64_interleave
 
 from __future__ import annotations
 
+import logging
 import re
 
 import plotly.graph_objects as go
@@ -17,14 +18,20 @@ import streamlit as st
 from figures.common import EXPORT_HEIGHT, EXPORT_WIDTH, export_style, presentation_style
 from figures.contrast import ensure_contrast
 from figures.export import (
+    ImageExportError,
     TableExport,
+    close_browser_when_idle,
     figure_csv,
     figure_image,
     figure_npy,
+    image_cost,
     image_export_problem,
 )
 from ui import plotly_react
-from ui.i18n import presenting, t
+from ui.cache import HEAVY, image_turn, run_slot_lent
+from ui.i18n import current_language, presenting, t
+
+_LOGGER = logging.getLogger(__name__)
 
 PNG_SCALES = (2, 4)  # 3840 x 2160 (a 4K slide) and 7680 x 4320, both 16:9
 DEFAULT_PNG_SCALE = 2
@@ -71,18 +78,115 @@ def show_chart(fig: go.Figure, *, key: str, name: str, table: TableExport | None
     export_menu(fig, key=key, name=name, table=table)
 
 
+IMAGE_KINDS = {"png2": ("png", 2), "png4": ("png", 4), "svg": ("svg", 1)}  # menu order
+IMAGE_MIME = {"png": "image/png", "svg": "image/svg+xml"}
+# The last image drawn for this session, offered by its Save button until the session ends (one
+# per session: the heatmap's largest PNG is 10 MB of server memory):
+# {"chart": (key, name, lang, presenting, dark), "kind", "data"}.
+IMAGE_FILE = "pe_image_file"
+
+
+class _VisitorGoneError(Exception):
+    """The session's browser has gone: its image is not drawn (its place is given up)."""
+
+
+def _visitor_connected() -> bool:
+    """Whether this session's browser is still connected (a tab closed mid-export is not)."""
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None or not Runtime.exists():
+        return True  # no server (AppTest): nobody can leave
+    return Runtime.instance().is_active_session(ctx.session_id)
+
+
+def _in_fragment_run() -> bool:
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return bool(ctx and ctx.fragment_ids_this_run)
+
+
+def _image_label(kind: str) -> str:
+    fmt, scale = IMAGE_KINDS[kind]
+    if fmt == "svg":
+        return t("export.svg")
+    return t("export.png", width=EXPORT_WIDTH * scale, height=EXPORT_HEIGHT * scale)
+
+
+def _size_text(nbytes: int) -> str:
+    return f"{nbytes / 2**20:.1f} MB" if nbytes >= 2**20 else f"{max(1, nbytes // 1024)} KB"
+
+
+def _ask_for_image(job_key: str, kind: str) -> None:
+    """A menu's image button: the next run of the menu (this click's) draws `kind`."""
+    st.session_state.setdefault(job_key, kind)
+
+
+def _draw_in_turn(printable: go.Figure, kind: str, status) -> bytes:
+    """`kind` of `printable`, drawn in its turn of the process's heavy work (ui.cache.image_turn:
+    first come first served, alone), `status` saying meanwhile where it is. Raises
+    _VisitorGoneError when the session's browser goes away (its place in the queue is given up, its
+    drawing stopped), ImageExportError when it cannot be drawn."""
+    fmt, scale = IMAGE_KINDS[kind]
+    label = _image_label(kind)
+
+    def waiting(ahead: int) -> None:
+        if not _visitor_connected():
+            raise _VisitorGoneError
+        status.update(label=t("export_queue.waiting", what=label, ahead=ahead) if ahead
+                      else t("export_queue.waiting_computation", what=label))
+
+    def drawing(seconds: float) -> None:
+        if not _visitor_connected():
+            raise _VisitorGoneError
+        status.update(label=t("export_queue.drawing", what=label, seconds=round(seconds)))
+
+    with image_turn(image_cost(fmt, scale), on_wait=waiting):
+        try:
+            drawing(0)
+            return figure_image(printable, fmt, scale=scale, poll=drawing)
+        finally:
+            # Chromium stays for the next image in the queue; with none waiting, its memory goes
+            # back to the system (within this turn: it is counted until it has gone).
+            if HEAVY.count("image", waiting=True) == 0:
+                close_browser_when_idle()
+
+
 @st.fragment
 def export_menu(fig: go.Figure, *, key: str, name: str, table: TableExport | None = None) -> None:
     """The Export popover: PNG at 2x and 4x of 1920 x 1080 (16:9), SVG, CSV and .npy.
 
     Its buttons exist only while it is open: opening it reruns this fragment alone, and a rerun
-    of the page (a control changed) does not redraw five hidden buttons per chart."""
+    of the page (a control changed) does not redraw five hidden buttons per chart.
+
+    An image is drawn on the server when its button is pressed, in its turn of the process's heavy
+    work (ui.cache.image_turn: one at a time, first come first served). Meanwhile the menu
+    says where it is (waiting, with how many images ahead, then drawing) and its image
+    buttons are disabled, so a second press draws nothing more; once drawn, the button becomes
+    "Save ...", which downloads it. A page rerun, a closed tab or a failure ends the wait
+    (its turn given up) and the menu says why on its next opening."""
     menu = st.popover(t("export.menu"), icon=":material/download:", help=t("export.menu_help"),
                       key=f"{key}_export", on_change="rerun")
     if not menu.open:
         return
     printable = fig if presenting() else export_style(fig)
     problem = image_export_problem()
+    job_key, note_key = f"{key}_image_job", f"{key}_image_note"
+    chart = (key, name, current_language(), presenting(), presenting() and dark_theme())
+    drawn = st.session_state.get(IMAGE_FILE)
+    if drawn is not None and drawn["chart"] != chart:
+        drawn = None
+    # The image this run draws: asked for by the press that started it (a button's callback).
+    # Taken now, so that a run that ends before it is drawn (a page rerun, a stop) does not
+    # leave it to a later one: the menu then says it was not drawn.
+    note = st.session_state.pop(note_key, None)  # why the last image asked for did not come
+    job = st.session_state.pop(job_key, None)
+    if job is not None and (problem or (drawn is not None and drawn["kind"] == job)):
+        job = None  # impossible, or drawn already (a second press)
+    if job is not None:  # until it is drawn, the next run says it was not
+        st.session_state[note_key] = t("export_queue.stopped", what=_image_label(job))
     with menu:
         why = None  # the disabled image buttons say why, in the menu and on hover
         if problem:
@@ -90,19 +194,27 @@ def export_menu(fig: go.Figure, *, key: str, name: str, table: TableExport | Non
                        "no_browser": t("export.reason_no_browser")}
             why = t("export.unavailable", reason=reasons[problem])
             st.caption(why)
-        for scale in PNG_SCALES:
-            st.download_button(
-                t("export.png", width=EXPORT_WIDTH * scale, height=EXPORT_HEIGHT * scale),
-                data=lambda scale=scale: figure_image(printable, "png", scale=scale),
-                file_name=f"{name}.png", mime="image/png", key=f"{key}_png{scale}",
-                on_click="ignore", disabled=problem is not None, help=why,
-                icon=":material/image:", width="stretch",
-            )
-        st.download_button(
-            t("export.svg"), data=lambda: figure_image(printable, "svg"),
-            file_name=f"{name}.svg", mime="image/svg+xml", key=f"{key}_svg", on_click="ignore",
-            disabled=problem is not None, help=why, icon=":material/draw:", width="stretch",
-        )
+        if note and job is None:
+            st.caption(note)
+        status_slot = None
+        for kind, (fmt, _scale) in IMAGE_KINDS.items():
+            label = _image_label(kind)
+            if drawn is not None and drawn["kind"] == kind:
+                st.download_button(
+                    t("export_queue.save", what=label, size=_size_text(len(drawn["data"]))),
+                    data=drawn["data"], file_name=f"{name}.{fmt}", mime=IMAGE_MIME[fmt],
+                    key=f"{key}_{kind}_file", on_click="ignore", type="primary",
+                    icon=":material/download:", width="stretch",
+                )
+            else:
+                st.button(
+                    label, key=f"{key}_{kind}", on_click=_ask_for_image, args=(job_key, kind),
+                    disabled=problem is not None or job is not None, help=why,
+                    icon=":material/draw:" if fmt == "svg" else ":material/image:",
+                    width="stretch",
+                )
+            if kind == job:
+                status_slot = st.empty()
         st.download_button(
             t("export.csv"), data=table.csv if table else lambda: figure_csv(fig),
             file_name=table.file_name(name, "csv") if table else f"{name}.csv",
@@ -115,3 +227,25 @@ def export_menu(fig: go.Figure, *, key: str, name: str, table: TableExport | Non
             mime="application/octet-stream", key=f"{key}_npy", on_click="ignore",
             icon=":material/data_array:", width="stretch",
         )
+    if job is None or status_slot is None:
+        return
+    what = _image_label(job)
+    status = status_slot.status(t("export_queue.queued", what=what), state="running")
+    try:
+        with run_slot_lent():
+            data = _draw_in_turn(printable, job, status)
+    except _VisitorGoneError:
+        return  # nobody to tell
+    except ImageExportError as error:
+        reasons = {"timeout": t("export_queue.failed_timeout", what=what),
+                   "figure": t("export_queue.failed_figure", what=what)}
+        st.session_state[note_key] = reasons.get(
+            error.reason, t("export_queue.failed_browser", what=what))
+    except Exception:  # never an error box: the menu says it failed
+        _LOGGER.exception("image export failed")
+        st.session_state[note_key] = t("export_queue.failed_browser", what=what)
+    else:
+        st.session_state[IMAGE_FILE] = {"chart": chart, "kind": job, "data": data}
+        st.session_state.pop(note_key, None)
+    # Redrawn: the Save button in place of the pressed one, the others enabled again.
+    st.rerun(scope="fragment" if _in_fragment_run() else "app")

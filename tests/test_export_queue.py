@@ -1,0 +1,347 @@
+"""Figure images in turn: the memory budget's queue (ui.cache.MemoryBudget), the images' Chromium
+(figures/chromium.py) and the Export menu's states (ui.charts.export_menu).
+
+With room for one image, images asked for at once are drawn one at a time, in the order asked,
+each waiter told how many are ahead; a waiter whose visitor leaves gives up its place; a drawing
+stopped midway closes its tab and frees its share. PNGs drawn a strip at a time match plotly.js's
+own PNG (kaleido's ``fig.to_image``). In the menu, a pressed image becomes a Save button, a second
+press draws nothing more, and a failure is said, never raised."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import threading
+import time
+import zlib
+
+import numpy as np
+import plotly.graph_objects as go
+import psutil
+import pytest
+from PIL import Image
+
+from figures.chromium import CHROMIUM, png_file
+from figures.export import ImageExportError, figure_image, find_browser, image_cost
+from locales import message
+from tests.apptest import open_page
+from ui import cache, charts
+from ui.cache import MemoryBudget
+
+SMALL = {"d_model": "16", "positions": "8"}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def chromium():
+    if find_browser() is None:
+        pytest.fail("no Chromium for the images: run `make test` (it installs Debian's chromium)")
+    yield
+    CHROMIUM.close()
+
+
+def small_figure() -> go.Figure:
+    """Lines, a heatmap and a rotated axis title: what the app's figures are made of."""
+    return go.Figure(
+        [go.Heatmap(z=np.arange(12.0).reshape(3, 4), colorscale="RdBu"),
+         go.Scatter(x=[0, 1, 2, 3], y=[0.5, 2.0, 1.0, 1.5], name="sin")]
+    ).update_layout(title="正弦位置编码 sinusoid", yaxis_title="position")
+
+
+class Status:
+    """Stands for the menu's st.status: the labels it was given."""
+
+    def __init__(self) -> None:
+        self.labels: list[str] = []
+
+    def update(self, *, label: str) -> None:
+        self.labels.append(label)
+
+
+def waiting(ahead: int) -> str:
+    return message("export_queue.waiting", "en", what=message("export.svg", "en"), ahead=ahead)
+
+
+@pytest.fixture
+def room_for_one(monkeypatch):
+    """The heavy work's queue of its own (room for one image), and every drawing timed."""
+    budget = MemoryBudget(image_cost("svg"))
+    monkeypatch.setattr(cache, "HEAVY", budget)
+    monkeypatch.setattr(charts, "HEAVY", budget)
+    drawn: list[tuple[str, float, float]] = []  # (thread, start, end)
+    real = charts.figure_image
+
+    def timed(*args, **kwargs):
+        start = time.monotonic()
+        data = real(*args, **kwargs)
+        drawn.append((threading.current_thread().name, start, time.monotonic()))
+        return data
+
+    monkeypatch.setattr(charts, "figure_image", timed)
+    return budget, drawn
+
+
+def ask(name: str, results: dict, statuses: dict) -> threading.Thread:
+    """A visitor asking for the SVG of the small figure, in a thread named `name`."""
+    statuses[name] = Status()
+
+    def visitor() -> None:
+        try:
+            results[name] = charts._draw_in_turn(small_figure(), "svg", statuses[name])
+        except BaseException as error:  # the test looks at it
+            results[name] = error
+
+    thread = threading.Thread(target=visitor, name=name)
+    thread.start()
+    return thread
+
+
+def until(condition, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def queued(budget: MemoryBudget, n: int) -> bool:
+    return budget.count("image", waiting=False) + budget.count("image", waiting=True) == n
+
+
+def test_images_asked_at_once_are_drawn_one_at_a_time_in_the_order_asked(room_for_one):
+    budget, drawn = room_for_one
+    results, statuses = {}, {}
+    threads = []
+    for n, name in enumerate(["first", "second", "third"], start=1):
+        threads.append(ask(name, results, statuses))
+        until(lambda n=n: queued(budget, n))  # each asks once the one before is in the queue
+    for thread in threads:
+        thread.join(120)
+    assert all(isinstance(results[name], bytes) and results[name].startswith(b"<svg")
+               for name in ("first", "second", "third")), results
+    order = [name for name, _, _ in sorted(drawn, key=lambda d: d[1])]
+    assert order == ["first", "second", "third"]
+    spans = sorted((start, end) for _, start, end in drawn)
+    assert all(later[0] >= earlier[1] for earlier, later in itertools.pairwise(spans))
+    # Each waiter was told its place: the third had two ahead, then one.
+    assert statuses["first"].labels[0].startswith(message("export.svg", "en") + ": drawing")
+    assert waiting(1) in statuses["second"].labels
+    third = statuses["third"].labels
+    assert waiting(2) in third and waiting(1) in third
+    assert third.index(waiting(2)) < third.index(waiting(1))
+    assert budget.used == 0 and not queued(budget, 1)
+
+
+def test_a_waiter_whose_visitor_leaves_gives_up_its_place(room_for_one, monkeypatch):
+    budget, drawn = room_for_one
+    gone = threading.Event()
+    monkeypatch.setattr(charts, "_visitor_connected",
+                        lambda: not (threading.current_thread().name == "leaves"
+                                     and gone.is_set()))
+    results, statuses = {}, {}
+    threads = [ask("draws", results, statuses)]
+    until(lambda: queued(budget, 1))
+    threads.append(ask("leaves", results, statuses))
+    until(lambda: queued(budget, 2))
+    threads.append(ask("stays", results, statuses))
+    until(lambda: queued(budget, 3))
+    gone.set()
+    until(lambda: "leaves" in results, 5)  # within a poll or two, while the first still draws
+    assert isinstance(results["leaves"], charts._VisitorGoneError)
+    assert budget.count("image", waiting=True) == 1
+    for thread in threads:
+        thread.join(120)
+    assert [name for name, _, _ in sorted(drawn, key=lambda d: d[1])] == ["draws", "stays"]
+    assert waiting(2) in statuses["stays"].labels and waiting(1) in statuses["stays"].labels
+    assert budget.used == 0
+
+
+def chromium_renderers() -> int:
+    """Chromium renderer processes under this process: one per open page (no spare one)."""
+    count = 0
+    for process in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):  # gone meanwhile
+            count += "--type=renderer" in process.cmdline()
+    return count
+
+
+def test_a_drawing_stopped_midway_closes_its_tab_and_the_next_one_draws():
+    class StopError(Exception):
+        pass
+
+    seen: list[float] = []
+
+    def stop_after_a_second(seconds: float) -> None:
+        seen.append(seconds)
+        if seconds >= 1:
+            raise StopError
+
+    started = time.monotonic()
+    with pytest.raises(StopError):
+        figure_image(small_figure(), "png", scale=4, poll=stop_after_a_second)
+    assert time.monotonic() - started < 15  # stopped, not drawn to the end
+    until(lambda: chromium_renderers() == 0, 10)  # its page is gone, and its memory
+    assert figure_image(small_figure(), "svg").startswith(b"<svg")
+
+
+def test_a_drawing_that_takes_too_long_says_so():
+    with pytest.raises(ImageExportError) as raised:
+        figure_image(small_figure(), "png", scale=4, timeout=0.5)
+    assert raised.value.reason == "timeout"
+    until(lambda: chromium_renderers() == 0, 10)
+
+
+def test_a_queue_of_images_starts_chromium_once():
+    CHROMIUM.close()
+    launches = CHROMIUM.launches
+    for _ in range(3):
+        figure_image(small_figure(), "svg")
+    assert CHROMIUM.launches == launches + 1
+    charts.close_browser_when_idle()
+    assert not CHROMIUM.running()
+
+
+def pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA")).astype(int)
+
+
+def test_png_drawn_in_strips_matches_plotly_js_own_png(monkeypatch):
+    """plotly's fig.to_image (kaleido: plotly.js's PNG from one canvas) is the reference. At
+    3840 x 2160 the PNG is eight strips; only rotated text may be anti-aliased differently."""
+    import plotly.io as pio
+
+    monkeypatch.setenv("BROWSER_PATH", find_browser())
+    fig = small_figure()
+    ours = pixels(figure_image(fig, "png", scale=2))
+    theirs = pixels(pio.to_image(fig, format="png", width=1920, height=1080, scale=2))
+    assert ours.shape == theirs.shape == (2160, 3840, 4)
+    differ = np.abs(ours - theirs).max(axis=2) > 0
+    assert differ.mean() < 0.005, f"{differ.mean():.2%} of the pixels differ"
+    assert np.abs(ours - theirs).mean() < 0.1
+
+
+def test_png_file_wraps_a_zlib_stream_of_rows_into_a_png_pillow_reads():
+    """PNG's own format (RFC 2083): rows each led by their filter byte (0: none), deflated."""
+    rgba = np.random.default_rng(0).integers(0, 256, size=(5, 7, 4), dtype=np.uint8)
+    rows = b"".join(b"\x00" + row.tobytes() for row in rgba)
+    stream = zlib.compress(rows)
+    png = png_file(7, 5, [stream[:10], stream[10:]])  # two IDAT chunks
+    np.testing.assert_array_equal(np.asarray(Image.open(io.BytesIO(png))), rgba)
+
+
+# --- the menu -------------------------------------------------------------------------------
+def open_menu(query: dict[str, str] = SMALL):
+    at = open_page("app_pages/heatmap.py", query)
+    at.session_state["heatmap_chart_export"] = True
+    return at.run()
+
+
+def press(at, kind: str):
+    return at.button(key=f"heatmap_chart_{kind}").click().run(timeout=120)
+
+
+def test_a_pressed_image_becomes_a_save_button_with_its_file():
+    at = press(open_menu(), "png2")
+    assert not at.exception
+    saves = {b.proto.id.rsplit("-", 1)[-1]: b.proto for b in at.get("download_button")}
+    label = message("export.png", "en", width=3840, height=2160)
+    data = at.session_state[charts.IMAGE_FILE]["data"]
+    assert saves["heatmap_chart_png2_file"].label == message(
+        "export_queue.save", "en", what=label, size=charts._size_text(len(data)))
+    assert Image.open(io.BytesIO(data)).size == (3840, 2160)
+    assert [b.key for b in at.button] == ["heatmap_chart_png4", "heatmap_chart_svg"]
+    assert not any(b.disabled for b in at.button)
+
+
+def test_a_second_press_of_the_same_image_draws_nothing_more(monkeypatch):
+    calls = []
+    real = charts.figure_image
+    monkeypatch.setattr(charts, "figure_image",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    at = press(open_menu(), "svg")
+    assert len(calls) == 1
+    # A press the browser sent before the first drawing disabled the button: its callback runs
+    # once that drawing has ended.
+    at.session_state["heatmap_chart_image_job"] = "svg"
+    at.run()
+    assert len(calls) == 1 and not at.exception
+    assert "heatmap_chart_svg_file" in [b.proto.id.rsplit("-", 1)[-1]
+                                        for b in at.get("download_button")]
+
+
+@pytest.mark.parametrize("reason,key", [("timeout", "export_queue.failed_timeout"),
+                                        ("browser", "export_queue.failed_browser"),
+                                        ("figure", "export_queue.failed_figure")])
+def test_an_image_that_cannot_be_drawn_is_said_in_the_visitors_language(monkeypatch, reason, key):
+    def fails(*args, **kwargs):
+        raise ImageExportError(reason, "as a test")
+
+    monkeypatch.setattr(charts, "figure_image", fails)
+    at = press(open_menu({**SMALL, "lang": "zh"}), "png4")
+    assert not at.exception
+    what = message("export.png", "zh", width=7680, height=4320)
+    assert message(key, "zh", what=what) in [c.value for c in at.caption]
+    assert charts.IMAGE_FILE not in at.session_state
+    assert not any(b.disabled for b in at.button)  # press again
+
+
+def test_an_image_waits_for_the_computation_before_it_and_takes_room_from_the_caches(monkeypatch):
+    """The compute slot is the images' queue too: an image starts when the cache miss before it
+    has ended, a cache miss asked meanwhile waits for the image, and while the image is drawn
+    the caches keep only what it leaves of TOTAL_CACHE_BYTES beyond a computation's share."""
+    monkeypatch.setattr(cache, "HEAVY", MemoryBudget(cache.COMPUTE_SLOTS * cache.COMPUTE_COST))
+    MB = cache.MB
+    release, events, during = threading.Event(), [], {}
+
+    @cache.bounded_cache(max_entries=16, max_bytes=16 * MB)
+    def table(n: int) -> np.ndarray:
+        events.append(f"compute {n}")
+        if n == 0:
+            release.wait(10)
+        return np.zeros(MB // 8)  # 1 MB
+
+    for n in range(1, 9):
+        table(n)
+    assert table.store.nbytes > 8 * MB
+    first = threading.Thread(target=table, args=(0,))
+    first.start()
+    until(lambda: cache.HEAVY.count("compute", waiting=False) == 1)
+
+    def draw() -> None:
+        with cache.image_turn(cache.COMPUTE_COST + cache.TOTAL_CACHE_BYTES // 2):
+            events.append("image")
+            during.update(room=cache.cache_room(), kept=table.store.nbytes)
+            time.sleep(0.5)
+        events.append("image done")
+
+    image = threading.Thread(target=draw)
+    image.start()
+    until(lambda: cache.HEAVY.count("image", waiting=True) == 1)
+    later = threading.Thread(target=table, args=(99,))
+    later.start()
+    until(lambda: cache.HEAVY.count("compute", waiting=True) == 1)
+    release.set()
+    for thread in (first, image, later):
+        thread.join(20)
+    assert events[8:] == ["compute 0", "image", "image done", "compute 99"]
+    # Half the room: each cache keeps at most half its max_bytes (8 of 16 MB), its least recently
+    # used entries evicted (1 MB each, so 7 of the 9 stay).
+    assert during["room"] == cache.TOTAL_CACHE_BYTES // 2
+    assert 6 * MB < during["kept"] <= 8 * MB
+    assert cache.cache_room() == cache.TOTAL_CACHE_BYTES and cache.HEAVY.used == 0
+
+
+def test_an_image_behind_a_computation_says_it_waits_for_the_computation(monkeypatch):
+    heavy = MemoryBudget(cache.COMPUTE_SLOTS * cache.COMPUTE_COST)
+    monkeypatch.setattr(cache, "HEAVY", heavy)
+    monkeypatch.setattr(charts, "HEAVY", heavy)
+    computation = heavy.acquire(cache.COMPUTE_COST, kind="compute")
+    results, statuses = {}, {}
+    thread = ask("image", results, statuses)
+    until(lambda: heavy.count("image", waiting=True) == 1)
+    until(lambda: statuses["image"].labels)
+    svg = message("export.svg", "en")
+    assert statuses["image"].labels[0] == message("export_queue.waiting_computation", "en",
+                                                  what=svg)
+    heavy.release(computation)
+    thread.join(60)
+    assert results["image"].startswith(b"<svg")
