@@ -33,7 +33,7 @@ bench-browser: install-dev
 	./scripts/ensure-chromium.sh
 	$(BIN)/python benchmarks/bench_browser.py
 
-bench-load: install-dev  # 20 browser sessions (2 min), then memory under hostile load (~6 min)
+bench-load: install-dev  # 20 browser sessions (2 min), then memory under hostile load and the export storm (~11 min)
 	./scripts/ensure-chromium.sh
 	./scripts/ensure-nginx.sh
 	$(BIN)/python benchmarks/load_test.py

@@ -90,6 +90,9 @@ HEAVY = (
     Heavy("word-position",
           f"embedding=random&encoding=sinusoidal&projection=3-D&sentence={LONG_SENTENCE}",
           "d_model", lambda i: 4096 - 2 * i),
+    # The whole MiniLM on 62 words (the 64-token cap), with and without positions.
+    Heavy("order", "text=" + "+".join(["the", "cat", "sat", "on", "the", "mat"] * 10 + ["a", "b"]),
+          "head", lambda i: 1 + i % 12),
     Heavy("learned-vs-sinusoidal", "", "positions", lambda i: 2048 - i),
     Heavy("rope", "d_head=1024&scaling=ntk_aware", "positions", lambda i: 8192 - i),
     Heavy("alibi", "num_heads=64&head=64", "positions", lambda i: 2048 - i),
