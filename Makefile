@@ -26,6 +26,7 @@ lint: install-dev
 bench: install-dev
 	./scripts/ensure-chromium.sh
 	$(BIN)/python benchmarks/bench_sinusoidal.py
+	$(BIN)/python benchmarks/bench_minilm.py
 	$(BIN)/python benchmarks/bench_browser.py
 	$(BIN)/python benchmarks/load_test.py
 

@@ -101,6 +101,10 @@ HEAVY = (
 )
 
 
+# Controls that are plain sliders (no exact box): the browser sends their value as a list.
+PLAIN_SLIDERS = {"head"}
+
+
 class Session:
     """One Streamlit session over a raw websocket (what the browser's client sends)."""
 
@@ -125,7 +129,10 @@ class Session:
         if widget is not None:
             state = message.rerun_script.widget_states.widgets.add()
             state.id = self.widget_ids[widget[0]]
-            state.int_value = widget[1]
+            if widget[0] in PLAIN_SLIDERS:  # st.slider's value travels as a list of doubles
+                state.double_array_value.data[:] = [float(widget[1])]
+            else:
+                state.int_value = widget[1]
         await self.ws.send(message.SerializeToString())
 
     async def finished(self) -> None:
