@@ -12,7 +12,7 @@ export MALLOC_MMAP_THRESHOLD_ ?= 131072
 
 run: install
 	./scripts/ensure-chromium.sh --optional
-	$(BIN)/streamlit run app.py
+	$(BIN)/streamlit run serve.py  # the public entry, as Docker and hosting run it (README)
 
 test: install-dev
 	./scripts/ensure-chromium.sh

@@ -158,3 +158,17 @@ def test_adding_a_scheme_lists_at_most_eight_files_and_its_sketches_import():
     for line in imports:
         exec(line, {})
     assert "worst_case" in text and "start_page" in text  # the page's sketch uses today's API
+
+
+def test_every_documented_start_runs_the_one_public_entry():
+    """`make run`, the README's hosting command and main file, the Dockerfile: all serve.py
+    (which closes the metrics and upload endpoints), so no documented way opens the doors."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    run = re.search(r"^run:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
+    assert "streamlit run serve.py" in run and "run app.py" not in run
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "pip install -r requirements.txt && streamlit run serve.py" in readme
+    assert "main file `serve.py`" in readme
+    assert "streamlit run app.py" not in readme
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert re.search(r'^ENTRYPOINT \["streamlit", "run", "serve\.py"', dockerfile, re.M)
