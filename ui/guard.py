@@ -15,8 +15,14 @@
   (``main_script_path``; the browser only hashes it into an anonymous app id).
   `hide_script_path` sends the script's file name instead.
 
-`close_doors` installs all three (idempotent) when serve.py starts the server, before the first
-session; app.py calls it on every run without the third (see `close_doors`).
+- A session that has not run the page yet (a visitor whose replica stopped reconnects to
+  another: a new session there, the old page still on screen) drops a rerun of a fragment it
+  does not know (``AppSession.request_rerun``): the page's fragments were dead until a full
+  rerun (an Export menu opened at once stayed empty). `rerun_unknown_fragments_in_full` runs
+  the whole page instead, in such a session only (one that has run keeps Streamlit's rule).
+
+`close_doors` installs them all (idempotent) when serve.py starts the server, before the first
+session; app.py calls it on every run without the path's (see `close_doors`).
 """
 
 from __future__ import annotations
@@ -90,6 +96,22 @@ def hide_script_path() -> None:
     AppSession._create_new_session_message = _new_session_message_without_path
 
 
+_streamlit_request_rerun = AppSession.request_rerun
+
+
+def _request_rerun_whole_in_a_new_session(self: AppSession, client_state) -> None:
+    if (client_state is not None and client_state.fragment_id
+            and not self.has_fragment(client_state.fragment_id)
+            and not getattr(self._fragment_storage, "_fragments", True)):
+        client_state.fragment_id = ""  # no fragment yet: this session never ran the page
+    return _streamlit_request_rerun(self, client_state)
+
+
+def rerun_unknown_fragments_in_full() -> None:
+    """Install the rerun rule (idempotent)."""
+    AppSession.request_rerun = _request_rerun_whole_in_a_new_session
+
+
 def close_doors(*, hide_path: bool = True) -> None:
     """Install them. `hide_path` only before the first session starts (serve.py): a session
     whose first run was told the full path and a later run only the name is, to the browser, a
@@ -97,5 +119,6 @@ def close_doors(*, hide_path: bool = True) -> None:
     old value while the URL has the new one), so app.py leaves the message as it is."""
     close_clear_cache()
     pass_nonfinite_ints()
+    rerun_unknown_fragments_in_full()
     if hide_path:
         hide_script_path()
