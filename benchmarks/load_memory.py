@@ -105,15 +105,12 @@ HEAVY = (
 PLAIN_SLIDERS = {"head"}
 
 
-class Session:
-    """One Streamlit session over a raw websocket (what the browser's client sends)."""
+class Stream:
+    """A raw websocket to Streamlit's /_stcore/stream at `self.url` (what the browser opens)."""
 
-    def __init__(self, url: str, page: str) -> None:
-        self.url, self.page = url, page
-        self.widget_ids: dict[str, str] = {}  # user key -> element id, from the deltas
-        self.exceptions: list[str] = []
+    url: str
 
-    async def __aenter__(self) -> Session:
+    async def __aenter__(self):
         self.ws = await websockets.connect(
             self.url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"],
             origin=self.url, max_size=None)
@@ -121,6 +118,15 @@ class Session:
 
     async def __aexit__(self, *exc) -> None:
         await self.ws.close()
+
+
+class Session(Stream):
+    """One Streamlit session over a raw websocket (what the browser's client sends)."""
+
+    def __init__(self, url: str, page: str) -> None:
+        self.url, self.page = url, page
+        self.widget_ids: dict[str, str] = {}  # user key -> element id, from the deltas
+        self.exceptions: list[str] = []
 
     async def rerun(self, query: str = "", widget: tuple[str, int] | None = None) -> None:
         message = BackMsg()
@@ -246,7 +252,7 @@ STORM_PAGES = ("heatmap", "similarity", "word-position", "alibi")  # the mix's h
 EXPORT_TIMEOUT_S = 300  # one image, queued behind the others under the mix: never this slow
 
 
-class ExportVisitor:
+class ExportVisitor(Stream):
     """A session on the export page over a raw websocket, pressing an image button of the chart's
     Export menu as the browser does (the popover opened, then the button, both fragment reruns),
     then fetching the file its "Save" button offers."""
@@ -259,15 +265,6 @@ class ExportVisitor:
         self.labels: list[str] = []  # the menu's status lines, in order
         self.notes: list[str] = []  # the page's texts (the menu's notes among them)
         self.exceptions: list[str] = []
-
-    async def __aenter__(self) -> ExportVisitor:
-        self.ws = await websockets.connect(
-            self.url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"],
-            origin=self.url, max_size=None)
-        return self
-
-    async def __aexit__(self, *exc) -> None:
-        await self.ws.close()
 
     async def send(self, states: list, fragment: str = "") -> None:
         message = BackMsg()
