@@ -167,6 +167,7 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
         if any(display_width(line) > SLIDE_NOTE_CHARACTERS for line in text.split("<br>")):
             annotation.text = "<br>".join(wrap_words(line, SLIDE_NOTE_CHARACTERS)
                                           for line in text.split("<br>"))
+    _room_above_for_notes(styled, plot_height)
     for trace in styled.data:
         colorbar = getattr(trace, "colorbar", None)
         if colorbar is not None and colorbar.title is not None and colorbar.title.text:
@@ -185,6 +186,31 @@ MIN_SLIDE_PLOT_HEIGHT = 220  # px: a panel's plot on a slide, whatever its legen
 def _plot_height(fig: go.Figure) -> int:
     margin = fig.layout.margin
     return (fig.layout.height or FIGURE_HEIGHT) - (margin.t or 100) - (margin.b or 80)
+
+
+LINE_HEIGHT = 1.3  # a line of plotly text, in font sizes
+
+
+def _room_above_for_notes(fig: go.Figure, plot: int) -> None:
+    """Slides: a note standing on the plot's top edge (an overview's "each cell is ...", wrapped
+    into lines at slide size) grows upwards; the top margin makes room for it under the title,
+    and the figure grows by as much, so the plot keeps the height `plot` it had."""
+    above = 0.0
+    for annotation in fig.layout.annotations:
+        if (annotation.yref == "paper" and annotation.y is not None and annotation.y >= 1
+                and annotation.yanchor == "bottom" and annotation.text):
+            lines = annotation.text.count("<br>") + 1
+            size = annotation.font.size or PRESENTATION_FONT_SIZE
+            above = max(above, lines * size * LINE_HEIGHT + 6)
+    if not above:
+        return
+    title = fig.layout.title
+    title_px = (title.font.size or PRESENTATION_FONT_SIZE) * LINE_HEIGHT if title.text else 0
+    top = round(0.015 * (fig.layout.height or FIGURE_HEIGHT) + title_px + 8 + above)
+    if top > (fig.layout.margin.t or 0):
+        fig.update_layout(margin={"t": top})
+        if fig.layout.height:
+            fig.update_layout(height=top + (fig.layout.margin.b or 80) + plot)
 
 
 def _every_legend_at_the_bottom(fig: go.Figure, plot: int) -> None:
@@ -272,19 +298,29 @@ def wrap_words(text: str, width: int) -> str:
         glued.append((before, token))
     if carry is not None:
         glued.append(carry)
+    if not glued:
+        return ""
     total = display_width("".join(before + token for before, token in glued).strip())
-    lines_needed = max(-(-total // max(width, 1)), 1)
-    target = min(width, -(-total // lines_needed) + 1)  # even lines, each within `width`
+    fewest = len(_fill(glued, width))
+    # The narrowest measure that still needs no more lines than `width` does: even lines
+    lines = _fill(glued, width)
+    for measure in range(max(-(-total // fewest), 1), width):
+        candidate = _fill(glued, measure)
+        if len(candidate) <= fewest:
+            lines = candidate
+            break
+    return "<br>".join(lines)
+
+
+def _fill(tokens: list[tuple[str, str]], measure: int) -> list[str]:
+    """Greedy fill: each token on the current line while the line stays within `measure`."""
     lines: list[str] = []
-    for before, token in glued:
-        if lines and display_width(lines[-1] + before + token) <= target:
+    for before, token in tokens:
+        if lines and display_width(lines[-1] + before + token) <= measure:
             lines[-1] += before + token
-        elif lines and display_width(lines[-1]) < target // 2 and (
-                display_width(lines[-1] + before + token) <= width):
-            lines[-1] += before + token  # rather than leave a short line behind
         else:
             lines.append(token)
-    return "<br>".join(lines)
+    return lines
 
 
 def export_style(fig: go.Figure) -> go.Figure:

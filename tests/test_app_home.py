@@ -25,7 +25,7 @@ def test_home_opens_on_the_encoding_itself():
         angle = pos / 10000 ** (2 * (dim // 2) / 128)
         expected = math.sin(angle) if dim % 2 == 0 else math.cos(angle)
         assert np.isclose(z[pos, dim], expected, atol=1e-6), (pos, dim)
-    assert len(at.get("page_link")) == 9  # every page, listed below
+    assert len(at.get("page_link")) == 10  # every page, listed below
 
 
 def test_home_in_presentation_mode_is_a_title_slide():

@@ -149,6 +149,9 @@ def test_unusable_pasted_configs_give_notices_and_keep_the_preset(browser_page):
     seen.open("/rope?view=config", charts=3)
     for text, field in BAD_PASTES:
         paste(seen, text)
+        # the rerun that answers a paste can start after wait_idle saw the page idle: wait for it
+        page.locator('[data-testid="stAlert"]').filter(has_text=field).first.wait_for(
+            timeout=30_000)
         shown = alerts(page)
         assert "The pasted config.json is not used (the preset is)" in shown, field
         assert field in shown, (field, shown[:300])

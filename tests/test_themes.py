@@ -76,6 +76,30 @@ def test_wrapped_titles_keep_punctuation_and_words_together(text, width):
         assert display_width(lines[-1]) >= 2
 
 
+def _greedy_lines(text: str, width: int) -> list[str]:
+    """Fill each line with words while it fits (the reference for how few lines are needed)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+@pytest.mark.parametrize("text", [
+    "Overview: 2048 x 2048 pairs shown as 200 x 200 smoothed cells",
+    "Overview: each cell is a smoothed sample every ~2 x 1 entries",
+    "the quick brown fox jumps over the lazy dog and runs far away from here",
+])
+def test_wrapped_notes_use_the_fewest_lines_and_even_ones(text):
+    """A note on a slide wraps into as few lines as fit its width, of about equal length: no
+    word left alone on a last line ("... smoothed / cells")."""
+    lines = wrap_words(text, 44).split("<br>")
+    assert len(lines) == len(_greedy_lines(text, 44))
+    assert max(map(len, lines)) - min(map(len, lines)) <= max(map(len, text.split())) + 1
+
+
 def test_a_slides_legend_leaves_the_plot_its_height():
     """A panel's legend in rows under the plot on a slide makes the figure taller, not the plot
     shorter (the extrapolation page's RoPE panel was ~100 px tall in Chinese)."""

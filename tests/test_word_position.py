@@ -12,7 +12,7 @@ import pytest
 
 import core
 from core import word_position as wp
-from figures.word_position import make_word_position_figure
+from figures.word_position import _merge_coincident, make_word_position_figure
 from tests import reference
 from ui.word_position import settle_choices
 
@@ -287,3 +287,34 @@ def test_csv_text_is_spreadsheet_safe():
     )
     frame = pd.read_csv(io.StringIO(core.word_position.table_csv(table)))
     assert frame["token"].tolist()[0] == "'="
+
+
+def _merged_labels_one_pair_at_a_time(points, labels):
+    """The rule written as a loop over pairs with np.allclose (the reference)."""
+    scale = max(float(np.abs(points).max(initial=0.0)), 1.0)
+    merged, taken = list(labels), set()
+    for i in range(len(points)):
+        if i in taken:
+            continue
+        same = [j for j in range(i + 1, len(points))
+                if j not in taken and np.allclose(points[i], points[j], atol=1e-9 * scale)]
+        if same:
+            merged[i] = " = ".join(dict.fromkeys([labels[i]] + [labels[j] for j in same]))
+            for j in same:
+                merged[j] = ""
+                taken.add(j)
+    return merged
+
+
+def test_coincident_points_share_one_label_as_the_pairwise_rule_says():
+    rng = np.random.default_rng(3)
+    points = rng.normal(size=(40, 3))
+    points[[5, 17, 33]] = points[2]  # three copies of one point
+    points[30] = points[9] * (1 + 1e-7)  # close within allclose's rtol
+    points[31] = points[9] + 1e-3  # not close
+    labels = [f"w{i % 7}" for i in range(40)]
+    merged = _merge_coincident(points, labels)
+    assert merged == _merged_labels_one_pair_at_a_time(points, labels)
+    assert merged[2] == "w2 = w5 = w3" and merged[5] == merged[17] == merged[33] == ""
+    assert merged[31] == "w3"
+    assert _merge_coincident(np.zeros((0, 2)), []) == []
