@@ -21,7 +21,8 @@ pytestmark = pytest.mark.browser
 
 # What is typed into a text control (each accepted by its page: a notice would also pass, but
 # these are the values a person would try).
-TYPED = {"dims": "0,1,9", "patch": "2,3", "sentence": "A dog ran to the park"}
+TYPED = {"dims": "0,1,9", "patch": "2,3", "sentence": "A dog ran to the park",
+         "text": "A dog ran to the park", "other": "The park ran to a dog"}
 
 # The option a choice is set to when not simply the first other one: a config whose rope_scaling
 # has a factor (the extrapolation page shows `factor` only then).

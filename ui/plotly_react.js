@@ -487,6 +487,16 @@ function fitNarrow(spec, width, font, titleRoom) {
   for (const c of cells) {
     c.above = 0;
     c.below = (c.xaxis.showticklabels === false && !stacked ? 4 : base.size * LINE + 10);
+    // Slanted tick labels (token names at -45 degrees) reach down by their width's sine.
+    const angle = Number(c.xaxis.tickangle);
+    if (c.xaxis.showticklabels !== false && Number.isFinite(angle) && angle % 180 !== 0) {
+      const labels = Array.isArray(c.xaxis.ticktext) ? c.xaxis.ticktext
+        : spec.data.filter(t => (t.xaxis || "x") === c.x && Array.isArray(t.x))
+          .flatMap(t => t.x.filter(v => typeof v === "string"));
+      const f = font([templateAxis.tickfont, c.xaxis.tickfont]);
+      const reach = Math.max(0, ...labels.map(label => widest(String(label), f)));
+      c.below += Math.max(reach * Math.abs(Math.sin(angle * Math.PI / 180)) - f.size, 0) + 10;
+    }
     const title = isObject(c.xaxis.title) ? c.xaxis.title.text : c.xaxis.title;
     if (title) {
       const f = font([templateAxis.title && templateAxis.title.font, c.xaxis.title.font],
