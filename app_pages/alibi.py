@@ -2,12 +2,17 @@
 
 import streamlit as st
 
-from core import alibi, limits
+from core import alibi, bias_curves, limits
 from figures.alibi import (
     make_alibi_bias_grid_figure,
     make_alibi_head_figure,
     make_alibi_reach_figure,
     make_alibi_slopes_figure,
+)
+from figures.relative_bias import (
+    make_t5_buckets_figure,
+    make_t5_matrix_figure,
+    make_xpos_figure,
 )
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
@@ -33,13 +38,26 @@ def cached_reach(num_heads: int, positions: int):
     return alibi.alibi_attention_reach(num_heads, positions)
 
 
+# T5's buckets: two int16 rows of 4095 distances at most (16 KB); xPos: four 2048-point curves.
+@bounded_cache(max_entries=8, max_bytes=MB // 4,
+               worst_case=[(limits.MAX_ALIBI_POSITIONS, 128, limits.MAX_ALIBI_POSITIONS)])
+def cached_t5_buckets(reach: int, num_buckets: int, max_distance: int):
+    return bias_curves.t5_buckets(reach, num_buckets=num_buckets, max_distance=max_distance)
+
+
+@bounded_cache(max_entries=8, max_bytes=MB // 2,
+               worst_case=[(limits.MAX_ALIBI_POSITIONS, 256, 0.4, 512)])
+def cached_xpos_decay(reach: int, d_head: int, gamma: float, scale_base: int):
+    return bias_curves.xpos_decay(reach, d_head, gamma=gamma, scale_base=scale_base)
+
+
 lang = current_language()
 controls = start_page("alibi")
 view = controls.current("view")
 with st.sidebar:
     num_heads = controls.slider("num_heads")
     positions = controls.stops("positions")
-    with controls.shown(view in ("heads", "head")):  # the bias matrices only
+    with controls.shown(view in ("heads", "head", "t5")):  # the bias matrices only
         causal = controls.toggle("causal")
         head = controls.slider("head")
 if head > num_heads and view in ("heads", "head"):
@@ -48,11 +66,12 @@ if head > num_heads and view in ("heads", "head"):
 # Files name the setting: pe-alibi-bias_heads8_pos256_causal.
 setting = [f"heads{num_heads}", f"pos{positions}", "causal" if causal else "symmetric"]
 
-explain(t("alibi.intro"))
-st.latex(
-    r"\mathrm{softmax}\big(q_i k_j^\top - m_h\,(i - j)\big),\ j \le i, \qquad "
-    r"m_h = 2^{-8h/n}\ (h = 1..n,\ n \text{ a power of two})"
-)
+if view not in ("t5", "xpos"):  # those two views say what their scheme is
+    explain(t("alibi.intro"))
+    st.latex(
+        r"\mathrm{softmax}\big(q_i k_j^\top - m_h\,(i - j)\big),\ j \le i, \qquad "
+        r"m_h = 2^{-8h/n}\ (h = 1..n,\ n \text{ " + t("alibi.power_of_two") + "})"
+    )
 
 
 def slopes_section() -> None:
@@ -132,8 +151,69 @@ def reach_section() -> None:
     )
 
 
+@st.fragment
+def t5_section() -> None:
+    """T5's buckets against distance (encoder and decoder) and the (query, key) bucket matrix:
+    its own controls above the charts, one fragment (a change reruns this view alone)."""
+    st.subheader(t("alibi.t5"))
+    explain(t("alibi.t5_intro"))
+    buckets_column, distance_column = controls.view_row(2)
+    with buckets_column:
+        num_buckets = controls.number("num_buckets")
+    with distance_column:
+        max_distance = controls.stops("max_distance")
+    half = num_buckets // 2
+    shown = max_distance
+    if max_distance <= half:  # the log-spaced buckets would start past their end
+        shown = half + 1
+        st.info(t("alibi.max_distance_small", max_distance=max_distance, half=half,
+                  shown=shown), icon=":material/info:")
+    reach = max(positions - 1, 1)
+    buckets = cached_t5_buckets(reach, num_buckets, shown)
+    show_chart(
+        make_t5_buckets_figure(buckets, lang=lang),
+        key="t5_buckets_chart",
+        name=file_stem("t5-buckets", f"buckets{num_buckets}", f"maxdist{shown}",
+                       f"pos{positions}"),
+    )
+    st.subheader(t("alibi.t5_matrix"))
+    side = min(positions, bias_curves.MAX_BUCKET_MATRIX)
+    show_chart(
+        make_t5_matrix_figure(bias_curves.t5_bucket_matrix(buckets, side, bidirectional=not causal),
+                              bidirectional=not causal, lang=lang),
+        key="t5_matrix_chart",
+        name=file_stem("t5-bucket-matrix", f"buckets{num_buckets}", f"maxdist{shown}",
+                       f"pos{side}", "causal" if causal else "symmetric"),
+    )
+    explain(t("alibi.t5_matrix_caption", buckets=num_buckets, positions=side), caption=True)
+
+
+@st.fragment
+def xpos_section() -> None:
+    """xPos's q.k against distance beside RoPE's, with its own controls above the chart."""
+    st.subheader(t("alibi.xpos"))
+    explain(t("alibi.xpos_intro"))
+    gamma_column, base_column, head_column = controls.view_row(3)
+    with gamma_column:
+        gamma = controls.number("gamma", fmt="%g")
+    with base_column:
+        scale_base = controls.stops("scale_base")
+    with head_column:
+        d_head = controls.stops("d_head")
+    reach = max(positions - 1, 1)
+    decay = cached_xpos_decay(reach, d_head, gamma, scale_base)
+    show_chart(
+        make_xpos_figure(decay, d_head=d_head, gamma=gamma, scale_base=scale_base, lang=lang),
+        key="xpos_chart",
+        name=file_stem("xpos-decay", f"dhead{d_head}", f"gamma{gamma:g}",
+                       f"base{scale_base}", f"pos{positions}"),
+    )
+    explain(t("alibi.xpos_caption", distance=reach, envelope=float(decay.envelope[-1])),
+            caption=True)
+
+
 # One section at a time (in the URL as `view`): a change redraws only what is on screen.
 controls.sections(
     {"slopes": slopes_section, "heads": heads_section, "head": head_section,
-     "reach": reach_section},
+     "reach": reach_section, "t5": t5_section, "xpos": xpos_section},
 )

@@ -14,7 +14,7 @@ from ui.text import explain, takeaway
 PICTURE = (100, 128)  # positions x d_model: every entry its own cell, drawn at once
 
 
-@bounded_cache(max_entries=2, max_bytes=1 * MB, worst_case=[(100, 128)])
+@bounded_cache(max_entries=2, max_bytes=MB // 4, worst_case=[(100, 128)])
 def cached_picture(positions: int, d_model: int) -> core.Overview:
     return core.sinusoid_overview(positions, d_model)
 

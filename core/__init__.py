@@ -65,6 +65,8 @@ __all__: list[str] = [
 from core.alibi import alibi_bias, alibi_slopes
 from core.minilm import bert_input_embeddings, load_minilm
 from core.minilm_encoder import minilm_forward
+from core.mrope import mrope_pair_axes, mrope_position_ids
+from core.relative_bias import t5_relative_bucket, xpos_scale
 from core.rope import RotationSettings, rope_frequencies, rope_rotate, rope_scores
 from core.rope_config import RopeConfig, parse_config
 from core.rope_scaling import critical_pair, rope_scaled_frequencies, scaling_bands
@@ -79,12 +81,16 @@ __all__ += [
     "critical_pair",
     "load_minilm",
     "minilm_forward",
+    "mrope_pair_axes",
+    "mrope_position_ids",
     "parse_config",
     "rope_frequencies",
     "rope_rotate",
     "rope_scaled_frequencies",
     "rope_scores",
     "scaling_bands",
+    "t5_relative_bucket",
+    "xpos_scale",
 ]
 
 

@@ -51,6 +51,15 @@ MAX_ROPE_FACTOR = 64  # context extension 2k -> 128k tokens; Chen et al. go to s
 MAX_HEADS = 64  # BLOOM-176B has 112 heads; 64 is enough to see the geometric pattern
 MAX_ALIBI_POSITIONS = 2048  # a (2048, 2048) distance matrix is 32 MB
 
+# T5's buckets and xPos (core.relative_bias): relative positions (key - query) per call, and how
+# far apart (T5 saw 512 tokens; xPos's decay is drawn over a page's positions).
+MAX_RELATIVE_POSITIONS = 2**20  # a (1024, 1024) matrix of offsets: 8 MB as int64
+MAX_RELATIVE_DISTANCE = 2**16
+MAX_XPOS_SCALE_BASE = 8192  # torchscale uses 512
+
+# M-RoPE (core.mrope): tokens of a text + image sequence (a 1024-token image is 32 x 32 patches).
+MAX_MROPE_TOKENS = 16384
+
 # Extrapolation page (core.extrapolation): the novelty scan costs (T - L) x L + T x d/2.
 MAX_EXTRAPOLATION_D_MODEL = 1024  # keeps one rerun under a second
 

@@ -151,3 +151,23 @@ def loop_gaussian_resample(values: np.ndarray, bins: int, axis: int = 0) -> np.n
 
 def loop_offset_dot(k: int, d_model: int, base: float = 10000.0) -> float:
     return sum(math.cos(k / base ** (2 * i / d_model)) for i in range(d_model // 2))
+
+
+# --- torchscale's XPOS (microsoft/torchscale, torchscale/component/xpos_relative_position.py at
+# 4d1e0e82e5adf86dd424f1463192635b73fc8efc) ------------------------------------------------------
+#     self.register_buffer(
+#         "scale", (torch.arange(0, head_dim, 2) + 0.4 * head_dim) / (1.4 * head_dim)
+#     )
+#     scale = self.scale ** torch.arange(min_pos, max_pos, 1).to(self.scale).div(
+#         self.scale_base)[:, None]
+# (gamma = 0.4 there; the paper's zeta_i = (2i/d + gamma) / (1 + gamma)). Per position and pair,
+# in plain Python.
+def xpos_scale(positions, head_dim: int, gamma: float = 0.4, scale_base: int = 512) -> np.ndarray:
+    rows = []
+    for position in positions:
+        row = []
+        for i in range(head_dim // 2):
+            zeta = ((2 * i) + gamma * head_dim) / ((1 + gamma) * head_dim)
+            row.append(zeta ** (float(position) / scale_base))
+        rows.append(row)
+    return np.array(rows)

@@ -23,6 +23,7 @@ ALIBI_SMALL = {"num_heads": "4", "positions": "32"}
 
 ALIBI_SUBHEADERS = {"slopes": "alibi.slopes", "heads": "alibi.every_head",
                     "head": "alibi.one_head", "reach": "alibi.attention"}
+OTHER_SUBHEADERS = {"t5": ["alibi.t5", "alibi.t5_matrix"], "xpos": ["alibi.xpos"]}
 
 
 def test_alibi_page_in_chinese():
@@ -32,7 +33,7 @@ def test_alibi_page_in_chinese():
     assert at.toggle(key="causal").label == message("alibi.causal", "zh")
     assert at.radio(key="view").label == message("controls.show", "zh")
     assert at.radio(key="view").help == message("alibi.view_help", "zh")
-    assert at.radio(key="view").options == list(ALIBI_SUBHEADERS)
+    assert at.radio(key="view").options == [*ALIBI_SUBHEADERS, *OTHER_SUBHEADERS]
     subheaders = {}
 
     assert at.radio(key="view").value == "slopes"  # the default section
@@ -71,6 +72,28 @@ def test_alibi_page_in_chinese():
     assert message("alibi.intro", "zh") in shown  # above the switch, in every section
 
     assert subheaders == {view: [message(key, "zh")] for view, key in ALIBI_SUBHEADERS.items()}
+
+    show_section(at, "t5")  # T5's buckets: its own intro instead of ALiBi's
+    assert [s.value for s in at.subheader] == [message(k, "zh") for k in OTHER_SUBHEADERS["t5"]]
+    shown = texts(at)
+    assert message("alibi.t5_intro", "zh") in shown and message("alibi.intro", "zh") not in shown
+    assert at.number_input(key="num_buckets").label == message("alibi.num_buckets", "zh")
+    buckets = figure_by_title(at, message("fig.relative_bias.bucket_title", "zh", buckets=32,
+                                          max_distance=128))
+    assert buckets["layout"]["xaxis"]["title"]["text"] == message(
+        "fig.relative_bias.bucket_x_title", "zh")
+    assert [trace.get("name") for trace in buckets["data"][:2]] == [
+        message("fig.relative_bias.encoder", "zh"), message("fig.relative_bias.decoder", "zh")]
+    assert figure_by_title(at, message("fig.relative_bias.matrix_title_decoder", "zh",
+                                       positions=32))
+
+    show_section(at, "xpos")
+    assert [s.value for s in at.subheader] == [message("alibi.xpos", "zh")]
+    assert message("alibi.xpos_intro", "zh") in texts(at)
+    decay = figure_by_title(at, message("fig.relative_bias.decay_title", "zh", d_head=64,
+                                        gamma=0.4, scale_base=512))
+    assert decay["layout"]["yaxis"]["title"]["text"] == message(
+        "fig.relative_bias.decay_y_title", "zh")
 
 
 def test_alibi_head_beyond_num_heads_is_explained_in_chinese():

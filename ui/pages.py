@@ -31,6 +31,7 @@ from ui.params import (
     TIMESCALES_PARAM,
     BoolParam,
     ChoiceParam,
+    FloatParam,
     IntParam,
     Param,
     TextParam,
@@ -184,9 +185,15 @@ PAGES: tuple[PageInfo, ...] = checked((
         IntParam("positions", 256, 1, limits.MAX_ALIBI_POSITIONS, stops="count"),
         BoolParam("causal", True),  # the paper's decoder; false: the symmetric -m|i - j|
         IntParam("head", 1, 1, limits.MAX_HEADS),  # numbered from 1, as in the paper
+        # T5's buckets (T5's own settings) and xPos (torchscale's defaults; d_head 64).
+        IntParam("num_buckets", 32, 4, 128, multiple_of=2),
+        IntParam("max_distance", 128, 1, limits.MAX_ALIBI_POSITIONS, stops="count"),
+        FloatParam("gamma", 0.4, 0.0, 4.0, exclusive_minimum=True),
+        IntParam("scale_base", 512, 1, 8192, stops="count"),
+        IntParam("d_head", 64, 2, 256, multiple_of=2, stops="size"),
         # The section shown: the slopes (table and chart), every head's bias, the enlarged
-        # head, the attention reach.
-        ChoiceParam("view", "slopes", ("slopes", "heads", "head", "reach")),
+        # head, the attention reach; T5's buckets and xPos's decay beside them.
+        ChoiceParam("view", "slopes", ("slopes", "heads", "head", "reach", "t5", "xpos")),
     )),
     PageInfo("app_pages/extrapolation.py", ":material/open_in_full:", "extrapolation", (
         # LLaMA-1's context.
