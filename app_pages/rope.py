@@ -40,7 +40,8 @@ HARDEST = rope.RotationSettings(base=DEFAULT_BASE, layout="interleaved", scaling
                                 factor=limits.MAX_ROPE_FACTOR)
 
 
-@bounded_cache(max_entries=16, max_bytes=2 * MB,
+# An entry is under 50 KB at the worst case (tests/test_cache_budget.py): 16 fit in 1 MB.
+@bounded_cache(max_entries=16, max_bytes=1 * MB,
                worst_case=[((0, 255, 511), limits.MAX_POSITIONS, limits.MAX_D_HEAD, HARDEST)])
 def cached_trajectories(pairs, positions, d_head, settings: rope.RotationSettings):
     # The positions drawn: every drawn point is exact, rotated by rope_rotate itself.

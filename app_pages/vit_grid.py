@@ -1,15 +1,19 @@
 """2-D grids for ViT: MAE's 2-D sin-cos embedding of image patches and the ViT paper's tiles."""
 
+import math
+
+import numpy as np
 import streamlit as st
 
 import core
-from core import vit_grid
+from core import rope_2d, vit_grid
 from core._checks import InputError
 from core.limits import DEFAULT_BASE
 from figures.export import TableExport
 from figures.vit_grid import (
     make_halves_figure,
     make_patch_map_figure,
+    make_rope_2d_figure,
     make_tiles_figure,
     make_vit_encoding_figure,
     similarity_range,
@@ -59,6 +63,16 @@ def cached_overview(grid_h: int, grid_w: int, d_model: int, base: float, cls_tok
     return vit_grid.vit_encoding_overview(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
 
 
+# The three rotations' maps for a patch: (3, H, W) float32 at most 64 x 64 (48 KB each).
+@bounded_cache(max_entries=16, max_bytes=MB, worst_case=[(64, 64, 256, 12, 63, 0)])
+def cached_rope_maps(grid_h: int, grid_w: int, d_head: int, head: int, row: int, col: int):
+    mixed = rope_2d.rope_2d_mixed_frequencies(d_head, rope_2d.MIXED_HEADS)[head - 1: head]
+    angles = (rope_2d.rope_2d_axial_angles(grid_h, grid_w, d_head),
+              rope_2d.rope_2d_dinov3_angles(grid_h, grid_w, d_head),
+              rope_2d.rope_2d_mixed_angles(grid_h, grid_w, mixed)[0])
+    return np.stack([rope_2d.rope_2d_similarity(a, row, col) for a in angles]).astype(np.float32)
+
+
 def apply_preset(name: str) -> None:
     """Set the bound controls before they are created (a button callback runs first)."""
     preset = vit_grid.VIT_PRESETS[name]
@@ -96,7 +110,7 @@ with st.sidebar:
     d_model = controls.stops("d_model")
     base = controls.stops("base")
     cls_token = controls.toggle("cls_token")
-    with controls.shown(view != "encoding"):  # the tiles' and the halves' selected patch
+    with controls.shown(view != "encoding"):  # the selected patch of tiles, halves, RoPE
         patch_text = controls.text("patch")
 try:
     row, col = vit_grid.parse_patch(patch_text, grid_h, grid_w)
@@ -179,7 +193,34 @@ def encoding_section() -> None:
     explain(t("vit-grid.encoding_caption", grid_w=grid_w), caption=True)
 
 
+@st.fragment
+def rope_section() -> None:
+    """MAE's table beside axial RoPE, DINOv3's and RoPE-Mixed's: the selected patch against
+    every patch. Its own controls (d_head, the mixed head) above the chart: a change reruns
+    this view alone."""
+    st.subheader(t("vit-grid.rope"))
+    explain(t("vit-grid.rope_intro"))
+    head_width_column, head_column = controls.view_row(2)
+    with head_width_column:
+        d_head = controls.stops("d_head")
+    with head_column:
+        head = controls.slider("head")
+    mae = cached_patch_map(grid_h, grid_w, d_model, base, cls_token, row, col)
+    axial, dinov3, mixed = cached_rope_maps(grid_h, grid_w, d_head, head, row, col)
+    maps = [(t("fig.vit_grid.rope_mae"), mae), (t("fig.vit_grid.rope_axial"), axial),
+            (t("fig.vit_grid.rope_dinov3"), dinov3),
+            (t("fig.vit_grid.rope_mixed", head=head), mixed)]
+    show_chart(make_rope_2d_figure(maps, row=row, col=col, lang=lang), key="rope_chart",
+               name=file_stem("vit-grid-rope", f"{grid_h}x{grid_w}", f"dhead{d_head}",
+                              f"head{head}", f"r{row}c{col}"))
+    fx, fy = rope_2d.rope_2d_mixed_frequencies(d_head, rope_2d.MIXED_HEADS)[head - 1, 0]
+    angle = math.degrees(math.atan2(fy, fx)) % 360
+    explain(t("vit-grid.rope_caption", pairs=d_head // 2, d_model=d_model, head=head,
+              angle=angle, angle_right=(angle + 90) % 360), caption=True)
+
+
 # One section at a time (in the URL as `view`): a change redraws only what is on screen.
 controls.sections(
-    {"tiles": tiles_section, "halves": halves_section, "encoding": encoding_section},
+    {"tiles": tiles_section, "halves": halves_section, "encoding": encoding_section,
+     "rope": rope_section},
 )

@@ -57,6 +57,9 @@ MAX_RELATIVE_POSITIONS = 2**20  # a (1024, 1024) matrix of offsets: 8 MB as int6
 MAX_RELATIVE_DISTANCE = 2**16
 MAX_XPOS_SCALE_BASE = 8192  # torchscale uses 512
 
+# 2-D RoPE (core.rope_2d): patches per side (a 1024 px image in 16 px patches has 64).
+MAX_ROPE_2D_SIDE = 64
+
 # M-RoPE (core.mrope): tokens of a text + image sequence (a 1024-token image is 32 x 32 patches).
 MAX_MROPE_TOKENS = 16384
 

@@ -187,3 +187,27 @@ def make_vit_encoding_figure(
                            bgcolor="rgba(255,255,255,0.9)", font={"color": "#222222"},
                            arrowcolor="#222222")
     return fig
+
+
+def make_rope_2d_figure(
+    maps: list[tuple[str, np.ndarray]], *, row: int, col: int, lang: Lang = "en",
+) -> go.Figure:
+    """The selected patch against every patch under each scheme, side by side on one colour
+    range: `maps` is (panel title, (H, W) similarity) for MAE's table and the RoPE variants."""
+    fig = make_subplots(rows=1, cols=len(maps), horizontal_spacing=0.04,
+                        subplot_titles=[title for title, _ in maps])
+    colours = similarity_range(*(values for _, values in maps))
+    for c, (_, values) in enumerate(maps, start=1):
+        fig.add_trace(_grid_heatmap(values, colours, lang=lang, showscale=c == len(maps)),
+                      row=1, col=c)
+        fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", marker=SELECTED,
+                                 hoverinfo="skip", showlegend=False), row=1, col=c)
+    fig.update_xaxes(title_text=message("fig.vit_grid.x_title", lang), showgrid=False,
+                     zeroline=False, constrain="domain")
+    fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, constrain="domain")
+    for c in range(1, len(maps) + 1):  # square patches in every panel
+        suffix = "" if c == 1 else str(c)
+        fig.layout[f"yaxis{suffix}"].update(scaleanchor=f"x{suffix}", scaleratio=1)
+    fig.update_yaxes(title_text=message("fig.vit_grid.y_title", lang), row=1, col=1)
+    return base_layout(fig, message("fig.vit_grid.rope_title", lang, row=row, col=col),
+                       height=420)

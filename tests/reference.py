@@ -171,3 +171,55 @@ def xpos_scale(positions, head_dim: int, gamma: float = 0.4, scale_base: int = 5
             row.append(zeta ** (float(position) / scale_base))
         rows.append(row)
     return np.array(rows)
+
+
+# --- naver-ai/rope-vit (deit/models_v2_rope.py at ce85c2e56c5ff3aadc10e1a849872081f7b86293),
+# with torch.rand's head angles passed in -------------------------------------------------------
+def rope_vit_init_t_xy(end_x: int, end_y: int):
+    import torch
+
+    t = torch.arange(end_x * end_y, dtype=torch.float32)
+    t_x = (t % end_x).float()
+    t_y = torch.div(t, end_x, rounding_mode="floor").float()
+    return t_x, t_y
+
+
+def rope_vit_compute_axial_cis(dim: int, end_x: int, end_y: int, theta: float = 100.0):
+    import torch
+
+    freqs_x = 1.0 / (theta ** (torch.arange(0, dim, 4)[: (dim // 4)].float() / dim))
+    freqs_y = 1.0 / (theta ** (torch.arange(0, dim, 4)[: (dim // 4)].float() / dim))
+    t_x, t_y = rope_vit_init_t_xy(end_x, end_y)
+    freqs_x = torch.outer(t_x, freqs_x)
+    freqs_y = torch.outer(t_y, freqs_y)
+    freqs_cis_x = torch.polar(torch.ones_like(freqs_x), freqs_x)
+    freqs_cis_y = torch.polar(torch.ones_like(freqs_y), freqs_y)
+    return torch.cat([freqs_cis_x, freqs_cis_y], dim=-1)
+
+
+def rope_vit_init_random_2d_freqs(dim: int, angles, theta: float = 10.0):
+    import torch
+
+    freqs_x = []
+    freqs_y = []
+    mag = 1 / (theta ** (torch.arange(0, dim, 4)[: (dim // 4)].float() / dim))
+    for angle in angles:
+        angles = torch.tensor([float(angle)])  # torch.rand(1) * 2 * torch.pi there
+        fx = torch.cat([mag * torch.cos(angles), mag * torch.cos(torch.pi / 2 + angles)], dim=-1)
+        fy = torch.cat([mag * torch.sin(angles), mag * torch.sin(torch.pi / 2 + angles)], dim=-1)
+        freqs_x.append(fx)
+        freqs_y.append(fy)
+    freqs_x = torch.stack(freqs_x, dim=0)
+    freqs_y = torch.stack(freqs_y, dim=0)
+    return torch.stack([freqs_x, freqs_y], dim=0)
+
+
+def rope_vit_compute_mixed_cis(freqs, t_x, t_y, num_heads):
+    import torch
+
+    n = t_x.shape[0]
+    depth = 1  # one layer's freqs here: (2, heads, dim/2)
+    freqs_x = (t_x.unsqueeze(-1) @ freqs[0].reshape(1, -1)).view(depth, n, num_heads, -1)
+    freqs_y = (t_y.unsqueeze(-1) @ freqs[1].reshape(1, -1)).view(depth, n, num_heads, -1)
+    freqs_x, freqs_y = freqs_x.permute(0, 2, 1, 3), freqs_y.permute(0, 2, 1, 3)
+    return torch.polar(torch.ones_like(freqs_x), freqs_x + freqs_y)

@@ -77,6 +77,8 @@ BAD_VALUES = [
     (VIT_GRID, "cls_token", "maybe"),
     (VIT_GRID, "patch", "3;4;5"),
     (VIT_GRID, "patch", "20,20"),
+    (VIT_GRID, "d_head", "62"),
+    (VIT_GRID, "head", "13"),
 ]
 
 
@@ -84,3 +86,43 @@ BAD_VALUES = [
 def test_bad_url_value_gives_a_notice_naming_the_parameter(page, name, value):
     at = open_with_one_bad_value(page, name, value)
     assert len(plotly_figures(at)) == 2  # the page still draws, with the default
+
+
+def test_rope_view_draws_the_table_and_three_rotations_from_their_references():
+    """The 2-D RoPE view: MAE's map as the tiles view draws it, axial RoPE as rope-vit's
+    frequencies give it, DINOv3's from Hugging Face's module, its own controls in the view."""
+    import torch
+    from transformers import DINOv3ViTConfig
+    from transformers.models.dinov3_vit.modeling_dinov3_vit import (
+        DINOv3ViTRopePositionEmbedding,
+    )
+
+    query = {"grid_h": "6", "grid_w": "10", "patch": "2,7", "d_head": "32", "head": "3"}
+    at = open_page(VIT_GRID, {**query, "view": "rope"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.main.select_slider(key="d_head") and at.main.slider(key="head")
+    assert "head" not in [w.key for w in at.sidebar.slider]
+    (figure,) = plotly_figures(at)
+    maps = [decode(trace["z"]).reshape(6, 10) for trace in figure["data"] if "z" in trace]
+    assert len(maps) == 4
+    mae, axial, dinov3, mixed = maps
+    tiles = open_page(VIT_GRID, {**query, "view": "tiles"})
+    np.testing.assert_allclose(mae, decode(plotly_figures(tiles)[1]["data"][0]["z"]).reshape(
+        6, 10), atol=1e-6)
+    # axial: half the pairs turn with x, half with y, at 100^(-4j/32), j < 8 (rope-vit)
+    frequencies = 100.0 ** (-np.arange(0, 32, 4) / 32)
+    dy, dx = np.meshgrid(np.arange(6) - 2, np.arange(10) - 7, indexing="ij")
+    kernel = lambda d: np.cos(np.multiply.outer(d, frequencies)).mean(axis=-1)  # noqa: E731
+    np.testing.assert_allclose(axial, (kernel(dx) + kernel(dy)) / 2, atol=1e-6)
+    # DINOv3: the cosine of two patches' rotations from Hugging Face's cos and sin
+    config = DINOv3ViTConfig(hidden_size=12 * 32, num_attention_heads=12, image_size=160,
+                             patch_size=16, rope_theta=100.0)
+    cos, sin = DINOv3ViTRopePositionEmbedding(config).eval()(torch.zeros(1, 3, 96, 160))
+    cos, sin = cos.numpy()[:, :16], sin.numpy()[:, :16]
+    at_patch = 2 * 10 + 7
+    expected = (cos * cos[at_patch] + sin * sin[at_patch]).mean(axis=-1).reshape(6, 10)
+    np.testing.assert_allclose(dinov3, expected, atol=1e-5)
+    assert mixed[2, 7] == pytest.approx(1.0) and not np.allclose(mixed, axial, atol=1e-3)
+    at.slider(key="head").set_value(4).run()  # the view's own control: the mixed map follows
+    shown = [t for t in plotly_figures(at)[0]["data"] if "z" in t][3]["z"]
+    assert not np.allclose(decode(shown).ravel(), mixed.ravel(), atol=1e-3)

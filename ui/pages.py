@@ -18,6 +18,7 @@ from pathlib import Path
 from core import limits
 from core.minilm_encoder import NUM_HEADS, NUM_LAYERS
 from core.rope import ROPE_LAYOUTS, SCALINGS
+from core.rope_2d import MIXED_HEADS as ROPE_2D_HEADS
 from core.rope_config import PRESETS
 from core.similarity import METRICS
 from core.vit_grid import MAX_GRID_SIDE
@@ -134,7 +135,10 @@ PAGES: tuple[PageInfo, ...] = checked((
         BoolParam("cls_token", True),  # ViT's (197, 768) = 1 cls + 14 x 14 patches
         # The selected patch "row,col"; empty: the centre. Parsed by core.vit_grid.parse_patch.
         TextParam("patch", "", max_length=40),
-        ChoiceParam("view", "tiles", ("tiles", "halves", "encoding")),  # the section shown
+        # 2-D RoPE's head width (ViT-B: 768 / 12 heads) and the RoPE-Mixed head drawn.
+        IntParam("d_head", 64, 4, 256, multiple_of=4, stops="size"),
+        IntParam("head", 1, 1, ROPE_2D_HEADS),
+        ChoiceParam("view", "tiles", ("tiles", "halves", "encoding", "rope")),  # the section
     )),
     # --- word-position, learned-vs-sinusoidal -------------------------------------------------
     PageInfo("app_pages/word_position.py", ":material/text_fields:", "word-position", (
