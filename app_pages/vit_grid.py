@@ -6,12 +6,14 @@ import numpy as np
 import streamlit as st
 
 import core
-from core import rope_2d, vit_grid
+from core import mrope, rope_2d, vit_grid
 from core._checks import InputError
 from core.limits import DEFAULT_BASE
 from figures.export import TableExport
 from figures.vit_grid import (
     make_halves_figure,
+    make_mrope_ids_figure,
+    make_mrope_logits_figure,
     make_patch_map_figure,
     make_rope_2d_figure,
     make_tiles_figure,
@@ -71,6 +73,18 @@ def cached_rope_maps(grid_h: int, grid_w: int, d_head: int, head: int, row: int,
               rope_2d.rope_2d_dinov3_angles(grid_h, grid_w, d_head),
               rope_2d.rope_2d_mixed_angles(grid_h, grid_w, mixed)[0])
     return np.stack([rope_2d.rope_2d_similarity(a, row, col) for a in angles]).astype(np.float32)
+
+
+MROPE_OFFSETS = 512  # offsets drawn: well past a 64-patch side
+
+
+# Ids: (3, 4608) int64 at most (110 KB); logits: (4, 513) float64 (16 KB).
+@bounded_cache(max_entries=4, max_bytes=MB // 2, worst_case=[(256, 64, 64, 256)])
+def cached_mrope(text_before: int, grid_h: int, grid_w: int, text_after: int):
+    ids = mrope.mrope_position_ids([("text", text_before), ("image", (1, grid_h, grid_w)),
+                                    ("text", text_after)])
+    offsets = np.arange(MROPE_OFFSETS + 1)
+    return ids, offsets, mrope.mrope_relative_logits(offsets)
 
 
 def apply_preset(name: str) -> None:
@@ -219,8 +233,37 @@ def rope_section() -> None:
               angle=angle, angle_right=(angle + 90) % 360), caption=True)
 
 
+@st.fragment
+def mrope_section() -> None:
+    """Qwen2-VL's M-RoPE: the (t, h, w) ids of text + an image of the page's grid + text, and
+    the relative logit along each axis. The text lengths are the view's own controls."""
+    st.subheader(t("vit-grid.mrope"))
+    explain(t("vit-grid.mrope_intro", grid_h=grid_h, grid_w=grid_w))
+    before_column, after_column = controls.view_row(2)
+    with before_column:
+        text_before = controls.number("text_before")
+    with after_column:
+        text_after = controls.number("text_after")
+    ids, offsets, logits = cached_mrope(text_before, grid_h, grid_w, text_after)
+    show_chart(
+        make_mrope_ids_figure(ids, image_start=text_before, image_tokens=grid_h * grid_w,
+                              lang=lang),
+        key="mrope_ids_chart",
+        name=file_stem("vit-grid-mrope-ids", f"text{text_before}", f"{grid_h}x{grid_w}",
+                       f"text{text_after}"),
+    )
+    show_chart(
+        make_mrope_logits_figure(offsets, logits, d_head=128, section=mrope.QWEN2_VL_SECTION,
+                                 lang=lang),
+        key="mrope_logits_chart", name=file_stem("vit-grid-mrope-logits"),
+    )
+    far = max(grid_h, grid_w, 2) - 1
+    explain(t("vit-grid.mrope_caption", far=far, width=float(logits[2, far]),
+              height=float(logits[1, far])), caption=True)
+
+
 # One section at a time (in the URL as `view`): a change redraws only what is on screen.
 controls.sections(
     {"tiles": tiles_section, "halves": halves_section, "encoding": encoding_section,
-     "rope": rope_section},
+     "rope": rope_section, "mrope": mrope_section},
 )

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from core import limits
-from core._checks import check_int
+from core._checks import check_base, check_int
 
 AXES = ("time", "height", "width")
 QWEN2_VL_SECTION = (16, 24, 24)  # d_head 128
@@ -82,3 +82,27 @@ def mrope_position_ids(segments: Sequence[tuple[str, object]]) -> np.ndarray:
             parts.append(grid + start)
             start += max(h, w)
     return np.concatenate(parts, axis=1).astype(np.int64)
+
+
+QWEN2_VL_BASE = 1_000_000.0  # Qwen2-VL's rope_theta
+
+
+def mrope_relative_logits(offsets: object, d_head: int = 128,
+                          mrope_section: Sequence[int] = QWEN2_VL_SECTION, *,
+                          base: float = QWEN2_VL_BASE) -> np.ndarray:
+    """(4, len(offsets)) float64: q.k / (d_head/2) of a query and a key whose pairs all point
+    the same way, `offset` apart along time only, height only, width only (two tokens of one
+    image), and along all three at once (two text tokens): the mean over pairs of
+    cos(theta_i * offset) over the pairs that axis drives (the others do not turn)."""
+    axes = mrope_pair_axes(d_head, mrope_section)
+    base = check_base(base)
+    values = np.asarray(offsets)
+    if values.ndim != 1 or not np.issubdtype(values.dtype, np.integer) or values.size > (
+            limits.MAX_MROPE_TOKENS) or (values.size and np.abs(values).max() > (
+            limits.MAX_MROPE_TOKENS)):
+        raise ValueError(f"offsets must be a 1-D array of at most {limits.MAX_MROPE_TOKENS} "
+                         f"whole numbers within ±{limits.MAX_MROPE_TOKENS}")
+    theta = base ** (-np.arange(0, d_head, 2) / d_head)  # (d_head/2,)
+    turned = np.cos(np.multiply.outer(values.astype(np.float64), theta))  # (n, d_head/2)
+    rows = [np.where(axes == axis, turned, 1.0).mean(axis=1) for axis in range(3)]
+    return np.stack([*rows, turned.mean(axis=1)])

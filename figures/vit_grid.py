@@ -211,3 +211,51 @@ def make_rope_2d_figure(
     fig.update_yaxes(title_text=message("fig.vit_grid.y_title", lang), row=1, col=1)
     return base_layout(fig, message("fig.vit_grid.rope_title", lang, row=row, col=col),
                        height=420)
+
+
+MROPE_AXIS_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#7f7f7f")  # time, height, width, text
+
+
+def make_mrope_ids_figure(ids: np.ndarray, *, image_start: int, image_tokens: int,
+                          lang: Lang = "en") -> go.Figure:
+    """The (t, h, w) position ids of every token of a text + image + text sequence, one row
+    per axis: text tokens count up on all three rows, the image's tokens read its grid."""
+    tokens = ids.shape[1]
+    labels = [message(f"fig.vit_grid.mrope_axis_{axis}", lang) for axis in ("t", "h", "w")]
+    fig = go.Figure(go.Heatmap(
+        z=ids.astype(np.int32), x=np.arange(tokens, dtype=np.int32), y=labels,
+        colorscale="Cividis", colorbar={"title": {"text": message("fig.vit_grid.mrope_id", lang)}},
+        hovertemplate=message("fig.vit_grid.mrope_ids_hover", lang),
+    ))
+    fig.add_vrect(x0=image_start - 0.5, x1=image_start + image_tokens - 0.5,
+                  line={"color": "#000000", "width": 2}, fillcolor="rgba(0,0,0,0)")
+    fig.update_xaxes(title_text=message("fig.vit_grid.mrope_token", lang))
+    fig.update_yaxes(autorange="reversed")
+    return base_layout(fig, message("fig.vit_grid.mrope_ids_title", lang, tokens=tokens,
+                                    image=image_tokens), height=300)
+
+
+def make_mrope_logits_figure(offsets: np.ndarray, logits: np.ndarray, *, d_head: int,
+                             section: tuple[int, ...], lang: Lang = "en") -> go.Figure:
+    """q.k against the offset along each axis alone (time, height, width) and along all three
+    (two text tokens): `logits` is ``(4, len(offsets))``."""
+    fig = go.Figure()
+    ends = np.cumsum((0, *section))
+    for axis, (key, colour) in enumerate(zip(("t", "h", "w", "text"), MROPE_AXIS_COLOURS,
+                                             strict=True)):
+        if axis < 3:  # the pairs this axis drives, counted over every chunk that takes it
+            pairs = [f"{ends[k]}–{ends[k + 1] - 1}" for k in range(len(section)) if k % 3 == axis]
+            name = message(f"fig.vit_grid.mrope_line_{key}", lang, pairs=", ".join(pairs))
+        else:
+            name = message("fig.vit_grid.mrope_line_text", lang)
+        fig.add_trace(go.Scatter(
+            x=offsets.astype(np.int32), y=logits[axis].astype(np.float32), mode="lines",
+            name=name, line={"color": colour, "width": 2, "dash": "dot" if axis == 3 else "solid"},
+            hovertemplate=message("fig.vit_grid.mrope_logit_hover", lang, name=name),
+        ))
+    fig.update_xaxes(title_text=message("fig.vit_grid.mrope_offset", lang))
+    fig.update_yaxes(title_text=message("fig.vit_grid.mrope_logit", lang, d_head=d_head))
+    fig.update_layout(legend={"orientation": "h", "y": -0.25, "x": 0})
+    base_layout(fig, message("fig.vit_grid.mrope_logits_title", lang), height=460)
+    fig.update_layout(margin={"b": 130})
+    return fig

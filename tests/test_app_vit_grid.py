@@ -3,6 +3,8 @@ are explained, and the numbers shown are the right ones."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -79,6 +81,8 @@ BAD_VALUES = [
     (VIT_GRID, "patch", "20,20"),
     (VIT_GRID, "d_head", "62"),
     (VIT_GRID, "head", "13"),
+    (VIT_GRID, "text_before", "0"),
+    (VIT_GRID, "text_after", "257"),
 ]
 
 
@@ -126,3 +130,28 @@ def test_rope_view_draws_the_table_and_three_rotations_from_their_references():
     at.slider(key="head").set_value(4).run()  # the view's own control: the mixed map follows
     shown = [t for t in plotly_figures(at)[0]["data"] if "z" in t][3]["z"]
     assert not np.allclose(decode(shown).ravel(), mixed.ravel(), atol=1e-3)
+
+
+def test_mrope_view_draws_qwen2_vls_position_ids_and_relative_logits():
+    from tests.test_relative_bias import hf_position_ids
+
+    at = open_page(VIT_GRID, {"view": "mrope", "grid_h": "3", "grid_w": "5",
+                              "text_before": "2", "text_after": "6"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.main.number_input(key="text_before") and not at.sidebar.number_input
+    ids_figure, logits_figure = plotly_figures(at)
+    ids = decode(ids_figure["data"][0]["z"]).reshape(3, -1)
+    np.testing.assert_array_equal(
+        ids, hf_position_ids([("text", 2), ("image", (1, 3, 5)), ("text", 6)]))
+    # each axis alone turns its own pairs of Qwen2-VL's (16, 24, 24) at 1e6^(-2i/128)
+    theta = 1e6 ** (-np.arange(0, 128, 2) / 128)
+    owner = np.repeat([0, 1, 2], [16, 24, 24])
+    for axis, trace in enumerate(logits_figure["data"]):
+        offsets = decode(trace["x"]).astype(np.int64)
+        for k, shown in list(zip(offsets, decode(trace["y"]), strict=True))[::37]:
+            turned = [math.cos(k * theta[i]) if axis == 3 or owner[i] == axis else 1.0
+                      for i in range(64)]
+            assert shown == pytest.approx(sum(turned) / 64, abs=1e-6)
+    at.number_input(key="text_before").set_value(4).run()  # the view's own control
+    ids = decode(plotly_figures(at)[0]["data"][0]["z"]).reshape(3, -1)
+    assert ids.shape == (3, 4 + 15 + 6) and ids[:, 4].tolist() == [4, 4, 4]

@@ -138,7 +138,10 @@ PAGES: tuple[PageInfo, ...] = checked((
         # 2-D RoPE's head width (ViT-B: 768 / 12 heads) and the RoPE-Mixed head drawn.
         IntParam("d_head", 64, 4, 256, multiple_of=4, stops="size"),
         IntParam("head", 1, 1, ROPE_2D_HEADS),
-        ChoiceParam("view", "tiles", ("tiles", "halves", "encoding", "rope")),  # the section
+        # M-RoPE's text around the image (the image: the page's grid, one frame).
+        IntParam("text_before", 3, 1, 256),
+        IntParam("text_after", 4, 1, 256),
+        ChoiceParam("view", "tiles", ("tiles", "halves", "encoding", "rope", "mrope")),
     )),
     # --- word-position, learned-vs-sinusoidal -------------------------------------------------
     PageInfo("app_pages/word_position.py", ":material/text_fields:", "word-position", (

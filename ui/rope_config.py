@@ -144,7 +144,8 @@ def paste_box(controls: PageControls, *, active: bool) -> None:
                      help=t("rope-config.paste_help", limit=MAX_CONFIG_CHARS))
 
 
-@bounded_cache(max_entries=16, max_bytes=2 * MB, worst_case=[
+# An entry is under 50 KB (tests/test_cache_budget.py): 16 fit in 1 MB.
+@bounded_cache(max_entries=16, max_bytes=1 * MB, worst_case=[
     (json.dumps(PRESETS["llama-3.1-8b"].to_config_json(), sort_keys=True), "llama-3.1-8b",
      "Llama 3.1 8B", "hf", "Llama 3.1 8B")])
 def cached_curves(config_json: str, name: str, label: str, source: str,
