@@ -57,16 +57,36 @@ view = controls.current("view")
 with st.sidebar:
     num_heads = controls.slider("num_heads")
     positions = controls.stops("positions")
-    with controls.shown(view in ("heads", "head", "t5")):  # the bias matrices only
-        causal = controls.toggle("causal")
-        head = controls.slider("head")
-if head > num_heads and view in ("heads", "head"):
-    st.info(t("alibi.no_such_head", head=head, num_heads=num_heads))
-    head = num_heads
-# Files name the setting: pe-alibi-bias_heads8_pos256_causal.
-setting = [f"heads{num_heads}", f"pos{positions}", "causal" if causal else "symmetric"]
+# Page-wide (sidebar): num_heads and positions, which every view draws. Each view's own
+# controls (causal and head for the bias matrices, T5's and xPos's settings) sit above its
+# chart, in its fragment: a change there reruns that view alone.
 
-if view not in ("t5", "xpos"):  # those two views say what their scheme is
+
+def bias_controls() -> tuple[bool, int]:
+    """The bias matrices' own row: causal, and the head to enlarge (said when past num_heads)."""
+    causal_column, head_column = controls.view_row(2)
+    with causal_column:
+        causal = controls.toggle("causal")
+    with head_column:
+        head = controls.slider("head")
+    if head > num_heads:
+        st.info(t("alibi.no_such_head", head=head, num_heads=num_heads))
+        head = num_heads
+    return causal, head
+
+
+def setting(causal: bool) -> list[str]:
+    """Files name the setting: pe-alibi-bias_heads8_pos256_causal."""
+    return [f"heads{num_heads}", f"pos{positions}", "causal" if causal else "symmetric"]
+
+# The formula of the scheme on screen (T5's and xPos's views introduce theirs below).
+if view == "t5":
+    st.latex(r"\mathrm{softmax}\big(q_i k_j^\top + b_h[\mathrm{bucket}(j - i)]\big)")
+elif view == "xpos":
+    st.latex(r"\tilde q_n \cdot \tilde k_m = \sum_i \zeta_i^{(n-m)/B}\,"
+             r"\big(q^{(i)} R_{(n-m)\theta_i} \cdot k^{(i)}\big), \qquad "
+             r"\zeta_i = \frac{2i/d + \gamma}{1 + \gamma}")
+else:
     explain(t("alibi.intro"))
     st.latex(
         r"\mathrm{softmax}\big(q_i k_j^\top - m_h\,(i - j)\big),\ j \le i, \qquad "
@@ -100,7 +120,7 @@ def slopes_section() -> None:
         )
 
 
-def bias_caption(exact: bool) -> None:
+def bias_caption(exact: bool, causal: bool) -> None:
     explain(
         t("alibi.bias_caption", masked=t("alibi.bias_masked") if causal else "",
           cells=t("alibi.bias_exact") if exact else t("alibi.bias_blocks")),
@@ -108,31 +128,35 @@ def bias_caption(exact: bool) -> None:
     )
 
 
+@st.fragment
 def heads_section() -> None:
     """Every head's bias as small multiples on one scale, the enlarged head outlined."""
     st.subheader(t("alibi.every_head"))
+    causal, head = bias_controls()
     slopes = cached_reach(num_heads, positions).slopes
     grid_side = min(GRID_SIDE, int((GRID_CELLS / num_heads) ** 0.5))
     grid = cached_overview(num_heads, positions, causal, grid_side)
     show_chart(
         make_alibi_bias_grid_figure(grid, slopes, highlight=head - 1, lang=lang),
         key="bias_grid_chart",
-        name=file_stem("alibi-bias", *setting),
+        name=file_stem("alibi-bias", *setting(causal)),
     )
-    bias_caption(grid.exact)
+    bias_caption(grid.exact, causal)
 
 
+@st.fragment
 def head_section() -> None:
     """One head's bias, large."""
     st.subheader(t("alibi.one_head"))
+    causal, head = bias_controls()
     slopes = cached_reach(num_heads, positions).slopes
     large = cached_overview(num_heads, positions, causal, LARGE_SIDE)
     show_chart(
         make_alibi_head_figure(large, head - 1, float(slopes[head - 1]), lang=lang),
         key="head_chart",
-        name=file_stem("alibi-head", f"head{head}", *setting),
+        name=file_stem("alibi-head", f"head{head}", *setting(causal)),
     )
-    bias_caption(large.exact)
+    bias_caption(large.exact, causal)
 
 
 def reach_section() -> None:
@@ -157,11 +181,13 @@ def t5_section() -> None:
     its own controls above the charts, one fragment (a change reruns this view alone)."""
     st.subheader(t("alibi.t5"))
     explain(t("alibi.t5_intro"))
-    buckets_column, distance_column = controls.view_row(2)
+    buckets_column, distance_column, causal_column = controls.view_row(3)
     with buckets_column:
         num_buckets = controls.number("num_buckets")
     with distance_column:
         max_distance = controls.stops("max_distance")
+    with causal_column:  # the matrix below: the decoder's or the encoder's
+        causal = controls.toggle("causal")
     half = num_buckets // 2
     shown = max_distance
     if max_distance <= half:  # the log-spaced buckets would start past their end

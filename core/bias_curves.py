@@ -1,5 +1,6 @@
-"""What the ALiBi page draws of the other relative schemes: T5's buckets against distance and
-xPos's decay of q.k against RoPE's.
+"""T5's buckets and xPos's decay laid out as curves: the buckets of every relative position in a
+range (both directions, encoder and decoder), the (query, key) bucket matrix, and xPos's q.k
+against distance beside RoPE's.
 
 The schemes themselves are `core.t5_relative_bucket` and `core.xpos_scale` (pinned to Hugging
 Face's T5 and torchscale's XPOS); this module only lays them out for a chart.

@@ -123,7 +123,9 @@ SECTIONS = {  # page script -> its sections -> the charts each draws
            "decay": ["decay_chart"], "extension": ["extension_chart"],
            "config": ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]},
     "app_pages/alibi.py": {"slopes": ["slopes_chart"], "heads": ["bias_grid_chart"],
-                           "head": ["head_chart"], "reach": ["reach_chart"]},
+                           "head": ["head_chart"], "reach": ["reach_chart"],
+                           "t5": ["t5_buckets_chart", "t5_matrix_chart"],
+                           "xpos": ["xpos_chart"]},
 }
 
 

@@ -170,3 +170,23 @@ def test_xpos_view_draws_torchscales_decay_beside_rope():
         assert shown_envelope == pytest.approx(
             sum(zeta ** (k / 256) for zeta, _ in pairs) / 16, rel=1e-6)
     assert envelope[-1] < envelope[0] == pytest.approx(1.0)
+
+
+def test_each_view_keeps_its_own_controls_above_its_chart():
+    """num_heads and positions are page-wide (sidebar); causal and the head to enlarge belong
+    to the bias views, in their rows: a change there reruns the view alone, and a value set
+    in one view is kept while another is shown."""
+    at = open_page(ALIBI, {"view": "heads", "num_heads": "4", "positions": "32"})
+    assert [w.key for w in at.sidebar.slider] == ["num_heads"]
+    assert at.main.toggle(key="causal") and at.main.slider(key="head")
+    assert "causal" not in [w.key for w in at.sidebar.toggle]
+    at.toggle(key="causal").set_value(False).run()
+    at.slider(key="head").set_value(3).run()
+    at.radio(key="view").set_value("reach").run()
+    assert "causal" not in [w.key for w in at.toggle]  # reach: no control of its own
+    at.radio(key="view").set_value("head").run()
+    assert at.toggle(key="causal").value is False and at.slider(key="head").value == 3
+    assert figure_titled(at, "Head 3: bias")
+    at.slider(key="head").set_value(9).run()  # past num_heads: said in the view, head 4 drawn
+    assert "head 9 does not exist with 4 heads" in at.info[0].value
+    assert figure_titled(at, "Head 4: bias")

@@ -78,8 +78,6 @@ def test_a_value_typed_into_the_exact_box_becomes_the_sliders():
 @pytest.mark.parametrize(("script", "view", "hidden", "shown"), [
     ("app_pages/rope.py", "extension", {"layout", "positions", "scaling"}, {"factor"}),
     ("app_pages/rope.py", "decay", {"layout", "scaling", "factor"}, {"positions"}),
-    ("app_pages/alibi.py", "slopes", {"causal", "head"}, {"num_heads", "positions"}),
-    ("app_pages/alibi.py", "head", set(), {"causal", "head"}),
     ("app_pages/vit_grid.py", "encoding", {"patch"}, {"grid_h", "cls_token"}),
     ("app_pages/learned_vs_sinusoidal.py", "tables", {"anchor"}, {"positions", "metric"}),
 ])
