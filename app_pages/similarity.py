@@ -92,36 +92,39 @@ def cached_shift(positions: int, d_model: int, base: float, offset: int):
 
 lang = current_language()
 controls = start_page("similarity")
-view = controls.current("view")
-with st.sidebar:
+with st.sidebar:  # page-wide: every view draws the table these three make
     d_model = controls.stops("d_model")
     positions = controls.stops("positions")
     base = controls.stops("base")
-    # Each view's own controls; the others stay in the link, out of sight.
-    with controls.shown(view != "rotation"):
-        metric = controls.choice("metric")
-    with controls.shown(view in ("offset", "anchor", "rotation")):
-        anchor = controls.slider("anchor")
-    with controls.shown(view in ("offset", "rotation")):
-        offset = controls.slider("offset")
-    with controls.shown(view == "rotation"):
-        pair = controls.slider("pair")
-if anchor >= positions:
-    if view in ("offset", "anchor", "rotation"):
-        st.info(t("similarity.anchor_clamped", anchor=anchor, last=positions - 1))
-    anchor = positions - 1
-if abs(offset) >= positions:
-    k = int(np.sign(offset)) * (positions - 1)
-    if view in ("offset", "rotation"):
-        st.info(t("similarity.offset_clamped", offset=offset, k=k))
-    offset = k
-if pair >= d_model // 2:
-    if view == "rotation":
-        st.info(t("similarity.pair_clamped", pair=pair, d_model=d_model,
-                  last=d_model // 2 - 1))
-    pair = d_model // 2 - 1
 
-label = "PE_p \\cdot PE_q" if metric == "dot" else "\\cos(PE_p, PE_q)"
+
+# Each view's own controls sit above its charts, in its fragment: a change there reruns that
+# view alone. A control two views use is made by whichever is shown (its value is kept).
+def view_controls(*names: str) -> dict[str, object]:
+    """The controls `names` in the view's row, values clamped to the table (with a note)."""
+    values: dict[str, object] = {}
+    for column, name in zip(controls.view_row(len(names)), names, strict=True):
+        with column:
+            values[name] = controls.choice(name) if name == "metric" else controls.slider(name)
+    if values.get("anchor", 0) >= positions:
+        st.info(t("similarity.anchor_clamped", anchor=values["anchor"], last=positions - 1))
+        values["anchor"] = positions - 1
+    offset = values.get("offset", 0)
+    if abs(offset) >= positions:
+        k = int(np.sign(offset)) * (positions - 1)
+        st.info(t("similarity.offset_clamped", offset=offset, k=k))
+        values["offset"] = k
+    if values.get("pair", 0) >= d_model // 2:
+        st.info(t("similarity.pair_clamped", pair=values["pair"], d_model=d_model,
+                  last=d_model // 2 - 1))
+        values["pair"] = d_model // 2 - 1
+    return values
+
+
+def metric_label(metric: str) -> str:
+    return "PE_p \\cdot PE_q" if metric == "dot" else "\\cos(PE_p, PE_q)"
+
+
 explain(t("similarity.intro", positions=positions, d_model=d_model, base=base))
 st.latex(
     r"PE_p \cdot PE_{p+k} = \sum_{i=0}^{d/2-1} \cos(\omega_i k), \qquad "
@@ -130,12 +133,13 @@ st.latex(
 explain(t("similarity.cosine_caption"), caption=True)
 # Files name the table: pe-similarity-matrix_d512_pos2048_cosine (base only when not the paper's).
 table_name = [f"d{d_model}", f"pos{positions}", None if base == DEFAULT_BASE else f"base{base:g}"]
-metric_name = {"dot": t("similarity.metric_dot"), "cosine": t("similarity.metric_cosine")}[metric]
 
 
 # --- the similarity matrix -------------------------------------------------------------------
+@st.fragment
 def matrix_section() -> None:
     """PE.PE^T: constant along diagonals, against a random table."""
+    metric = view_controls("metric")["metric"]
     toeplitz = sinusoid(positions, d_model, base)
     sinusoid_pairs = toeplitz.pairwise(metric)
     random_pairs = random_contrast(positions, d_model).pairwise[metric]
@@ -157,16 +161,20 @@ def matrix_section() -> None:
         st.subheader(t("similarity.toeplitz"))
         # The measured spread is the section's result: shown in presentation mode too.
         st.markdown(
-            t("similarity.toeplitz_text", label=label, positions=positions, pairs=positions**2,
-              spread=sinusoid_pairs.spread, random_spread=random_pairs.spread)
+            t("similarity.toeplitz_text", label=metric_label(metric), positions=positions,
+              pairs=positions**2, spread=sinusoid_pairs.spread,
+              random_spread=random_pairs.spread)
         )
         if not sinusoid_pairs.overview.exact:
             explain(t("similarity.matrix_overview", side=MATRIX_SIDE), caption=True)
 
 
 # --- the offset curve against a random table ---------------------------------------------------
+@st.fragment
 def offset_section() -> None:
     """Distance vs dot product: one curve, even in k; a random table scatters."""
+    chosen = view_controls("metric", "anchor", "offset")
+    metric, anchor, offset = chosen["metric"], chosen["anchor"], chosen["offset"]
     contrast = random_contrast(positions, d_model)  # no base: a base change keeps it
     random_pairs = contrast.pairwise[metric]  # its envelope
     st.subheader(t("similarity.offset_heading"))
@@ -176,7 +184,7 @@ def offset_section() -> None:
     _, after_value = similarity.offset_similarity(
         np.array([-offset, offset]), d_model, base=base, metric=metric
     )
-    explain(t("similarity.offset_text", count=SAMPLE_PAIRS, label=label))
+    explain(t("similarity.offset_text", count=SAMPLE_PAIRS, label=metric_label(metric)))
     show_chart(
         make_offset_scatter_figure(
             curve_offsets=curves.offsets,
@@ -207,7 +215,8 @@ def offset_section() -> None:
     ]
     # The two equal values are the section's result: shown in presentation mode too.
     st.markdown(
-        t("similarity.blind_text", k=abs(offset), value=after_value, metric=metric_name,
+        t("similarity.blind_text", k=abs(offset), value=after_value,
+          metric=t(f"similarity.metric_{metric}"),
           anchor=anchor,
           neighbours=t("similarity.blind_joiner").join(shown) if shown
           else t("similarity.blind_none"))
@@ -215,8 +224,11 @@ def offset_section() -> None:
 
 
 # --- the TensorFlow tutorial's view ------------------------------------------------------------
+@st.fragment
 def anchor_section() -> None:
     """The TensorFlow tutorial's view: every position against one."""
+    chosen = view_controls("metric", "anchor")
+    metric, anchor = chosen["metric"], chosen["anchor"]
     st.subheader(t("similarity.anchor_heading", anchor=anchor))
     explain(t("similarity.anchor_text"))
     profile = sinusoid(positions, d_model, base).row(anchor, metric)
@@ -229,8 +241,10 @@ def anchor_section() -> None:
 
 
 # --- Euclidean distance ------------------------------------------------------------------------
+@st.fragment
 def distance_section() -> None:
     """Euclidean distance, a function of the dot product."""
+    metric = view_controls("metric")["metric"]
     curves = sinusoid(positions, d_model, base).curves(metric)
     sinusoid_sample = cached_sample(positions, d_model, base, metric)
     st.subheader(t("similarity.distance"))
@@ -253,8 +267,11 @@ def distance_section() -> None:
 
 
 # --- shift as rotation -------------------------------------------------------------------------
+@st.fragment
 def rotation_section() -> None:
     """M_k: 2x2 rotation blocks, and the residual over all p."""
+    chosen = view_controls("anchor", "offset", "pair")
+    anchor, offset, pair = chosen["anchor"], chosen["offset"], chosen["pair"]
     st.subheader(t("similarity.rotation"))
     explain(t("similarity.rotation_text"))
     st.latex(

@@ -111,6 +111,13 @@ def choose_view(seen: BrowserPage, view: str) -> None:
     option(seen, "view", view).first.click()
     page.wait_for_function("u => location.href !== u", arg=before, timeout=30_000)
     seen.wait_idle(timeout=120_000)
+    # On a loaded machine the view's rerun may begin after the page looked idle: wait until
+    # the view shown is the one chosen and its charts are drawn before looking for controls.
+    page.wait_for_function(
+        "v => { const c = document.querySelector('.st-key-view label:has(input:checked)');"
+        " return c && c.textContent.trim() === v; }", arg=view, timeout=60_000)
+    page.wait_for_timeout(300)
+    seen.wait_idle(timeout=120_000)
 
 
 def link_matches_address_bar(seen: BrowserPage) -> None:

@@ -20,7 +20,6 @@ from locales import message
 from tests.apptest import (
     WITH_NOTICES,
     axis_title,
-    control,
     figure_by_title,
     has_cjk,
     open_page,
@@ -72,14 +71,26 @@ SIMILARITY_EXPLANATIONS = {
 }
 
 
+VIEW_CONTROLS = {"matrix": {"metric"}, "offset": {"metric", "anchor", "offset"},
+                 "anchor": {"metric", "anchor"}, "distance": {"metric"},
+                 "rotation": {"anchor", "offset", "pair"}}
+
+
 @pytest.mark.parametrize("view", SIMILARITY_VIEWS)
 def test_similarity_views_in_chinese(view):
     at = open_page(SIMILARITY, {"lang": "zh", "view": view, **SIMILARITY_SMALL})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("similarity.title", "zh")
-    assert at.radio(key="metric").label == message("similarity.metric", "zh")
-    assert at.radio(key="metric").help == message("similarity.metric_help", "zh")
-    assert control(at, "anchor").label == message("similarity.anchor", "zh")
+    # each view's own controls, in its row above the charts (the others are not made)
+    own = VIEW_CONTROLS[view]
+    if "metric" in own:
+        assert at.main.radio(key="metric").label == message("similarity.metric", "zh")
+        assert at.radio(key="metric").help == message("similarity.metric_help", "zh")
+    for name in ("anchor", "offset", "pair"):
+        if name in own:
+            assert at.main.slider(key=name).label == message(f"similarity.{name}", "zh")
+        else:
+            assert name not in [w.key for w in at.slider]
     figures = plotly_figures(at)
     assert len(figures) == CHARTS[view]
     for title, axes in similarity_zh_figures(view):
