@@ -216,7 +216,8 @@ def offset_section() -> None:
     # The two equal values are the section's result: shown in presentation mode too.
     st.markdown(
         t("similarity.blind_text", k=abs(offset), value=after_value,
-          metric=t(f"similarity.metric_{metric}"),
+          metric=t("similarity.metric_dot") if metric == "dot"
+          else t("similarity.metric_cosine"),
           anchor=anchor,
           neighbours=t("similarity.blind_joiner").join(shown) if shown
           else t("similarity.blind_none"))

@@ -75,12 +75,12 @@ def test_similarity_controls_drive_the_page():
     at.radio(key="view").set_value("rotation").run()
     set_control(at, "offset", 7)
     shift = plotly_figures(at)[0]
-    assert shift["layout"]["title"]["text"] == "M_k for k = 7"  # d = 32: the whole matrix
+    assert shift["layout"]["title"]["text"] == "Mₖ for k = 7"  # d = 32: the whole matrix
     z = decode(shift["data"][0]["z"])
     assert z[0, 0] == pytest.approx(math.cos(7), abs=1e-6)
     set_control(at, "pair", 3)
     rotation = plotly_figures(at)[1]
-    assert rotation["layout"]["title"]["text"] == "Pair 3 rotated by ω_3·k"
+    assert rotation["layout"]["title"]["text"] == "Pair 3 rotated by ω<sub>3</sub>·k"
 
 
 def test_similarity_clamps_anchor_and_offset_with_an_info():

@@ -131,7 +131,7 @@ def test_shift_matrix_figure_shows_2x2_rotation_blocks():
         )
         z[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = 0
     assert not z.any()  # nothing outside the blocks
-    assert fig.layout.title.text == "M_k for k = 4"
+    assert fig.layout.title.text == "Mₖ for k = 4"
     window = make_shift_matrix_figure(core.shift_matrix(k, 512)[:32, :32], offset=k, d_model=512)
     assert "first 32 of 512 dimensions" in window.layout.title.text
 
@@ -140,9 +140,9 @@ def test_rotation_figure():
     rp = similarity.rotated_pair(7, 3, 0, 64)
     fig = make_rotation_figure(rp, position=7, offset=3)
     by_name = {t.name: t for t in fig.data}
-    assert "ω_0·k = 3.0000 rad" in by_name
+    assert "ω<sub>0</sub>·k = 3.0000 rad" in by_name
     before, after = by_name["pair 0 of PE[7]"], by_name["pair 0 of PE[10]"]
-    moved = by_name["M_k's block applied to PE[7]"]
+    moved = by_name["Mₖ's block applied to PE[7]"]
     assert before.x[1] == pytest.approx(math.cos(7)) and before.y[1] == pytest.approx(math.sin(7))
     assert after.x[1] == pytest.approx(math.cos(10))
     assert moved.x[0] == pytest.approx(after.x[1]) and moved.y[0] == pytest.approx(after.y[1])

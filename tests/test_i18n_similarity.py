@@ -168,4 +168,4 @@ def test_similarity_figures_in_chinese_and_english():
     zh = make_shift_matrix_figure(core.shift_matrix(3, 16), offset=3, d_model=16, lang="zh")
     assert has_cjk(zh.layout.xaxis.title.text) and has_cjk(zh.layout.title.text)
     assert make_rotation_figure(rotated, position=5, offset=3).layout.title.text == (
-        "Pair 1 rotated by ω_1·k")
+        "Pair 1 rotated by ω<sub>1</sub>·k")
