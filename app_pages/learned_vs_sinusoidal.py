@@ -109,11 +109,9 @@ class Analysis:
 lang = current_language()
 controls = start_page("learned-vs-sinusoidal")
 view = controls.current("view")
-with st.sidebar:
+with st.sidebar:  # page-wide: the numbers above every view read both
     positions = controls.stops("positions")
     metric = controls.choice("metric")
-    with controls.shown(view == "offset"):  # the offset curves' anchor
-        anchor = controls.slider("anchor")
 # The metric as the text says it ("cosine" / "dot" are the URL's values).
 metric_name = {
     "cosine": t("learned-vs-sinusoidal.metric_cosine"),
@@ -129,13 +127,9 @@ except ModelUnavailableError as error:
     controls.stop()
 
 learned_rows = min(positions, model.max_positions)
-if anchor >= learned_rows and view == "offset":
-    st.info(
-        t("learned-vs-sinusoidal.anchor_clamped", anchor=anchor, rows=learned_rows,
-          last=learned_rows - 1),
-        icon=":material/info:",
-    )
-anchor = min(anchor, learned_rows - 1)
+# The offset view's anchor is its own control (in its row): the page's other numbers are read
+# at the anchor's default, the key the cache has for them whatever the anchor shown.
+anchor = controls.params["anchor"].default
 if positions > model.max_positions:
     st.info(
         t("learned-vs-sinusoidal.past_learned_rows", positions=positions,
@@ -240,9 +234,23 @@ def similarity_section() -> None:
 
 
 # --- against offset ------------------------------------------------------------------------------
+@st.fragment
 def offset_section() -> None:
-    """Similarity against the offset, for several anchors."""
+    """Similarity against the offset, for several anchors; the anchor is the view's own
+    control, above its chart (a change reruns this view alone)."""
     st.subheader(t("learned-vs-sinusoidal.offset"))
+    (anchor_column,) = controls.view_row(1)
+    with anchor_column:
+        anchor = controls.slider("anchor")
+    if anchor >= learned_rows:
+        st.info(
+            t("learned-vs-sinusoidal.anchor_clamped", anchor=anchor, rows=learned_rows,
+              last=learned_rows - 1),
+            icon=":material/info:",
+        )
+        anchor = learned_rows - 1
+    chosen = Analysis(positions, metric, anchor)
+    learned, sinusoid = chosen["learned"], chosen["sinusoidal"]
     show_chart(
         make_offset_figure(
             {"learned": learned["curves"], "sinusoidal": sinusoid["curves"]}, metric=metric,

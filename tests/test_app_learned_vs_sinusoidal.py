@@ -81,3 +81,20 @@ def test_learned_page_every_view_draws():
         at = open_page(LEARNED, {"view": view})
         assert not at.exception, view
         assert len(plotly_figures(at)) == count, view
+
+
+def test_the_anchor_is_the_offset_views_own_control():
+    """positions and metric are page-wide (the numbers at the top read both); the anchor is
+    made above the offset chart only, and keeps its value while another view is shown."""
+    at = open_page(LEARNED, {"view": "offset", "positions": "256"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.main.slider(key="anchor") and "anchor" not in [w.key for w in at.sidebar.slider]
+    at.slider(key="anchor").set_value(40).run()
+    title = plotly_figures(at)[0]["layout"]["title"]["text"]
+    at.radio(key="view").set_value("tables").run()
+    assert "anchor" not in [w.key for w in at.slider]
+    at.radio(key="view").set_value("offset").run()
+    assert at.slider(key="anchor").value == 40
+    assert plotly_figures(at)[0]["layout"]["title"]["text"] == title
+    at.slider(key="anchor").set_value(300).run()  # past the 256 rows shown: said in the view
+    assert "anchor" in " ".join(i.value for i in at.info)
