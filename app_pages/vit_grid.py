@@ -25,7 +25,7 @@ from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.text import explain
+from ui.text import escape_markdown, explain
 
 
 # The full table is 40 MB at 64 x 64 patches and d = 1280: it is built inside a cache miss (one
@@ -124,18 +124,24 @@ with st.sidebar:
     d_model = controls.stops("d_model")
     base = controls.stops("base")
     cls_token = controls.toggle("cls_token")
-    with controls.shown(view != "encoding"):  # the selected patch of tiles, halves, RoPE
+
+
+def patch_control(column) -> tuple[int, int]:
+    """The selected patch: a view's own control (tiles, halves, 2-D RoPE), made in `column` of
+    its row; a patch the grid does not have is said there, and the centre is used."""
+    with column:
         patch_text = controls.text("patch")
-try:
-    row, col = vit_grid.parse_patch(patch_text, grid_h, grid_w)
-except InputError as error:
-    allowed = t("vit-grid.patch_allowed", last_row=grid_h - 1, last_col=grid_w - 1,
-                grid_h=grid_h, grid_w=grid_w)
-    row, col = grid_h // 2, grid_w // 2
-    notice = t("controls.url_notice", error=error_text(error, lang, "vit-grid", allowed=allowed),
-               default=t("vit-grid.patch_default", row=row, col=col))
-    if notice not in controls.notices:  # kept across the reset rerun of PageControls
-        controls.notices.append(notice)
+    try:
+        return vit_grid.parse_patch(patch_text, grid_h, grid_w)
+    except InputError as error:
+        allowed = t("vit-grid.patch_allowed", last_row=grid_h - 1, last_col=grid_w - 1,
+                    grid_h=grid_h, grid_w=grid_w)
+        row, col = grid_h // 2, grid_w // 2
+        st.warning(escape_markdown(t(
+            "controls.url_notice", error=error_text(error, lang, "vit-grid", allowed=allowed),
+            default=t("vit-grid.patch_default", row=row, col=col))), icon=":material/warning:")
+        return row, col
+
 
 # Files name the grid: pe-vit-grid-tiles_14x14_d768 (base only when not the paper's).
 grid_name = [f"{grid_h}x{grid_w}", f"d{d_model}",
@@ -156,8 +162,10 @@ st.latex(
 )
 
 
+@st.fragment
 def tiles_section() -> None:
     """The ViT paper's similarity tiles, and the selected patch against every patch."""
+    row, col = patch_control(controls.view_row(1)[0])
     tiles = cached_tiles(grid_h, grid_w, d_model, base)
     similarity_map = cached_patch_map(grid_h, grid_w, d_model, base, cls_token, row, col)
     # One colour range for both charts, so a colour means the same cosine in each. The tiles
@@ -177,9 +185,11 @@ def tiles_section() -> None:
         explain(t("vit-grid.tiles_caption"), caption=True)
 
 
+@st.fragment
 def halves_section() -> None:
     """The column half and the row half of the encoding, each a 1-D sinusoid."""
     st.subheader(t("vit-grid.halves"))
+    row, col = patch_control(controls.view_row(1)[0])
     column_half, row_half = cached_halves(grid_h, grid_w, d_model, base, cls_token, row, col)
     show_chart(
         make_halves_figure(column_half, row_half, row=row, col=col, d_model=d_model, lang=lang),
@@ -214,7 +224,8 @@ def rope_section() -> None:
     this view alone."""
     st.subheader(t("vit-grid.rope"))
     explain(t("vit-grid.rope_intro"))
-    head_width_column, head_column = controls.view_row(2)
+    patch_column, head_width_column, head_column = controls.view_row(3)
+    row, col = patch_control(patch_column)
     with head_width_column:
         d_head = controls.stops("d_head")
     with head_column:

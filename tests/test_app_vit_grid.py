@@ -155,3 +155,21 @@ def test_mrope_view_draws_qwen2_vls_position_ids_and_relative_logits():
     at.number_input(key="text_before").set_value(4).run()  # the view's own control
     ids = decode(plotly_figures(at)[0]["data"][0]["z"]).reshape(3, -1)
     assert ids.shape == (3, 4 + 15 + 6) and ids[:, 4].tolist() == [4, 4, 4]
+
+
+def test_the_selected_patch_is_a_control_of_the_views_that_draw_it():
+    """grid_h, grid_w, d_model, base and cls_token are page-wide; the patch sits above the
+    charts of tiles, halves and 2-D RoPE (a change reruns that view alone), is kept across
+    views, and a patch off the grid is said in the view."""
+    at = open_page(VIT_GRID, {"grid_h": "6", "grid_w": "10"})
+    assert at.main.text_input(key="patch") and not at.sidebar.text_input
+    at.text_input(key="patch").set_value("1,2").run()
+    assert plotly_figures(at)[1]["layout"]["title"]["text"] == "Patch (1, 2) against every patch"
+    at.radio(key="view").set_value("encoding").run()
+    assert not at.text_input
+    at.radio(key="view").set_value("rope").run()
+    assert at.text_input(key="patch").value == "1,2"
+    assert "Patch (1, 2)" in plotly_figures(at)[0]["layout"]["title"]["text"]
+    at.text_input(key="patch").set_value("9,9").run()
+    assert "patch=9,9 is outside the grid" in " ".join(w.value for w in at.warning)
+    assert "Patch (3, 5)" in plotly_figures(at)[0]["layout"]["title"]["text"]  # the centre

@@ -78,7 +78,6 @@ def test_a_value_typed_into_the_exact_box_becomes_the_sliders():
 @pytest.mark.parametrize(("script", "view", "hidden", "shown"), [
     ("app_pages/rope.py", "extension", {"layout", "positions", "scaling"}, {"factor"}),
     ("app_pages/rope.py", "decay", {"layout", "scaling", "factor"}, {"positions"}),
-    ("app_pages/vit_grid.py", "encoding", {"patch"}, {"grid_h", "cls_token"}),
 ])
 def test_a_view_hides_the_controls_it_does_not_use_and_keeps_their_values(
     script, view, hidden, shown
