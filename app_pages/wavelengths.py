@@ -60,17 +60,26 @@ with st.sidebar:
     positions = controls.stops("positions")
     base = controls.stops("base")
     timescales = controls.choice("timescales")
-    dims_text = controls.text("dims")
-try:
-    dims = parse_dims(dims_text, d_model)
-except InputError as error:
-    dims = default_dims(d_model)
-    allowed = t("wavelengths.dims_allowed", max_dims=MAX_DIMS, last=d_model - 1,
-                half=d_model // 2, half_next=d_model // 2 + 1)
-    notice = t("controls.url_notice", error=error_text(error, lang, "wavelengths", allowed=allowed),
-               default=", ".join(map(str, dims)))
-    if notice not in controls.notices:  # kept across the reset rerun of PageControls
-        controls.notices.append(notice)
+# Page-wide (sidebar): d_model, positions, base and timescales make the table every view
+# draws. The dimensions shown are the curves' and the clocks' own control, above each chart.
+
+
+def dims_control() -> tuple[list[int], str]:
+    """The dimensions a view draws (its own row) and their file-name part; dimensions the
+    table does not have are said in the view, and the default ones are drawn."""
+    with controls.view_row(1)[0]:
+        dims_text = controls.text("dims")
+    try:
+        dims = parse_dims(dims_text, d_model)
+    except InputError as error:
+        dims = default_dims(d_model)
+        allowed = t("wavelengths.dims_allowed", max_dims=MAX_DIMS, last=d_model - 1,
+                    half=d_model // 2, half_next=d_model // 2 + 1)
+        st.warning(escape_markdown(t(
+            "controls.url_notice",
+            error=error_text(error, lang, "wavelengths", allowed=allowed),
+            default=", ".join(map(str, dims)))), icon=":material/warning:")
+    return dims, "dims" + "-".join(map(str, dims))  # the clocks' pairs follow from them
 
 explain(t("wavelengths.intro"))
 # The convention's own exponent: 2i/d (the paper's formula), i/(d/2 - 1) (tensor2tensor).
@@ -85,11 +94,12 @@ st.latex(
 # (base and timescales only when not the paper's).
 table_name = [f"d{d_model}", f"pos{positions}", None if base == DEFAULT_BASE else f"base{base:g}",
               None if timescales == "paper" else timescales]
-dims_name = "dims" + "-".join(map(str, dims))  # the clocks' pairs follow from them
 
 
-def curves_section() -> None:
-    """The chosen dimensions against position, and the spectrum of wavelengths."""
+@st.fragment
+def curves_view() -> None:
+    """The chosen dimensions against position, the dimensions in the view's own row."""
+    dims, dims_name = dims_control()
     curves = cached_curves(positions, d_model, dims, base, timescales)
     show_chart(
         make_dimension_curves_figure(curves, lang=lang),
@@ -97,6 +107,10 @@ def curves_section() -> None:
         name=file_stem("wavelength-curves", *table_name, dims_name),
     )
 
+
+def curves_section() -> None:
+    """The chosen dimensions against position, and the spectrum of wavelengths."""
+    curves_view()
     spectrum = cached_spectrum(d_model, positions, base, timescales)
     left, right = st.columns([3, 2], gap="large")
     with left:
@@ -139,10 +153,12 @@ def curves_section() -> None:
         )
 
 
+@st.fragment
 def clocks_section() -> None:
     """Each (sin, cos) pair as a clock hand; a slider moves them all."""
     st.subheader(t("wavelengths.clocks"))
     explain(t("wavelengths.clocks_text"))
+    dims, dims_name = dims_control()
     clocks = cached_clocks(positions, d_model, dims, base, timescales)
     if clocks.truncated:
         explain(

@@ -94,3 +94,17 @@ BAD_VALUES = [
 def test_bad_url_value_gives_a_notice_naming_the_parameter(page, name, value):
     at = open_with_one_bad_value(page, name, value)
     assert len(plotly_figures(at)) == 2  # the page still draws, with the default
+
+
+def test_the_dimensions_are_the_curves_and_clocks_own_control():
+    """d_model, positions, base and timescales are page-wide; the dimensions drawn sit above
+    the curves (the spectrum beside them does not depend on them) and above the clocks."""
+    at = open_page(WAVELENGTHS, {"d_model": "64"})
+    assert at.main.text_input(key="dims") and not at.sidebar.text_input
+    at.text_input(key="dims").set_value("0,1,20").run()
+    assert not at.exception
+    at.radio(key="view").set_value("clocks").run()
+    assert at.text_input(key="dims").value == "0,1,20"
+    at.text_input(key="dims").set_value("999").run()  # off the table: said in the view
+    assert "dims=999" in " ".join(w.value for w in at.warning)
+    assert plotly_figures(at)  # the default dimensions drawn
