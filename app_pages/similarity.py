@@ -102,10 +102,20 @@ with st.sidebar:  # page-wide: every view draws the table these three make
 # view alone. A control two views use is made by whichever is shown (its value is kept).
 def view_controls(*names: str) -> dict[str, object]:
     """The controls `names` in the view's row, values clamped to the table (with a note)."""
+    columns = dict(zip(names, controls.view_row(len(names)), strict=True))
     values: dict[str, object] = {}
-    for column, name in zip(controls.view_row(len(names)), names, strict=True):
-        with column:
-            values[name] = controls.choice(name) if name == "metric" else controls.slider(name)
+    if "metric" in columns:  # each control named as written (tests/test_pages.py reads them)
+        with columns["metric"]:
+            values["metric"] = controls.choice("metric")
+    if "anchor" in columns:
+        with columns["anchor"]:
+            values["anchor"] = controls.slider("anchor")
+    if "offset" in columns:
+        with columns["offset"]:
+            values["offset"] = controls.slider("offset")
+    if "pair" in columns:
+        with columns["pair"]:
+            values["pair"] = controls.slider("pair")
     if values.get("anchor", 0) >= positions:
         st.info(t("similarity.anchor_clamped", anchor=values["anchor"], last=positions - 1))
         values["anchor"] = positions - 1

@@ -17,7 +17,9 @@ def test_home_lists_the_pages(browser_page):
     browser_page.open("/", charts=0)
     page = browser_page.page
     assert page.get_by_role("heading", name="Positional Encoding Explorer").is_visible()
-    assert page.locator('[data-testid="stPageLink"]').filter(has_text="Sinusoid heatmap").count()
+    # the page list comes after the picture: wait for it (a loaded machine draws it later)
+    page.locator('[data-testid="stPageLink"]').filter(has_text="Sinusoid heatmap").first.wait_for(
+        timeout=30_000)
     assert browser_page.exceptions() == []
     browser_page.screenshot("home")
 
