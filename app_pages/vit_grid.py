@@ -1,5 +1,6 @@
 """2-D grids for ViT: MAE's 2-D sin-cos embedding of image patches and the ViT paper's tiles."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -16,6 +17,7 @@ from figures.vit_grid import (
     make_mrope_logits_figure,
     make_patch_map_figure,
     make_rope_2d_figure,
+    make_rope_2d_tiles_figure,
     make_tiles_figure,
     make_vit_encoding_figure,
     similarity_range,
@@ -68,11 +70,26 @@ def cached_overview(grid_h: int, grid_w: int, d_model: int, base: float, cls_tok
 # The three rotations' maps for a patch: (3, H, W) float32 at most 64 x 64 (48 KB each).
 @bounded_cache(max_entries=16, max_bytes=MB, worst_case=[(64, 64, 256, 12, 63, 0)])
 def cached_rope_maps(grid_h: int, grid_w: int, d_head: int, head: int, row: int, col: int):
+    return np.stack([rope_2d.rope_2d_similarity(angles, row, col)
+                     for angles in rope_angles(grid_h, grid_w, d_head, head)]).astype(np.float32)
+
+
+def rope_angles(grid_h: int, grid_w: int, d_head: int, head: int) -> list[np.ndarray]:
+    """Each rotation's (H, W, d_head/2) angles: axial, DINOv3, RoPE-Mixed's `head` (1-based)."""
     mixed = rope_2d.rope_2d_mixed_frequencies(d_head, rope_2d.MIXED_HEADS)[head - 1: head]
-    angles = (rope_2d.rope_2d_axial_angles(grid_h, grid_w, d_head),
-              rope_2d.rope_2d_dinov3_angles(grid_h, grid_w, d_head),
-              rope_2d.rope_2d_mixed_angles(grid_h, grid_w, mixed)[0])
-    return np.stack([rope_2d.rope_2d_similarity(a, row, col) for a in angles]).astype(np.float32)
+    return [rope_2d.rope_2d_axial_angles(grid_h, grid_w, d_head),
+            rope_2d.rope_2d_dinov3_angles(grid_h, grid_w, d_head),
+            rope_2d.rope_2d_mixed_angles(grid_h, grid_w, mixed)[0]]
+
+
+# The three rotations' tiles, float32: at most 3 x (14, 14, 20, 20) cells (0.9 MB).
+@bounded_cache(max_entries=4, max_bytes=2 * MB, worst_case=[(64, 64, 256, 12)])
+def cached_rope_tiles(grid_h: int, grid_w: int, d_head: int, head: int):
+    return [
+        dataclasses.replace(tiles, tiles=tiles.tiles.astype(np.float32))
+        for tiles in (vit_grid.similarity_tiles(rope_2d.rope_2d_table(angles), grid_h, grid_w)
+                      for angles in rope_angles(grid_h, grid_w, d_head, head))
+    ]
 
 
 MROPE_OFFSETS = 512  # offsets drawn: well past a 64-patch side
@@ -242,6 +259,13 @@ def rope_section() -> None:
     angle = math.degrees(math.atan2(fy, fx)) % 360
     explain(t("vit-grid.rope_caption", pairs=d_head // 2, d_model=d_model, head=head,
               angle=angle, angle_right=(angle + 90) % 360), caption=True)
+    titles = [title for title, _ in maps]
+    tiles = zip(titles, [cached_tiles(grid_h, grid_w, d_model, base),
+                         *cached_rope_tiles(grid_h, grid_w, d_head, head)], strict=True)
+    show_chart(make_rope_2d_tiles_figure(list(tiles), lang=lang), key="rope_tiles_chart",
+               name=file_stem("vit-grid-rope-tiles", f"{grid_h}x{grid_w}", f"d{d_model}",
+                              f"dhead{d_head}", f"head{head}"))
+    explain(t("vit-grid.rope_tiles_caption"), caption=True)
 
 
 @st.fragment

@@ -13,7 +13,9 @@ Vision transformers since MAE rotate queries and keys instead of adding a table:
   directions a random angle and that angle + 90 degrees; base 10.
 
 For a query and a key whose pairs all point the same way, q.k / (d_head/2) at patches p and p'
-is the mean over pairs of cos(angle_p - angle_p'): `rope_2d_similarity`.
+is the mean over pairs of cos(angle_p - angle_p'): `rope_2d_similarity`. That is the cosine
+similarity of the vectors [cos angle_p | sin angle_p] (`rope_2d_table`), so the ViT paper's tiles
+of a rotation are `core.vit_grid.similarity_tiles` of that table.
 """
 
 from __future__ import annotations
@@ -121,3 +123,15 @@ def rope_2d_similarity(angles: np.ndarray, row: int, col: int) -> np.ndarray:
     row = check_int("row", row, minimum=0, maximum=rows - 1)
     col = check_int("col", col, minimum=0, maximum=cols - 1)
     return np.cos(angles - angles[row, col]).mean(axis=-1)
+
+
+def rope_2d_table(angles: np.ndarray) -> np.ndarray:
+    """(rows * cols, 2 pairs) float64: each patch's rotation as [cos angle | sin angle], row by
+    row. Every row has norm sqrt(pairs), and the cosine similarity of two rows is
+    `rope_2d_similarity`'s value for those patches (cos a cos b + sin a sin b = cos(a - b)): a
+    table that `core.vit_grid`'s similarity functions read as they read MAE's."""
+    angles = np.asarray(angles, dtype=np.float64)
+    if angles.ndim != 3:
+        raise ValueError(f"angles must have shape (rows, cols, pairs), got {angles.shape}")
+    flat = angles.reshape(-1, angles.shape[-1])
+    return np.concatenate([np.cos(flat), np.sin(flat)], axis=1)

@@ -39,50 +39,94 @@ def make_tiles_figure(
     similarity of patch (r, c)'s encoding with every patch's. `colours` (from
     `similarity_range`) shares a colour range with another chart."""
     mosaic = tiles.mosaic()  # (th * (h + 1), tw * (w + 1)) with NaN gaps
-    th, tw, h, w = tiles.tiles.shape
-    fig = go.Figure(
-        go.Heatmap(
-            z=mosaic,
-            **(colours or similarity_range(mosaic)),
-            colorbar={"title": {"text": message("fig.vit_grid.cosine", lang)}, "thickness": 12},
-            hoverongaps=False,
-            hovertemplate=message("fig.vit_grid.tiles_hover", lang),
-            zsmooth=heatmap_smoothing(mosaic),
-        )
-    )
-    fig.update_xaxes(
-        title_text=message("fig.vit_grid.tiles_x_title", lang),
-        tickvals=np.arange(tw) * (w + 1) + (w - 1) / 2,
-        ticktext=[str(c) for c in tiles.tile_cols],
-        showgrid=False,
-        zeroline=False,
-        constrain="domain",  # with scaleanchor: shrink the plot, do not pad the range
-    )
-    fig.update_yaxes(
-        title_text=message("fig.vit_grid.tiles_y_title", lang),
-        tickvals=np.arange(th) * (h + 1) + (h - 1) / 2,
-        ticktext=[str(r) for r in tiles.tile_rows],
-        autorange="reversed",
-        scaleanchor="x",
-        scaleratio=1,
-        showgrid=False,
-        zeroline=False,
-        constrain="domain",
-    )
-    if tiles.every_patch:
-        shown = message("fig.vit_grid.tiles_all", lang, grid_h=tiles.grid_h, grid_w=tiles.grid_w)
-    else:
-        shown = message("fig.vit_grid.tiles_some", lang, th=th, tw=tw, grid_h=tiles.grid_h,
-                        grid_w=tiles.grid_w)
-    averaged = "" if tiles.exact else message("fig.vit_grid.tiles_averaged", lang, h=h, w=w)
+    fig = go.Figure(_tiles_heatmap(mosaic, colours or similarity_range(mosaic), lang=lang))
+    x_axis, y_axis = _tiles_axes(tiles, lang)
+    fig.update_xaxes(**x_axis)
+    fig.update_yaxes(**y_axis, scaleanchor="x", scaleratio=1)
     fig.add_annotation(
-        text=message("fig.vit_grid.tiles_shown", lang, shown=shown, averaged=averaged),
+        text=_tiles_shown(tiles, lang),
         xref="paper", yref="paper", x=0, y=1.0, yanchor="bottom",
         showarrow=False, font={"size": 11},
     )
     aspect = mosaic.shape[0] / mosaic.shape[1]  # rows per column: a wide grid needs less height
     height = MARGINS + int(TILES_SIDE * min(1.0, aspect))
     return base_layout(fig, message("fig.vit_grid.tiles_title", lang), height=height)
+
+
+def _tiles_shown(tiles: SimilarityTiles, lang: Lang) -> str:
+    """Which patches have a tile, and how far each tile is averaged."""
+    th, tw, h, w = tiles.tiles.shape
+    if tiles.every_patch:
+        shown = message("fig.vit_grid.tiles_all", lang, grid_h=tiles.grid_h, grid_w=tiles.grid_w)
+    else:
+        shown = message("fig.vit_grid.tiles_some", lang, th=th, tw=tw, grid_h=tiles.grid_h,
+                        grid_w=tiles.grid_w)
+    averaged = "" if tiles.exact else message("fig.vit_grid.tiles_averaged", lang, h=h, w=w)
+    return message("fig.vit_grid.tiles_shown", lang, shown=shown, averaged=averaged)
+
+
+def _tiles_heatmap(mosaic: np.ndarray, colours: dict, *, lang: Lang,
+                   showscale: bool = True) -> go.Heatmap:
+    return go.Heatmap(
+        z=mosaic,
+        **colours,
+        showscale=showscale,
+        colorbar={"title": {"text": message("fig.vit_grid.cosine", lang)}, "thickness": 12},
+        hoverongaps=False,
+        hovertemplate=message("fig.vit_grid.tiles_hover", lang),
+        zsmooth=heatmap_smoothing(mosaic),
+    )
+
+
+def _tiles_axes(tiles: SimilarityTiles, lang: Lang) -> tuple[dict, dict]:
+    """The x and y axes of a mosaic: a tick at each tile's centre naming its patch."""
+    th, tw, h, w = tiles.tiles.shape
+    common = {"showgrid": False, "zeroline": False,
+              "constrain": "domain"}  # with scaleanchor: shrink the plot, do not pad the range
+    return (
+        {"title_text": message("fig.vit_grid.tiles_x_title", lang),
+         "tickvals": np.arange(tw) * (w + 1) + (w - 1) / 2,
+         "ticktext": [str(c) for c in tiles.tile_cols], **common},
+        {"title_text": message("fig.vit_grid.tiles_y_title", lang),
+         "tickvals": np.arange(th) * (h + 1) + (h - 1) / 2,
+         "ticktext": [str(r) for r in tiles.tile_rows], "autorange": "reversed", **common},
+    )
+
+
+ROPE_TILES_SIDE = 360  # plot height of each of the 2 x 2 panels
+
+
+def make_rope_2d_tiles_figure(
+    tiles: list[tuple[str, SimilarityTiles]], *, lang: Lang = "en",
+) -> go.Figure:
+    """The ViT paper's tiles of MAE's table and of each rotation, 2 x 2 on one colour range:
+    `tiles` is (panel title, tiles) for each scheme, all of one grid."""
+    mosaics = [(title, t.mosaic()) for title, t in tiles]
+    cols = 2
+    rows = -(-len(tiles) // cols)
+    fig = make_subplots(rows=rows, cols=cols, horizontal_spacing=0.08, vertical_spacing=0.1,
+                        subplot_titles=[title for title, _ in mosaics])
+    colours = similarity_range(*(mosaic for _, mosaic in mosaics))
+    for index, ((_, mosaic), (_, shown)) in enumerate(zip(mosaics, tiles, strict=True)):
+        row, col = divmod(index, cols)
+        fig.add_trace(_tiles_heatmap(mosaic, colours, lang=lang, showscale=index == 0),
+                      row=row + 1, col=col + 1)
+        x_axis, y_axis = _tiles_axes(shown, lang)
+        suffix = "" if index == 0 else str(index + 1)
+        fig.update_xaxes(**x_axis, row=row + 1, col=col + 1)
+        fig.update_yaxes(**y_axis, scaleanchor=f"x{suffix}", scaleratio=1, row=row + 1,
+                         col=col + 1)
+        if col:  # the row titles once, at the left
+            fig.update_yaxes(title_text=None, row=row + 1, col=col + 1)
+        if row + 1 < rows:  # the column titles once, at the bottom
+            fig.update_xaxes(title_text=None, row=row + 1, col=col + 1)
+    fig.add_annotation(text=_tiles_shown(tiles[0][1], lang), xref="paper", yref="paper", x=0,
+                       y=1.0, yshift=24, yanchor="bottom", showarrow=False, font={"size": 11})
+    aspect = mosaics[0][1].shape[0] / mosaics[0][1].shape[1]
+    height = MARGINS + 28 + 40 + int(rows * ROPE_TILES_SIDE * min(1.0, aspect))
+    fig = base_layout(fig, message("fig.vit_grid.rope_tiles_title", lang), height=height)
+    fig.update_layout(margin_t=fig.layout.margin.t + 28)  # the note, above the panel titles
+    return fig
 
 
 def _grid_heatmap(

@@ -106,13 +106,21 @@ def test_rope_view_draws_the_table_and_three_rotations_from_their_references():
     assert not at.exception, [e.value for e in at.exception]
     assert at.main.select_slider(key="d_head") and at.main.slider(key="head")
     assert "head" not in [w.key for w in at.sidebar.slider]
-    (figure,) = plotly_figures(at)
+    figure, tiles_figure = plotly_figures(at)
     maps = [decode(trace["z"]).reshape(6, 10) for trace in figure["data"] if "z" in trace]
     assert len(maps) == 4
     mae, axial, dinov3, mixed = maps
     tiles = open_page(VIT_GRID, {**query, "view": "tiles"})
     np.testing.assert_allclose(mae, decode(plotly_figures(tiles)[1]["data"][0]["z"]).reshape(
         6, 10), atol=1e-6)
+    # The tiles of each scheme: MAE's as the tiles view draws them; in every panel, the tile of
+    # the selected patch is that patch's map (each tile 6 x 10 cells and a gap, every patch).
+    mosaics = [decode(trace["z"]).reshape(6 * 7, 10 * 11) for trace in tiles_figure["data"]]
+    np.testing.assert_allclose(mosaics[0], decode(plotly_figures(tiles)[0]["data"][0]["z"])
+                               .reshape(6 * 7, 10 * 11), atol=1e-6, equal_nan=True)
+    for mosaic, drawn in zip(mosaics, maps, strict=True):
+        np.testing.assert_allclose(mosaic[2 * 7:2 * 7 + 6, 7 * 11:7 * 11 + 10], drawn,
+                                   atol=1e-6)
     # axial: half the pairs turn with x, half with y, at 100^(-4j/32), j < 8 (rope-vit)
     frequencies = 100.0 ** (-np.arange(0, 32, 4) / 32)
     dy, dx = np.meshgrid(np.arange(6) - 2, np.arange(10) - 7, indexing="ij")

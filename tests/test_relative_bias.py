@@ -15,6 +15,7 @@ from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLModel, Qwen2VL
 from transformers.models.t5.modeling_t5 import T5Attention
 
 import core
+from core import mrope
 from tests import reference
 
 DISTANCES = np.arange(-300, 301)
@@ -150,3 +151,71 @@ def test_mrope_position_ids_bad_segments():
                             ([("image", (1, 200, 200))], "at most")):
         with pytest.raises(ValueError, match=match):
             core.mrope_position_ids(segments)
+
+
+# Sequences of a few text runs and images (merged grids of 1-2 frames, 1-5 patches a side).
+TEXT = st.tuples(st.just("text"), st.integers(1, 6))
+IMAGE = st.tuples(st.just("image"), st.tuples(st.integers(1, 2), st.integers(1, 5),
+                                              st.integers(1, 5)))
+# As a chat template writes them: an image always stands between text (its vision start and end
+# tokens at least), never next to another image.
+SEGMENTS = st.lists(st.tuples(TEXT, IMAGE), min_size=1, max_size=3).flatmap(
+    lambda runs: st.tuples(st.booleans(), st.booleans()).map(
+        lambda ends: [*[s for run in runs for s in run][ends[0]:], *([("text", 2)] * ends[1])]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(segments=SEGMENTS)
+def test_mrope_position_ids_are_get_rope_index_for_any_sequence(segments):
+    np.testing.assert_array_equal(core.mrope_position_ids(segments), hf_position_ids(segments))
+
+
+@settings(max_examples=60)
+@given(segments=SEGMENTS)
+def test_mrope_text_counts_on_and_images_take_their_grid(segments):
+    """Text tokens carry one running index on all three axes; an image's ids span its grid
+    (t, h, w) from the next index, and the text after it resumes max(h, w) later."""
+    ids = core.mrope_position_ids(segments)
+    assert ids.shape == (3, sum(n if kind == "text" else int(np.prod(n))
+                                for kind, n in segments))
+    at = start = 0
+    for kind, size in segments:
+        count = size if kind == "text" else int(np.prod(size))
+        block = ids[:, at:at + count]
+        if kind == "text":
+            for axis in range(3):
+                np.testing.assert_array_equal(block[axis], start + np.arange(count))
+        else:
+            assert block.min(axis=1).tolist() == [start] * 3
+            assert (block.max(axis=1) - start).tolist() == [side - 1 for side in size]
+            # one token per (t, h, w) of the grid, in row-major order
+            assert len({tuple(column) for column in block.T}) == count
+        at += count
+        start += count if kind == "text" else max(size[1:])
+
+
+@settings(max_examples=60)
+@given(data=st.data(), pairs=st.integers(1, 64))
+def test_mrope_pair_axes_cycle_through_the_chunks(data, pairs):
+    """Chunk k of mrope_section (consecutive pairs) follows axis k % 3, whatever the split."""
+    cuts = sorted(data.draw(st.sets(st.integers(1, pairs - 1), max_size=5)) if pairs > 1 else [])
+    sizes = np.diff([0, *cuts, pairs]).tolist()
+    axes = core.mrope_pair_axes(2 * pairs, sizes)
+    assert axes.shape == (pairs,)
+    np.testing.assert_array_equal(axes, np.repeat(np.arange(len(sizes)) % 3, sizes))
+
+
+@settings(max_examples=40)
+@given(offsets=st.lists(st.integers(-4000, 4000), min_size=1, max_size=20),
+       section=st.sampled_from([(16, 24, 24), (8, 12, 12), (2, 2, 2, 2)]))
+def test_mrope_relative_logits_are_the_mean_cosine_of_the_pairs_each_axis_turns(offsets,
+                                                                                section):
+    """A slow loop: each pair either turns by theta_i * offset (its axis moved) or stays."""
+    d_head = 2 * sum(section)
+    logits = mrope.mrope_relative_logits(np.array(offsets), d_head, section, base=10000.0)
+    axes = core.mrope_pair_axes(d_head, section)
+    for j, offset in enumerate(offsets):
+        for row, moved in enumerate([{0}, {1}, {2}, {0, 1, 2}]):
+            total = sum(np.cos(offset * 10000.0 ** (-2 * i / d_head)) if axes[i] in moved
+                        else 1.0 for i in range(d_head // 2))
+            assert logits[row, j] == pytest.approx(total / (d_head // 2), abs=1e-12)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from transformers import DINOv3ViTConfig
 from transformers.models.dinov3_vit.modeling_dinov3_vit import DINOv3ViTRopePositionEmbedding
 
-from core import rope_2d
+from core import rope_2d, vit_grid
 from tests import reference
 
 
@@ -95,3 +95,28 @@ def test_bad_input_names_the_argument():
     ):
         with pytest.raises(ValueError, match=match):
             call()
+
+
+@settings(max_examples=20, deadline=None)
+@given(rows=st.integers(1, 9), cols=st.integers(1, 9),
+       scheme=st.sampled_from(["axial", "dinov3", "mixed"]), d_head=st.sampled_from([8, 32]))
+def test_the_tiles_of_a_rotation_are_its_similarity_from_every_patch(rows, cols, scheme,
+                                                                       d_head):
+    """The ViT paper's tiles of a rotation (`similarity_tiles` of `rope_2d_table`) hold, at
+    tile (r, c), `rope_2d_similarity` from patch (r, c): a loop over the patches, one at a
+    time."""
+    if scheme == "axial":
+        angles = rope_2d.rope_2d_axial_angles(rows, cols, d_head)
+    elif scheme == "dinov3":
+        angles = rope_2d.rope_2d_dinov3_angles(rows, cols, d_head)
+    else:
+        angles = rope_2d.rope_2d_mixed_angles(
+            rows, cols, rope_2d.rope_2d_mixed_frequencies(d_head, 3))[2]
+    table = rope_2d.rope_2d_table(angles)
+    assert table.shape == (rows * cols, d_head)
+    tiles = vit_grid.similarity_tiles(table, rows, cols)
+    assert tiles.exact
+    for r in range(rows):
+        for c in range(cols):
+            np.testing.assert_allclose(tiles.tiles[r, c],
+                                       rope_2d.rope_2d_similarity(angles, r, c), atol=1e-12)
