@@ -64,7 +64,9 @@ with st.sidebar:
 
 def bias_controls() -> tuple[bool, int]:
     """The bias matrices' own row: causal, and the head to enlarge (said when past num_heads)."""
-    causal_column, head_column = controls.view_row(2)
+    # Three columns, as T5's row: causal stays in the same block in every view that has it (a
+    # bound widget that moves to another block no longer reaches the address bar).
+    causal_column, head_column, _ = controls.view_row(3)
     with causal_column:
         causal = controls.toggle("causal")
     with head_column:
@@ -79,19 +81,22 @@ def setting(causal: bool) -> list[str]:
     """Files name the setting: pe-alibi-bias_heads8_pos256_causal."""
     return [f"heads{num_heads}", f"pos{positions}", "causal" if causal else "symmetric"]
 
-# The formula of the scheme on screen (T5's and xPos's views introduce theirs below).
-if view == "t5":
-    st.latex(r"\mathrm{softmax}\big(q_i k_j^\top + b_h[\mathrm{bucket}(j - i)]\big)")
-elif view == "xpos":
-    st.latex(r"\tilde q_n \cdot \tilde k_m = \sum_i \zeta_i^{(n-m)/B}\,"
-             r"\big(q^{(i)} R_{(n-m)\theta_i} \cdot k^{(i)}\big), \qquad "
-             r"\zeta_i = \frac{2i/d + \gamma}{1 + \gamma}")
-else:
-    explain(t("alibi.intro"))
-    st.latex(
-        r"\mathrm{softmax}\big(q_i k_j^\top - m_h\,(i - j)\big),\ j \le i, \qquad "
-        r"m_h = 2^{-8h/n}\ (h = 1..n,\ n \text{ " + t("alibi.power_of_two") + "})"
-    )
+# The formula of the scheme on screen (T5's and xPos's views introduce theirs below), in one
+# block whatever it holds: the view's fragment below keeps its place (a fragment that moves
+# between views stops updating the address bar for its controls, docs/design.md).
+with st.container():
+    if view == "t5":
+        st.latex(r"\mathrm{softmax}\big(q_i k_j^\top + b_h[\mathrm{bucket}(j - i)]\big)")
+    elif view == "xpos":
+        st.latex(r"\tilde q_n \cdot \tilde k_m = \sum_i \zeta_i^{(n-m)/B}\,"
+                 r"\big(q^{(i)} R_{(n-m)\theta_i} \cdot k^{(i)}\big), \qquad "
+                 r"\zeta_i = \frac{2i/d + \gamma}{1 + \gamma}")
+    else:
+        explain(t("alibi.intro"))
+        st.latex(
+            r"\mathrm{softmax}\big(q_i k_j^\top - m_h\,(i - j)\big),\ j \le i, \qquad "
+            r"m_h = 2^{-8h/n}\ (h = 1..n,\ n \text{ " + t("alibi.power_of_two") + "})"
+        )
 
 
 def slopes_section() -> None:
@@ -180,14 +185,17 @@ def t5_section() -> None:
     """T5's buckets against distance (encoder and decoder) and the (query, key) bucket matrix:
     its own controls above the charts, one fragment (a change reruns this view alone)."""
     st.subheader(t("alibi.t5"))
-    explain(t("alibi.t5_intro"))
-    buckets_column, distance_column, causal_column = controls.view_row(3)
+    # causal where the bias matrices' views have it (the row's first column, the row after the
+    # heading): a bound widget that moves to another block between views no longer reaches the
+    # address bar (docs/design.md).
+    causal_column, buckets_column, distance_column = controls.view_row(3)
+    with causal_column:  # the matrix below: the decoder's or the encoder's
+        causal = controls.toggle("causal")
     with buckets_column:
         num_buckets = controls.number("num_buckets")
     with distance_column:
         max_distance = controls.stops("max_distance")
-    with causal_column:  # the matrix below: the decoder's or the encoder's
-        causal = controls.toggle("causal")
+    explain(t("alibi.t5_intro"))
     half = num_buckets // 2
     shown = max_distance
     if max_distance <= half:  # the log-spaced buckets would start past their end

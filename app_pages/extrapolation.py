@@ -17,7 +17,7 @@ from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
-from ui.rope_config import config_controls, curves_to_draw, paste_box, short_label
+from ui.rope_config import config_row, curves_to_draw, short_label
 from ui.text import escape_markdown, explain
 
 
@@ -52,34 +52,23 @@ with st.sidebar:
     train_length = controls.stops("train_length")
     target_length = controls.stops("target_length")
     d_model = controls.stops("d_model")
-    # A model's config for the RoPE panel. `factor` is its rope_scaling factor, whose default
-    # is the config's own: a link carries it only to override (ui/rope_config.py).
-    choice = config_controls(controls, active=True)
-    with controls.shown(choice.own_factor is not None and choice.pasted is None):
-        factor = controls.slider("factor", t("rope-config.factor"),
-                                 help=t("rope-config.factor_help"))
-    paste_box(controls, active=True)
+# Page-wide (sidebar): the two lengths, which every panel reads, and d_model (the sinusoid's
+# width, and RoPE's without a config). The model config of the RoPE panel (config, compare,
+# factor, a pasted config.json) is that row's own: above it, in its fragment, so a change there
+# redraws the RoPE and ALiBi row alone.
 
 explain(t("extrapolation.intro", train_length=train_length, target_length=target_length))
 extrapolating = target_length > train_length
-if not extrapolating:
-    st.info(t("extrapolation.not_extrapolating", train_length=train_length,
-              target_length=target_length))
+# One block whether or not it says anything: the RoPE row's fragment below keeps its place (in
+# Streamlit 1.67 a bound widget in a fragment that moved in a full rerun leaves the address bar).
+with st.container():
+    if not extrapolating:
+        st.info(t("extrapolation.not_extrapolating", train_length=train_length,
+                  target_length=target_length))
 # Files name the lengths: pe-extrapolation-rope_train2048_target8192_dhead128.
 lengths = (f"train{train_length}", f"target{target_length}")
 
-config_curves, config_problem = curves_to_draw(choice, factor)
-if config_problem:
-    st.warning(escape_markdown(config_problem), icon=":material/warning:")
-if choice.unused_factor(factor):
-    st.info(t("rope-config.factor_unused", label=short_label(choice.preset), factor=factor))
-
 top_left, top_right = st.columns(2, gap="large")
-bottom_left, bottom_right = st.columns(2, gap="large")
-# With two configs, their RoPE panels share a row and ALiBi moves below.
-rope_cells = [bottom_left, bottom_right] if len(config_curves) > 1 else [bottom_left]
-alibi_cell = st.columns(2, gap="large")[0] if len(config_curves) > 1 else bottom_right
-
 with top_left:
     novelty = cached_novelty(train_length, target_length, d_model)
     show_chart(
@@ -107,42 +96,41 @@ with top_right:
         )
         explain(t("extrapolation.learned_text", rows=learned.rows))
 
-if config_curves:
-    override = f"x{factor}" if choice.own_factor not in (None, factor) else None
-    for index, (cell, curves) in enumerate(zip(rope_cells, config_curves, strict=True)):
-        with cell:
-            show_chart(
-                make_config_angle_figure(
-                    curves, lang=lang,
-                    shown_with=[other for other in config_curves if other is not curves]),
-                key=("rope_chart", "compare_rope_chart")[index],
-                name=file_stem("extrapolation-rope", curves.name,
-                               override if index == 0 else None),
-            )
-            explain(t("rope-config.extrapolation_text", label=curves.label,
-                      d_head=curves.d_head, trained=curves.trained_context,
-                      target=curves.target_context, pairs=curves.pairs.size,
-                      unscaled=int(curves.beyond_unscaled.sum()),
-                      scaled=int(curves.beyond_scaled.sum()),
-                      method=method_text(curves, lang)))
-else:
-    with bottom_left:
-        extension = cached_rope(train_length, target_length, d_model)
-        show_chart(
-            make_rope_reach_figure(extension, lang=lang),
-            key="rope_chart",
-            name=file_stem("extrapolation-rope", *lengths, f"dhead{d_model}"),
-        )
-        explain(
-            t("extrapolation.rope_text", d_model=d_model,
-              beyond=int(extension.beyond["none"].sum()), pairs=extension.trained.size,
-              factor=extension.factor,
-              interpolated_beyond=int(extension.beyond["position_interpolation"].sum()))
-            if extrapolating
-            else t("extrapolation.rope_seen", d_model=d_model)
-        )
 
-with alibi_cell:
+def rope_panel(curves, others: list, index: int, override: str | None) -> None:
+    """One config's largest angles against the trained ones."""
+    show_chart(
+        make_config_angle_figure(curves, lang=lang, shown_with=others),
+        key=("rope_chart", "compare_rope_chart")[index],
+        name=file_stem("extrapolation-rope", curves.name, override if index == 0 else None),
+    )
+    explain(t("rope-config.extrapolation_text", label=curves.label,
+              d_head=curves.d_head, trained=curves.trained_context,
+              target=curves.target_context, pairs=curves.pairs.size,
+              unscaled=int(curves.beyond_unscaled.sum()),
+              scaled=int(curves.beyond_scaled.sum()),
+              method=method_text(curves, lang)))
+
+
+def lengths_rope_panel() -> None:
+    """RoPE at the page's lengths and d_model, without a config."""
+    extension = cached_rope(train_length, target_length, d_model)
+    show_chart(
+        make_rope_reach_figure(extension, lang=lang),
+        key="rope_chart",
+        name=file_stem("extrapolation-rope", *lengths, f"dhead{d_model}"),
+    )
+    explain(
+        t("extrapolation.rope_text", d_model=d_model,
+          beyond=int(extension.beyond["none"].sum()), pairs=extension.trained.size,
+          factor=extension.factor,
+          interpolated_beyond=int(extension.beyond["position_interpolation"].sum()))
+        if extrapolating
+        else t("extrapolation.rope_seen", d_model=d_model)
+    )
+
+
+def alibi_panel() -> None:
     alibi_reach = cached_alibi(train_length, target_length)
     show_chart(
         make_alibi_reach_line_figure(alibi_reach, train_length, lang=lang),
@@ -153,3 +141,33 @@ with alibi_cell:
         t("extrapolation.alibi_text", heads=alibi_reach.slopes.size,
           lowest=alibi_reach.bias.min(), distance=alibi_reach.distances[-1])
     )
+
+
+@st.fragment
+def rope_row() -> None:
+    """RoPE (a model's config, a second beside it, or the page's lengths) and ALiBi."""
+    choice, factor = config_row(controls)
+    config_curves, config_problem = curves_to_draw(choice, factor)
+    if config_problem:
+        st.warning(escape_markdown(config_problem), icon=":material/warning:")
+    if choice.unused_factor(factor):
+        st.info(t("rope-config.factor_unused", label=short_label(choice.preset),
+                  factor=factor))
+    bottom_left, bottom_right = st.columns(2, gap="large")
+    # With two configs, their RoPE panels share a row and ALiBi moves below.
+    rope_cells = [bottom_left, bottom_right] if len(config_curves) > 1 else [bottom_left]
+    alibi_cell = st.columns(2, gap="large")[0] if len(config_curves) > 1 else bottom_right
+    if config_curves:
+        override = f"x{factor}" if choice.own_factor not in (None, factor) else None
+        for index, (cell, curves) in enumerate(zip(rope_cells, config_curves, strict=True)):
+            with cell:
+                rope_panel(curves, [other for other in config_curves if other is not curves],
+                           index, override)
+    else:
+        with bottom_left:
+            lengths_rope_panel()
+    with alibi_cell:
+        alibi_panel()
+
+
+rope_row()

@@ -22,10 +22,10 @@ from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.rope_config import (
-    config_controls,
+    config_row,
     config_table,
     curves_to_draw,
-    paste_box,
+    factor_context,
     short_label,
 )
 from ui.text import escape_markdown, explain
@@ -85,7 +85,6 @@ if "_rope_link_read" not in st.session_state:
         st.rerun()
 controls = start_page("rope")
 view = controls.current("view")
-rotating = view in ("rotation", "relative")  # the views that rotate vectors by a layout
 configuring = view == "config"  # a model's config sets d_head, base and the scaling
 with st.sidebar:
     with controls.shown(not configuring):
@@ -98,39 +97,53 @@ with st.sidebar:
         for value in BASE_PRESETS:
             st.button(preset_name[value], key=f"base_preset_{value:g}", help=preset_help[value],
                       on_click=set_base, args=(value,), width="stretch")
-    with controls.shown(rotating):
-        layout = controls.choice("layout")
     # The extension view's lengths are its own, a config's are the config's.
     with controls.shown(view not in ("extension", "config")):
         positions = controls.stops("positions")
-    with controls.shown(rotating):
+# Page-wide (sidebar): d_head, base (and its presets) and positions, the RoPE that four views
+# draw. Each view's own controls sit above its chart, in its fragment: layout, scaling and
+# factor for the rotation and the relative logit; factor for the context extension; the model
+# config (config, compare, factor, a pasted config.json) for the config view.
+if not configuring:
+    # `factor` means the scaling's factor here (default 4), a config's in the config view: its
+    # value goes back to the default when the page moves between the two (ui/rope_config.py).
+    factor_context(controls, active=False)
+
+
+def scaling_row() -> tuple[str, str | None, int]:
+    """The rotating views' own row: the frequency layout, the scaling method and its factor
+    (made while no scaling is chosen too, out of sight, so that a link keeps it)."""
+    layout_column, scaling_column, factor_column = controls.view_row(3)
+    with layout_column:
+        layout = controls.choice("layout")
+    with scaling_column:
         scaling = controls.choice("scaling")
-    # In the config view `factor` is the config's rope_scaling factor: its default is the
-    # config's own (8 for llama-3.1-8b), so it overrides the config only when the link carries
-    # it, and it returns to the default when the config or the view changes (ui/rope_config.py).
-    # The other views keep factor's default 4 and every link they had.
-    choice = config_controls(controls, active=configuring)
-    if configuring:
-        factor_shown = choice.own_factor is not None and choice.pasted is None
-        factor_label, factor_help = t("rope-config.factor"), t("rope-config.factor_help")
-    else:
-        factor_shown = view == "extension" or (rotating and scaling != "none")
-        factor_label, factor_help = t("rope.factor"), t("rope.factor_help")
-    with controls.shown(factor_shown):
-        factor = controls.slider("factor", factor_label, help=factor_help)
-    paste_box(controls, active=configuring)
-scaling_arg = None if scaling == "none" else scaling
+    with factor_column, controls.shown(scaling != "none", "factor"):
+        factor = controls.slider("factor", t("rope.factor"), help=t("rope.factor_help"))
+    columns_text = {
+        "interleaved": t("rope.columns_interleaved"),
+        "half_split": t("rope.columns_half_split"),
+    }
+    scaling_arg = None if scaling == "none" else scaling
+    scaling_text = (t("rope.scaling_text", method=method_names(lang)[scaling], factor=factor)
+                    if scaling_arg else "")
+    explain(t("rope.layout_text", layout=layout, columns=columns_text[layout],
+              scaling=scaling_text))
+    return layout, scaling_arg, factor
 
 
-def rotation_settings() -> rope.RotationSettings:
-    """The sidebar's base, layout, scaling and factor, for the views that rotate vectors."""
-    return rope.RotationSettings(base=base, layout=layout, scaling=scaling_arg, factor=factor)
+def rotation_settings(layout: str, scaling: str | None, factor: int) -> rope.RotationSettings:
+    """The page's base with a view's layout, scaling and factor."""
+    return rope.RotationSettings(base=base, layout=layout, scaling=scaling, factor=factor)
 
 
-# Files name the setting: pe-rope-rotation_dhead128_pos512_interleaved (base and scaling only
-# when used).
-base_part = None if base == DEFAULT_BASE else f"base{base:g}"
-scaling_part = f"{scaling}-x{factor}" if scaling_arg else None
+def setting_parts(layout: str, scaling: str | None, factor: int) -> list[str | None]:
+    """Files name the setting: pe-rope-rotation_dhead128_pos512_interleaved (base and scaling
+    only when used)."""
+    return [f"dhead{d_head}", f"pos{positions}", layout,
+            None if base == DEFAULT_BASE else f"base{base:g}",
+            f"{scaling}-x{factor}" if scaling else None]
+
 
 explain(t("rope.intro"))
 st.latex(
@@ -139,28 +152,20 @@ st.latex(
     r"\end{pmatrix} \begin{pmatrix} x_a \\ x_b \end{pmatrix}, \qquad "
     r"(R_m q)\cdot(R_n k) = q \cdot (R_{n-m} k)"
 )
-columns_text = {
-    "interleaved": t("rope.columns_interleaved"),
-    "half_split": t("rope.columns_half_split"),
-}
-scaling_text = (
-    t("rope.scaling_text", method=method_names(lang)[scaling], factor=factor) if scaling_arg else ""
-)
-if not configuring:  # the config view has no layout or scaling control
-    explain(t("rope.layout_text", layout=layout, columns=columns_text[layout],
-              scaling=scaling_text))
 
 
+@st.fragment
 def rotation_section() -> None:
     """Three pairs (fast, middle, slowest), each turning with the position."""
     st.subheader(t("rope.rotation"))
+    layout, scaling, factor = scaling_row()
+    settings = rotation_settings(layout, scaling, factor)
     half = d_head // 2
     pairs = sorted({0, half // 2, half - 1})  # fast, middle, slowest
     names = {  # later keys win for small d
         half // 2: t("rope.pair_middle"), half - 1: t("rope.pair_slowest"),
         0: t("rope.pair_fast"),
     }
-    settings = rotation_settings()
     shown, trajectories = cached_trajectories(tuple(pairs), positions, d_head, settings)
     theta = rope.rope_frequencies(d_head, settings=settings)
     turned = rope.rope_angles([positions - 1], d_head, settings=settings)[0]
@@ -172,8 +177,7 @@ def rotation_section() -> None:
     show_chart(
         make_rope_rotation_figure(shown, trajectories, titles, lang=lang),
         key="rotation_chart",
-        name=file_stem("rope-rotation", f"dhead{d_head}", f"pos{positions}", layout, base_part,
-                       scaling_part),
+        name=file_stem("rope-rotation", *setting_parts(layout, scaling, factor)),
     )
     drawn = "" if len(shown) == positions else t(
         "rope.rotation_drawn", shown=len(shown), positions=positions
@@ -181,12 +185,15 @@ def rotation_section() -> None:
     explain(t("rope.rotation_caption", drawn=drawn), caption=True)
 
 
+@st.fragment
 def relative_section() -> None:
     """The logit against m - n, from two places in the sequence: the same curve."""
     st.subheader(t("rope.relative"))
+    layout, scaling, factor = scaling_row()
     first_anchor = positions - 1
     anchors = (float(first_anchor), float(first_anchor + SECOND_ANCHOR_SHIFT))
-    offset_logits = cached_offset_logits(d_head, positions, anchors, rotation_settings())
+    offset_logits = cached_offset_logits(d_head, positions, anchors,
+                                         rotation_settings(layout, scaling, factor))
     curves = {
         t("rope.query_at", m=first_anchor): offset_logits.logits[0],
         t("rope.query_at", m=first_anchor + SECOND_ANCHOR_SHIFT): offset_logits.logits[1],
@@ -194,8 +201,7 @@ def relative_section() -> None:
     show_chart(
         make_rope_logits_figure(offset_logits.offsets, curves, lang=lang),
         key="logits_chart",
-        name=file_stem("rope-logits", f"dhead{d_head}", f"pos{positions}", layout, base_part,
-                       scaling_part, f"seed{SEED}"),
+        name=file_stem("rope-logits", *setting_parts(layout, scaling, factor), f"seed{SEED}"),
     )
     explain(
         t("rope.logits_caption", seed=SEED, shift=SECOND_ANCHOR_SHIFT,
@@ -225,14 +231,20 @@ def decay_section() -> None:
     explain(t("rope.decay_caption"), caption=True)
 
 
+@st.fragment
 def extension_section() -> None:
     """Which pairs turn further than in training, without scaling and with each method."""
     st.subheader(t("rope.extension"))
+    # The factor in the third column of a row, as the rotating views and the config view have
+    # it: the same block in every view (see config_row).
+    with controls.view_row(3)[2], controls.shown(True, "factor"):
+        factor = controls.slider("factor", t("rope.factor"), help=t("rope.factor_help"))
     extension = cached_extension(d_head, base, factor)
     show_chart(
         make_context_extension_figure(extension, lang=lang),
         key="extension_chart",
-        name=file_stem("rope-extension", f"dhead{d_head}", base_part,
+        name=file_stem("rope-extension", f"dhead{d_head}",
+                       None if base == DEFAULT_BASE else f"base{base:g}",
                        f"train{extension.train_length}", f"x{factor}"),
     )
     counts = {m: int(b.sum()) for m, b in extension.beyond.items()}
@@ -244,10 +256,13 @@ def extension_section() -> None:
     )
 
 
+@st.fragment
 def config_section() -> None:
     """A model's config (and a second one beside it): per pair wavelengths and bands, largest
-    angles at the target length, the logit of a query with itself."""
+    angles at the target length, the logit of a query with itself. Its own row: the config,
+    the one to compare, the factor and the paste box."""
     st.subheader(t("rope-config.heading"))
+    choice, factor = config_row(controls)
     shown, problem = curves_to_draw(choice, factor)
     if problem:
         st.warning(escape_markdown(problem), icon=":material/warning:")

@@ -100,9 +100,16 @@ with st.sidebar:  # page-wide: every view draws the table these three make
 
 # Each view's own controls sit above its charts, in its fragment: a change there reruns that
 # view alone. A control two views use is made by whichever is shown (its value is kept).
+VIEW_CONTROLS = ("metric", "anchor", "offset", "pair")
+
+
 def view_controls(*names: str) -> dict[str, object]:
-    """The controls `names` in the view's row, values clamped to the table (with a note)."""
-    columns = dict(zip(names, controls.view_row(len(names)), strict=True))
+    """The controls `names` in the view's row, values clamped to the table (with a note). Each
+    control has its own column of a four-column row, first in every view that has it: a bound
+    widget that moves to another block between views no longer reaches the address bar
+    (docs/design.md)."""
+    row = dict(zip(VIEW_CONTROLS, controls.view_row(len(VIEW_CONTROLS)), strict=True))
+    columns = {name: row[name] for name in names}
     values: dict[str, object] = {}
     if "metric" in columns:  # each control named as written (tests/test_pages.py reads them)
         with columns["metric"]:

@@ -68,7 +68,7 @@ def cached_overview(grid_h: int, grid_w: int, d_model: int, base: float, cls_tok
 
 
 # The three rotations' maps for a patch: (3, H, W) float32 at most 64 x 64 (48 KB each).
-@bounded_cache(max_entries=16, max_bytes=MB, worst_case=[(64, 64, 256, 12, 63, 0)])
+@bounded_cache(max_entries=16, max_bytes=MB // 2, worst_case=[(64, 64, 256, 12, 63, 0)])
 def cached_rope_maps(grid_h: int, grid_w: int, d_head: int, head: int, row: int, col: int):
     return np.stack([rope_2d.rope_2d_similarity(angles, row, col)
                      for angles in rope_angles(grid_h, grid_w, d_head, head)]).astype(np.float32)
@@ -82,8 +82,9 @@ def rope_angles(grid_h: int, grid_w: int, d_head: int, head: int) -> list[np.nda
             rope_2d.rope_2d_mixed_angles(grid_h, grid_w, mixed)[0]]
 
 
-# The three rotations' tiles, float32: at most 3 x (14, 14, 20, 20) cells (0.9 MB).
-@bounded_cache(max_entries=4, max_bytes=2 * MB, worst_case=[(64, 64, 256, 12)])
+# The three rotations' tiles, float32: at most 3 x (14, 14, 20, 20) cells (0.9 MB; at ViT-B's
+# 14 x 14 grid, 0.4 MB).
+@bounded_cache(max_entries=4, max_bytes=MB, worst_case=[(64, 64, 256, 12)])
 def cached_rope_tiles(grid_h: int, grid_w: int, d_head: int, head: int):
     return [
         dataclasses.replace(tiles, tiles=tiles.tiles.astype(np.float32))
@@ -96,7 +97,7 @@ MROPE_OFFSETS = 512  # offsets drawn: well past a 64-patch side
 
 
 # Ids: (3, 4608) int64 at most (110 KB); logits: (4, 513) float64 (16 KB).
-@bounded_cache(max_entries=4, max_bytes=MB // 2, worst_case=[(256, 64, 64, 256)])
+@bounded_cache(max_entries=4, max_bytes=MB // 4, worst_case=[(256, 64, 64, 256)])
 def cached_mrope(text_before: int, grid_h: int, grid_w: int, text_after: int):
     ids = mrope.mrope_position_ids([("text", text_before), ("image", (1, grid_h, grid_w)),
                                     ("text", text_after)])
@@ -182,6 +183,7 @@ st.latex(
 @st.fragment
 def tiles_section() -> None:
     """The ViT paper's similarity tiles, and the selected patch against every patch."""
+    st.subheader(t("vit-grid.tiles"))
     row, col = patch_control(controls.view_row(1)[0])
     tiles = cached_tiles(grid_h, grid_w, d_model, base)
     similarity_map = cached_patch_map(grid_h, grid_w, d_model, base, cls_token, row, col)
@@ -240,9 +242,11 @@ def rope_section() -> None:
     every patch. Its own controls (d_head, the mixed head) above the chart: a change reruns
     this view alone."""
     st.subheader(t("vit-grid.rope"))
+    # The patch second in every view that has it (after the heading): a bound widget that moves
+    # to another block between views no longer reaches the address bar (docs/design.md).
+    row, col = patch_control(controls.view_row(1)[0])
     explain(t("vit-grid.rope_intro"))
-    patch_column, head_width_column, head_column = controls.view_row(3)
-    row, col = patch_control(patch_column)
+    head_width_column, head_column = controls.view_row(2)
     with head_width_column:
         d_head = controls.stops("d_head")
     with head_column:

@@ -68,164 +68,194 @@ with st.sidebar:
     scale = controls.toggle("scale")
     special_tokens = controls.toggle("special_tokens")
     bert_input = controls.toggle("bert_input")
-    projection = controls.choice("projection", t("word-position.projection_control"))
     seed = controls.number("seed")
+# Page-wide (sidebar): everything that makes the vectors, which the tokens, the chart and the
+# table all show. The projection (2-D or 3-D) is the chart's own control, above it in its
+# fragment: a change there reruns the chart alone.
 
 explain(t("word-position.intro"))
 st.latex(r"x_p = s \cdot W_{t_p} + P_p")
 
-# --- choices that depend on each other, said out loud --------------------------------------------
-minilm_available = True
-if embedding == "minilm" or (embedding == "random" and encoding == "learned"):
-    try:
-        cached_minilm()
-    except ModelUnavailableError as error:
-        minilm_available = False
-        st.error(escape_markdown(error_text(error, lang, "minilm")), icon=":material/error:")
-        if embedding == "minilm":
-            stop(t("word-position.without_model"))
-choices, notes = settle_choices(embedding, encoding, d_model, scale=scale,
-                                   bert_input=bert_input, minilm_available=minilm_available)
-for note in notes:
-    st.info(note.in_language(lang), icon=":material/info:")
-encoding, d_model, scale, bert_input = (choices.encoding, choices.d_model, choices.scale,
-                                        choices.bert_input)
-if embedding == "article" and sentence.strip() != wp.ARTICLE_SENTENCE:
-    st.info(t("word-position.article_sentence_only", sentence=wp.ARTICLE_SENTENCE),
-            icon=":material/info:")
-if embedding != "article" and not wp.word_tokens(sentence):
-    stop(t("word-position.no_sentence"))
+# The chart's fragment keeps one place on the page whatever is said above it (notes, the tokens,
+# the article's tables): in Streamlit 1.67 a bound widget in a fragment whose place moved in a
+# full rerun no longer reaches the address bar. So everything above it is one block.
+above, projection_slot = st.container(), st.container()
+with above:
+    # --- choices that depend on each other, said out loud -----------------------------------------
+    minilm_available = True
+    if embedding == "minilm" or (embedding == "random" and encoding == "learned"):
+        try:
+            cached_minilm()
+        except ModelUnavailableError as error:
+            minilm_available = False
+            st.error(escape_markdown(error_text(error, lang, "minilm")), icon=":material/error:")
+            if embedding == "minilm":
+                stop(t("word-position.without_model"))
+    choices, notes = settle_choices(embedding, encoding, d_model, scale=scale,
+                                       bert_input=bert_input, minilm_available=minilm_available)
+    for note in notes:
+        st.info(note.in_language(lang), icon=":material/info:")
+    encoding, d_model, scale, bert_input = (choices.encoding, choices.d_model, choices.scale,
+                                            choices.bert_input)
+    if embedding == "article" and sentence.strip() != wp.ARTICLE_SENTENCE:
+        st.info(t("word-position.article_sentence_only", sentence=wp.ARTICLE_SENTENCE),
+                icon=":material/info:")
+    if embedding != "article" and not wp.word_tokens(sentence):
+        stop(t("word-position.no_sentence"))
 
-components = 3 if projection == "3-D" else 2
-try:
-    word_position = cached_word_view(
-        embedding, sentence, encoding, layout, d_model, scale, seed, special_tokens, bert_input,
-        components,
-    )
-except InputError as error:  # e.g. a text of characters the tokenizer drops entirely
-    stop(escape_markdown(error_text(error, lang, "word-position")))
-n = len(word_position.tokens)
 
-# --- what convention is on -----------------------------------------------------------------------
-if word_position.bert_input:
-    convention = t("word-position.convention_bert")
-elif scale:
-    convention = t("word-position.convention_scaled", d_model=d_model, scale=word_position.scale)
-else:
-    convention = t("word-position.convention_unscaled")
-source = {
-    "article": t("word-position.source_article"),
-    "random": t("word-position.source_random", d_model=d_model, seed=seed),
-    "minilm": t("word-position.source_minilm"),
-}[embedding]
-positions_text = {
-    ("article", "learned"): t("word-position.positions_article_learned"),
-    ("article", "sinusoidal"): t("word-position.positions_article_sinusoidal"),
-}.get((embedding, encoding), t("word-position.positions_learned") if encoding == "learned"
-      else t("word-position.positions_sinusoid", layout=layout))
-explain(t("word-position.settings", source=source, positions=positions_text,
-          convention=convention))
 
-# --- the tokens ----------------------------------------------------------------------------------
-st.subheader(t("word-position.tokens", n=n))
-if embedding != "article":
-    st.caption(t("word-position.sentence_caption",
-                 sentence=escape_markdown(shorten(sentence, 300))))
-if word_position.truncated:
-    st.warning(
-        t("word-position.truncated", total=word_position.total_tokens, n=n,
-          max_tokens=wp.MAX_TOKENS, last=wp.MAX_TOKENS - 1),
-        icon=":material/content_cut:",
-    )
-if word_position.unknown_tokens:
-    st.warning(
-        t("word-position.unknown_tokens", unknown=word_position.unknown_tokens, n=n),
-        icon=":material/help:",
-    )
-# One markdown line of badge directives; escape_markdown escapes the brackets too, so a token
-# such as "[CLS]" or "]" cannot end its badge early.
-chips = [
-    f":blue-badge[{escape_markdown(token)} · {position}]"
-    for token, position in zip(
-        word_position.tokens[:MAX_CHIPS], word_position.positions[:MAX_CHIPS], strict=True
-    )
-]
-if n > MAX_CHIPS:
-    chips.append(f":gray-badge[{t('word-position.chips_more', count=n - MAX_CHIPS)}]")
-st.markdown(" ".join(chips))
-if embedding == "minilm":
-    explain(t("word-position.uncased"), caption=True)
+    def word_view(components: int) -> wp.WordPositionView:
+        """The page's vectors, projected to `components` dimensions."""
+        return cached_word_view(embedding, sentence, encoding, layout, d_model, scale, seed,
+                                special_tokens, bert_input, components)
 
-# --- the article's table, beside the real d = 2 sinusoid -----------------------------------------
-if embedding == "article":
-    st.subheader(t("word-position.article_tables"))
-    explain(t("word-position.article_tables_text"))
-    left, right = st.columns(2, gap="large")
-    short_names = {"position": "p", "token": "token", "token[0]": "W[0]", "token[1]": "W[1]",
-                   "position[0]": "P[0]", "position[1]": "P[1]", "sum[0]": "X[0]", "sum[1]": "X[1]"}
-    for column, table_encoding, heading in (
-        (left, "learned", t("word-position.article_p")),
-        (right, "sinusoidal", t("word-position.real_sinusoid")),
-    ):
-        table = wp.vector_table(wp.article_word_position(table_encoding, scale=scale), dims=2)
-        with column:
-            st.markdown(t("word-position.table_heading", heading=heading,
-                          s="s" if scale else ""))
-            st.dataframe(
-                pd.DataFrame(table)[list(short_names)].rename(columns=short_names),
-                hide_index=True, key=f"article_table_{table_encoding}",
-            )
-    for i, j in word_position.coincident:
-        point = ", ".join(f"{v:g}" for v in word_position.sums_head[i])
+
+    def components_of(projection: str) -> int:
+        return 3 if projection == "3-D" else 2
+
+
+    try:  # the projection the chart will ask for: one cache entry serves the page and the chart
+        word_position = word_view(components_of(controls.current("projection")))
+    except InputError as error:  # e.g. a text of characters the tokenizer drops entirely
+        stop(escape_markdown(error_text(error, lang, "word-position")))
+    n = len(word_position.tokens)
+
+    # --- what convention is on --------------------------------------------------------------------
+    if word_position.bert_input:
+        convention = t("word-position.convention_bert")
+    elif scale:
+        convention = t("word-position.convention_scaled", d_model=d_model,
+                       scale=word_position.scale)
+    else:
+        convention = t("word-position.convention_unscaled")
+    source = {
+        "article": t("word-position.source_article"),
+        "random": t("word-position.source_random", d_model=d_model, seed=seed),
+        "minilm": t("word-position.source_minilm"),
+    }[embedding]
+    positions_text = {
+        ("article", "learned"): t("word-position.positions_article_learned"),
+        ("article", "sinusoidal"): t("word-position.positions_article_sinusoidal"),
+    }.get((embedding, encoding), t("word-position.positions_learned") if encoding == "learned"
+          else t("word-position.positions_sinusoid", layout=layout))
+    explain(t("word-position.settings", source=source, positions=positions_text,
+              convention=convention))
+
+    # --- the tokens -------------------------------------------------------------------------------
+    st.subheader(t("word-position.tokens", n=n))
+    if embedding != "article":
+        st.caption(t("word-position.sentence_caption",
+                     sentence=escape_markdown(shorten(sentence, 300))))
+    if word_position.truncated:
         st.warning(
-            t("word-position.same_point", first=word_position.tokens[i], i=i,
-              second=word_position.tokens[j], j=j, point=point),
-            icon=":material/warning:",
+            t("word-position.truncated", total=word_position.total_tokens, n=n,
+              max_tokens=wp.MAX_TOKENS, last=wp.MAX_TOKENS - 1),
+            icon=":material/content_cut:",
         )
-    explain(t("word-position.two_d_text"))
+    if word_position.unknown_tokens:
+        st.warning(
+            t("word-position.unknown_tokens", unknown=word_position.unknown_tokens, n=n),
+            icon=":material/help:",
+        )
+    # One markdown line of badge directives; escape_markdown escapes the brackets too, so a token
+    # such as "[CLS]" or "]" cannot end its badge early.
+    chips = [
+        f":blue-badge[{escape_markdown(token)} · {position}]"
+        for token, position in zip(
+            word_position.tokens[:MAX_CHIPS], word_position.positions[:MAX_CHIPS], strict=True
+        )
+    ]
+    if n > MAX_CHIPS:
+        chips.append(f":gray-badge[{t('word-position.chips_more', count=n - MAX_CHIPS)}]")
+    st.markdown(" ".join(chips))
+    if embedding == "minilm":
+        explain(t("word-position.uncased"), caption=True)
+
+    # --- the article's table, beside the real d = 2 sinusoid --------------------------------------
+    if embedding == "article":
+        st.subheader(t("word-position.article_tables"))
+        explain(t("word-position.article_tables_text"))
+        left, right = st.columns(2, gap="large")
+        short_names = {"position": "p", "token": "token", "token[0]": "W[0]",
+                       "token[1]": "W[1]", "position[0]": "P[0]", "position[1]": "P[1]",
+                       "sum[0]": "X[0]", "sum[1]": "X[1]"}
+        for column, table_encoding, heading in (
+            (left, "learned", t("word-position.article_p")),
+            (right, "sinusoidal", t("word-position.real_sinusoid")),
+        ):
+            table = wp.vector_table(wp.article_word_position(table_encoding, scale=scale), dims=2)
+            with column:
+                st.markdown(t("word-position.table_heading", heading=heading,
+                              s="s" if scale else ""))
+                st.dataframe(
+                    pd.DataFrame(table)[list(short_names)].rename(columns=short_names),
+                    hide_index=True, key=f"article_table_{table_encoding}",
+                )
+        for i, j in word_position.coincident:
+            point = ", ".join(f"{v:g}" for v in word_position.sums_head[i])
+            st.warning(
+                t("word-position.same_point", first=word_position.tokens[i], i=i,
+                  second=word_position.tokens[j], j=j, point=point),
+                icon=":material/warning:",
+            )
+        explain(t("word-position.two_d_text"))
+
 
 # --- the projection ------------------------------------------------------------------------------
-projected = word_position.projection
-st.subheader(t("word-position.projection_pca") if projected.method == "PCA"
-             else t("word-position.projection"))
-if projected.method == "raw":
-    explain(
-        t("word-position.raw_caption_3d", d=word_position.d_model) if components == 3
-        else t("word-position.raw_caption", d=word_position.d_model),
-        caption=True,
+@st.fragment
+def projection_section() -> None:
+    """The sums projected, 2-D or 3-D (the view's own control, under its heading)."""
+    components = components_of(controls.current("projection"))
+    shown = word_view(components)  # the page's vectors: they made it this far
+    projected = shown.projection
+    st.subheader(t("word-position.projection_pca") if projected.method == "PCA"
+                 else t("word-position.projection"))
+    with controls.view_row(1)[0]:
+        controls.choice("projection", t("word-position.projection_control"))
+    if projected.method == "raw":
+        explain(
+            t("word-position.raw_caption_3d", d=shown.d_model) if components == 3
+            else t("word-position.raw_caption", d=shown.d_model),
+            caption=True,
+        )
+    else:
+        ratios = projected.explained_variance_ratio
+        shares = ", ".join(f"PC{i + 1} {r:.1%}" for i, r in enumerate(ratios))
+        explain(
+            t("word-position.pca_caption", n=n, seed=seed, shares=shares, d=shown.d_model,
+              kind=t("word-position.pca_inputs") if shown.bert_input
+              else t("word-position.pca_sums")),
+            caption=True,
+        )
+    sum_label = (t("word-position.sum_bert") if shown.bert_input
+                 else t("word-position.sum_plain"))
+    # Files name the view: pe-word-position_minilm_learned_d384_cls-sep_2d.
+    show_chart(
+        make_word_position_figure(
+            projected.coordinates,
+            shown.tokens,
+            shown.positions.tolist(),
+            axis_titles=projection_axis_titles(projected, lang),
+            title=t("word-position.chart_title", sum_label=sum_label),
+            sum_label=sum_label,
+            lang=lang,
+        ),
+        key="projection_chart",
+        name=file_stem(
+            "word-position", embedding, encoding,
+            layout if encoding == "sinusoidal" and embedding != "article" else None,
+            f"d{d_model}", "scaled" if scale else None,
+            f"seed{seed}" if embedding == "random" else None,
+            "cls-sep" if embedding == "minilm" and special_tokens else None,
+            "bert-input" if bert_input else None, f"{components}d",
+        ),
     )
-else:
-    ratios = projected.explained_variance_ratio
-    shares = ", ".join(f"PC{i + 1} {r:.1%}" for i, r in enumerate(ratios))
-    explain(
-        t("word-position.pca_caption", n=n, seed=seed, shares=shares, d=word_position.d_model,
-          kind=t("word-position.pca_inputs") if word_position.bert_input
-          else t("word-position.pca_sums")),
-        caption=True,
-    )
-sum_label = (t("word-position.sum_bert") if word_position.bert_input
-             else t("word-position.sum_plain"))
-# Files name the view: pe-word-position_minilm_learned_d384_cls-sep_2d.
-show_chart(
-    make_word_position_figure(
-        projected.coordinates,
-        word_position.tokens,
-        word_position.positions.tolist(),
-        axis_titles=projection_axis_titles(projected, lang),
-        title=t("word-position.chart_title", sum_label=sum_label),
-        sum_label=sum_label,
-        lang=lang,
-    ),
-    key="projection_chart",
-    name=file_stem(
-        "word-position", embedding, encoding,
-        layout if encoding == "sinusoidal" and embedding != "article" else None,
-        f"d{d_model}", "scaled" if scale else None,
-        f"seed{seed}" if embedding == "random" else None,
-        "cls-sep" if embedding == "minilm" and special_tokens else None,
-        "bert-input" if bert_input else None, f"{components}d",
-    ),
-)
+
+
+with projection_slot:
+    projection_section()
+
 repeated = list(word_position.repeated.items())
 if repeated:
     items = t("word-position.list_separator").join(

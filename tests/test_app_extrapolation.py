@@ -78,3 +78,20 @@ def test_extrapolation_without_extrapolating_says_so():
 def test_bad_url_value_gives_a_notice_naming_the_parameter(page, name, value):
     at = open_with_one_bad_value(page, name, value)
     assert len(plotly_figures(at)) >= 3  # the page still draws, with the default
+
+
+def test_the_rope_rows_config_lives_above_it_and_the_lengths_stay_page_wide():
+    """config, compare and factor are the RoPE row's own (in the page, its fragment); the lengths
+    and d_model stay in the sidebar. A config chosen there draws its panel and keeps the
+    sinusoid's as it was."""
+    at = open_page(EXTRAPOLATION, {"train_length": "100", "target_length": "400"})
+    sidebar = {w.key for w in [*at.sidebar.radio, *at.sidebar.slider, *at.sidebar.select_slider]}
+    assert {"train_length", "target_length", "d_model"} <= sidebar
+    assert not {"config", "compare", "factor"} & sidebar
+    sinusoid = decode(figure_titled(at, "Sinusoid")["data"][0]["y"])
+    at.main.radio(key="config").set_value("llama-3.1-8b").run()
+    assert not at.exception
+    assert figure_titled(at, "Llama 3.1 8B")
+    assert at.main.slider(key="factor").value == 8  # the config's own factor
+    np.testing.assert_array_equal(decode(figure_titled(at, "Sinusoid")["data"][0]["y"]),
+                                  sinusoid)

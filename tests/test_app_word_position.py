@@ -172,3 +172,17 @@ def test_bad_url_value_gives_a_notice_naming_the_parameter(name, value):
     assert len(messages) == 1
     assert messages[0].startswith(f"URL parameter {name}")
     assert len(plotly_figures(at)) == 1
+
+
+def test_the_projection_lives_above_the_chart_and_keeps_its_value():
+    """The chart's own control: in the page (its fragment), not the sidebar; a link's value is
+    drawn, and a change redraws the chart while the tokens and the table stay."""
+    at = open_page(WORD, {"embedding": "random", "d_model": "16", "projection": "3-D"})
+    assert "projection" not in {w.key for w in at.sidebar.radio}
+    assert at.main.radio(key="projection").value == "3-D"
+    assert {t["type"] for t in plotly_figures(at)[0]["data"]} == {"scatter3d"}
+    table = at.dataframe[0].value
+    at.main.radio(key="projection").set_value("2-D").run()
+    assert {t["type"] for t in plotly_figures(at)[0]["data"]} == {"scatter"}
+    assert at.main.radio(key="projection").value == "2-D"
+    assert at.dataframe[0].value.equals(table)

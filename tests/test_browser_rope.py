@@ -29,10 +29,13 @@ def test_rope_deep_link(browser_page):
     browser_page.open(f"{ROPE_LINK}&view=extension", charts=1)
     page.get_by_text("Context extension ×8").first.wait_for(state="attached", timeout=30_000)
     assert chart_keys(page) == ["extension_chart"]
-    click_section(browser_page, "decay")  # the controls stay as the link set them
+    click_section(browser_page, "decay")  # the page's controls stay as the link set them
     assert chart_keys(page) == ["decay_chart"]
     assert browser_support.shown_value(page, "d_head") == "64"
-    assert "factor=8" in page.url
+    assert "layout=half_split" in page.url  # a view's own control, kept for its views
+    click_section(browser_page, "extension")  # the extension's own factor, as it was
+    assert browser_support.shown_value(page, "factor") == "8"
+    page.wait_for_function("() => location.search.includes('factor=8')", timeout=10_000)
     assert browser_page.exceptions() == []
     assert browser_page.dialogs == []
     screenshot_whole_page(browser_page, "rope-decay")

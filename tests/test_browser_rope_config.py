@@ -68,6 +68,10 @@ def test_two_presets_side_by_side(browser, app_url, name, suffix, width, height)
         assert chart_keys(page) == SIX_CHARTS
         assert "view=config" in page.url and "compare=qwen2.5-7b-yarn" in page.url
         assert "factor=" not in page.url  # the config's own: 8
+        if "present=1" in suffix:  # on a slide the view's controls are folded: unfold them
+            page.get_by_text("控件" if "lang=zh" in suffix else "Controls",
+                             exact=True).first.click()
+            page.wait_for_timeout(300)
         assert browser_support.shown_value(page, "factor") == "8"
         assert seen.exceptions() == [] and seen.dialogs == []
         assert page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS) == []

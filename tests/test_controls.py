@@ -75,20 +75,26 @@ def test_a_value_typed_into_the_exact_box_becomes_the_sliders():
     assert "130 dimensions" in " ".join(m.value for m in at.markdown)
 
 
-@pytest.mark.parametrize(("script", "view", "hidden", "shown"), [
-    ("app_pages/rope.py", "extension", {"layout", "positions", "scaling"}, {"factor"}),
-    ("app_pages/rope.py", "decay", {"layout", "scaling", "factor"}, {"positions"}),
+@pytest.mark.parametrize(("script", "view", "hidden", "shown", "absent"), [
+    ("app_pages/rope.py", "extension", {"positions"}, {"factor"}, {"layout", "scaling"}),
+    ("app_pages/rope.py", "decay", set(), {"positions"}, {"layout", "scaling", "factor"}),
+    ("app_pages/rope.py", "rotation", {"factor"}, {"layout", "scaling", "positions"},
+     {"config", "compare"}),
 ])
-def test_a_view_hides_the_controls_it_does_not_use_and_keeps_their_values(
-    script, view, hidden, shown
+def test_a_view_hides_the_page_controls_it_does_not_use_and_keeps_their_values(
+    script, view, hidden, shown, absent
 ):
-    """Hidden controls are still made (in a container the page's CSS hides), so Streamlit keeps
-    their URL values and the link carries them; shown ones are outside any hidden block."""
+    """Page controls a view does not use are still made (in a container the page's CSS hides),
+    so Streamlit keeps their URL values and the link carries them; shown ones are outside any
+    hidden block; other views' own controls are not made (they live in those views)."""
     at = open_page(script, {"view": view})
     assert not at.exception, [e.value for e in at.exception]
     hidden_keys = _keys_in_hidden_blocks(at)
     assert hidden <= hidden_keys, hidden_keys
     assert not (shown & hidden_keys), shown & hidden_keys
+    made = {w.key for w in at.main.radio} | {w.key for w in at.sidebar.radio} | {
+        w.key for w in [*at.slider, *at.select_slider]}
+    assert shown <= made and not (absent & made), (made, absent)
 
 
 def _keys_in_hidden_blocks(at) -> set[str]:

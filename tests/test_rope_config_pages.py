@@ -362,12 +362,16 @@ def test_bad_config_url_values_give_a_notice_naming_the_parameter(name, value):
 def test_the_config_view_hides_the_controls_it_does_not_use():
     at = open_page(ROPE, {"view": "config"})
     hidden = _keys_in_hidden_blocks(at)
-    assert {"d_head", "base", "layout", "positions", "scaling"} <= hidden
+    assert {"d_head", "base", "positions"} <= hidden
     assert not ({"config", "compare", "factor", "pasted_config"} & hidden)
+    # the config's controls are the view's own: above its charts, not in the sidebar
+    assert {"config", "compare"} <= {w.key for w in at.main.radio}
+    assert not {"config", "compare", "layout", "scaling"} & {w.key for w in at.sidebar.radio}
     at = open_page(ROPE, {"view": "rotation", "config": "mistral-7b"})
     assert at.radio(key="view").value == "rotation"  # a view in the link wins
-    assert {"config", "compare", "pasted_config"} <= _keys_in_hidden_blocks(at)
-    assert at.radio(key="config").value == "mistral-7b"  # kept, in the URL too
+    assert "config" not in {w.key for w in at.radio}  # the config view's own control
+    at.radio(key="view").set_value("config").run()
+    assert at.radio(key="config").value == "mistral-7b"  # the link's config, kept for its view
 
 
 def test_config_view_in_chinese_and_presentation_mode():

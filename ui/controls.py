@@ -256,7 +256,7 @@ class PageControls:
             return list(st.columns(columns, gap="medium", vertical_alignment="bottom"))
 
     @contextlib.contextmanager
-    def shown(self, visible: bool) -> Iterator[None]:
+    def shown(self, visible: bool, name: str | None = None) -> Iterator[None]:
         """Controls made inside are on the page only when `visible`: hidden, they stay
         (invisible) so that their values stay in the URL and the link, as Streamlit drops a
         bound widget's parameter when the widget is not made.
@@ -265,9 +265,10 @@ class PageControls:
         blocks), hidden by a marker made after its controls: a widget moved from one container
         to another lost its place in the address bar in Streamlit 1.67's browser code (the RoPE
         config chosen in the config view after the extension view showed a new model while the
-        URL, and so the link, kept the old one)."""
+        URL, and so the link, kept the old one). Inside a fragment give the block a `name`: a
+        fragment's reruns count on from the page's blocks, and a new key is a new container."""
         self._groups += 1
-        with st.container(key=f"{GROUP_PREFIX}{self.page}-{self._groups}"):
+        with st.container(key=f"{GROUP_PREFIX}{self.page}-{name or self._groups}"):
             yield
             if not visible:
                 _hide_css()

@@ -32,6 +32,7 @@ from figures.rope_config import (
 from ui.cache import MB, bounded_cache
 from ui.controls import PageControls
 from ui.i18n import current_language, t
+from ui.pages import params_of
 
 PASTE_KEY = "pasted_config"  # the text area's key: session state only, never the URL
 
@@ -102,41 +103,68 @@ def _read_paste(text: str) -> tuple[RopeConfig | None, str | None]:
     return config, None
 
 
-def config_controls(controls: PageControls, *, active: bool) -> ConfigChoice:
-    """The `config` and `compare` choices (visible when `active`, else kept out of sight with
-    their URL values), and `factor`'s default set to the config's own (see the module
-    docstring). Then the page makes the `factor` slider, then `paste_box`."""
-    with controls.shown(active):
+def factor_context(controls: PageControls, *, active: bool,
+                   preset: RopeConfig | None = None) -> int | None:
+    """`factor`'s default for this run: `preset`'s own factor where a config is drawn
+    (`active`), else the page's; and the slider's value back to that default when what factor
+    means changed since the last run (see the module docstring). Returns the preset's own."""
+    param = params_of(controls.page)["factor"]  # the page's spec (its default where no config)
+    own = own_factor(preset, param.maximum) if active else None
+    default = own if own is not None else param.default
+    controls.params["factor"] = replace(param, default=default)
+    context = (active, preset.name if active and preset is not None else None)
+    key = f"_factor_context:{controls.page}"
+    state = st.session_state
+    if key in state and state[key] != context:
+        state["factor"] = default
+    state[key] = context
+    return own
+
+
+def config_controls(controls: PageControls) -> ConfigChoice:
+    """The `config` and `compare` choices, and `factor`'s default set to the config's own
+    (`factor_context`). Then `config_row` makes the `factor` slider, then `paste_box`."""
+    with controls.shown(True, "config"):
         name = controls.choice("config", t("rope-config.config"),
                                help=t("rope-config.config_help"))
         compare = controls.choice("compare", t("rope-config.compare"),
                                   help=t("rope-config.compare_help"))
-    # The paste box comes later in the sidebar; its text of this run is already in the state.
+    # The paste box comes after the factor; its text of this run is already in the state.
     text = st.session_state.get(PASTE_KEY) or ""
-    pasted, problem = _read_paste(text) if active else (None, None)
+    pasted, problem = _read_paste(text)
     if len(text) > MAX_CONFIG_CHARS:
         # Refused above with its length; the session keeps no more than one character over
         # the limit (the box has no max_chars: Streamlit's would drop a long paste silently).
         st.session_state[PASTE_KEY] = text[:MAX_CONFIG_CHARS + 1]
     preset = PRESETS.get(name)
-    param = controls.params["factor"]
-    own = own_factor(preset, param.maximum) if active else None
-    default = own if own is not None else param.default
-    controls.params["factor"] = replace(param, default=default)
-    # Back to the default when what factor means changes (see the module docstring).
-    context, key = (active, name if active else None), f"_factor_context:{controls.page}"
-    state = st.session_state
-    if key in state and state[key] != context:
-        state["factor"] = default
-    state[key] = context
+    own = factor_context(controls, active=True, preset=preset)
     return ConfigChoice(preset=preset, compare=PRESETS.get(compare), pasted=pasted,
-                        paste_problem=problem, own_factor=own, page_factor=param.default)
+                        paste_problem=problem, own_factor=own,
+                        page_factor=params_of(controls.page)["factor"].default)
 
 
-def paste_box(controls: PageControls, *, active: bool) -> None:
+def config_row(controls: PageControls) -> tuple[ConfigChoice, int]:
+    """A view's model config, in a row above its charts (made inside the view's fragment):
+    `config` and `compare`, the paste box, then `factor` (its default the config's own: a link
+    carries it only to override). The factor stands where the RoPE page's other views have it
+    (the row's third column, the row second in the view): a bound widget that moves to another
+    block between views no longer reaches the address bar (docs/design.md)."""
+    config_column, paste_column, factor_column = controls.view_row([3, 1.5, 1.5])
+    with config_column:
+        choice = config_controls(controls)
+    with factor_column:  # the third column of the row, in every RoPE view that has it
+        with controls.shown(choice.own_factor is not None and choice.pasted is None, "factor"):
+            factor = controls.slider("factor", t("rope-config.factor"),
+                                     help=t("rope-config.factor_help"))
+    with paste_column:
+        paste_box(controls)
+    return choice, factor
+
+
+def paste_box(controls: PageControls) -> None:
     """The text area for a pasted config.json (in session state only, never in the URL)."""
-    with controls.shown(active), st.expander(t("rope-config.paste"),
-                                             expanded=bool(st.session_state.get(PASTE_KEY))):
+    with controls.shown(True, "paste"), st.expander(
+            t("rope-config.paste"), expanded=bool(st.session_state.get(PASTE_KEY))):
         # No max_chars: a longer paste reaches the server, gets a notice with its length and
         # is cut (config_controls).
         st.text_area(t("rope-config.paste_label"), key=PASTE_KEY, height=160,
