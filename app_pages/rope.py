@@ -64,11 +64,11 @@ def cached_decay(positions, d_head, bases):
     return distances, {b: rope.rope_decay_bound(distances, d_head, base=b) for b in bases}
 
 
-@bounded_cache(max_entries=16, max_bytes=1 * MB,
-               worst_case=[(limits.MAX_D_HEAD, DEFAULT_BASE, limits.MAX_ROPE_FACTOR)])
-def cached_extension(d_head, base, factor):
-    train = rope.DEFAULT_TRAIN_LENGTH
-    return rope.rope_context_extension(d_head, train, train * factor, base=base, factor=factor)
+@bounded_cache(max_entries=16, max_bytes=1 * MB, worst_case=[
+    (limits.MAX_D_HEAD, DEFAULT_BASE, limits.MAX_ROPE_FACTOR, limits.MAX_EXTENSION_TRAIN_LENGTH)])
+def cached_extension(d_head, base, factor, train_length):
+    return rope.rope_context_extension(d_head, train_length, train_length * factor, base=base,
+                                       factor=factor, methods=rope.EXTENSION_METHODS)
 
 
 def set_base(value: float) -> None:
@@ -237,9 +237,12 @@ def extension_section() -> None:
     st.subheader(t("rope.extension"))
     # The factor in the third column of a row, as the rotating views and the config view have
     # it: the same block in every view (see config_row).
-    with controls.view_row(3)[2], controls.shown(True, "factor"):
+    length_column, _, factor_column = controls.view_row(3)
+    with length_column:
+        train_length = controls.stops("train_length")
+    with factor_column, controls.shown(True, "factor"):
         factor = controls.slider("factor", t("rope.factor"), help=t("rope.factor_help"))
-    extension = cached_extension(d_head, base, factor)
+    extension = cached_extension(d_head, base, factor, train_length)
     show_chart(
         make_context_extension_figure(extension, lang=lang),
         key="extension_chart",
@@ -251,7 +254,9 @@ def extension_section() -> None:
     explain(
         t("rope.extension_caption", last_trained=extension.train_length - 1,
           last_target=extension.target_length - 1, none=counts["none"], factor=factor,
-          interpolated=counts["position_interpolation"], ntk=counts["ntk_aware"]),
+          interpolated=counts["position_interpolation"], ntk=counts["ntk_aware"],
+          yarn=counts["yarn"], llama3=counts["llama3"], dynamic=counts["dynamic"],
+          trained=extension.train_length, target=extension.target_length),
         caption=True,
     )
 

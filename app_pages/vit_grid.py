@@ -38,9 +38,11 @@ def embedding_table(grid_h: int, grid_w: int, d_model: int, base: float, cls_tok
 
 
 @bounded_cache(max_entries=8, max_bytes=6 * MB, worst_case=[(64, 64, 1280, DEFAULT_BASE)])
-def cached_tiles(grid_h: int, grid_w: int, d_model: int, base: float):
+def cached_tiles(grid_h: int, grid_w: int, d_model: int, base: float,
+                 max_side: int = vit_grid.MAX_MOSAIC_SIDE):
     return vit_grid.similarity_tiles(
-        embedding_table(grid_h, grid_w, d_model, base, False), grid_h, grid_w
+        embedding_table(grid_h, grid_w, d_model, base, False), grid_h, grid_w,
+        max_side=max_side,
     )
 
 
@@ -82,13 +84,18 @@ def rope_angles(grid_h: int, grid_w: int, d_head: int, head: int) -> list[np.nda
             rope_2d.rope_2d_mixed_angles(grid_h, grid_w, mixed)[0]]
 
 
-# The three rotations' tiles, float32: at most 3 x (14, 14, 20, 20) cells (0.9 MB; at ViT-B's
-# 14 x 14 grid, 0.4 MB).
+# Four mosaics in one chart, each at most 210 cells a side: every patch of ViT-B's 14 x 14 grid
+# exactly, and under 1 MB sent per change at a 64 x 64 grid (at 300 a side, 2.4 MB).
+ROPE_TILES_MOSAIC = 210
+
+
+# The three rotations' tiles, float32: at most 3 x (14, 14, 14, 14) cells (0.5 MB).
 @bounded_cache(max_entries=4, max_bytes=MB, worst_case=[(64, 64, 256, 12)])
 def cached_rope_tiles(grid_h: int, grid_w: int, d_head: int, head: int):
     return [
         dataclasses.replace(tiles, tiles=tiles.tiles.astype(np.float32))
-        for tiles in (vit_grid.similarity_tiles(rope_2d.rope_2d_table(angles), grid_h, grid_w)
+        for tiles in (vit_grid.similarity_tiles(rope_2d.rope_2d_table(angles), grid_h, grid_w,
+                                                max_side=ROPE_TILES_MOSAIC)
                       for angles in rope_angles(grid_h, grid_w, d_head, head))
     ]
 
@@ -264,7 +271,7 @@ def rope_section() -> None:
     explain(t("vit-grid.rope_caption", pairs=d_head // 2, d_model=d_model, head=head,
               angle=angle, angle_right=(angle + 90) % 360), caption=True)
     titles = [title for title, _ in maps]
-    tiles = zip(titles, [cached_tiles(grid_h, grid_w, d_model, base),
+    tiles = zip(titles, [cached_tiles(grid_h, grid_w, d_model, base, ROPE_TILES_MOSAIC),
                          *cached_rope_tiles(grid_h, grid_w, d_head, head)], strict=True)
     show_chart(make_rope_2d_tiles_figure(list(tiles), lang=lang), key="rope_tiles_chart",
                name=file_stem("vit-grid-rope-tiles", f"{grid_h}x{grid_w}", f"d{d_model}",

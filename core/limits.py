@@ -46,6 +46,7 @@ MAX_TEXT_LENGTH = 2000
 # RoPE page (core.rope).
 MAX_D_HEAD = 1024  # LLaMA and most LLMs use 128; wider heads add nothing visible
 MAX_ROPE_FACTOR = 64  # context extension 2k -> 128k tokens; Chen et al. go to s = 16
+MAX_EXTENSION_TRAIN_LENGTH = 131072  # the RoPE page's L for a context extension (x64: 8.4M < 10**7)
 
 # ALiBi page (core.alibi).
 MAX_HEADS = 64  # BLOOM-176B has 112 heads; 64 is enough to see the geometric pattern

@@ -43,6 +43,7 @@ from core._checks import (
     shorten,
 )
 from core.limits import MAX_D_HEAD  # imported, not redefined: one name per cap
+from core.rope_scaling import rope_scaled_frequencies
 from core.sinusoidal import frequencies
 
 RopeLayout = Literal["interleaved", "half_split"]
@@ -358,6 +359,32 @@ class ContextExtension:
         return np.arange(self.trained.size)
 
 
+# The methods of Hugging Face's rope_utils a context extension can also be drawn with, as the
+# rope_scaling each gets for a model trained on L positions and run on T = factor x L: YaRN and
+# Llama 3 with their published defaults (beta_fast 32, beta_slow 1; low_freq_factor 1,
+# high_freq_factor 4) and original_max_position_embeddings L; dynamic NTK at its running
+# length T (its base grows past max_position_embeddings L).
+HF_EXTENSION_METHODS = ("yarn", "dynamic", "llama3")
+EXTENSION_METHODS = ("none", *SCALINGS, *HF_EXTENSION_METHODS)
+
+
+def _hf_extension_frequencies(method: str, d_head: int, base: float, train_length: int,
+                              target_length: int, factor: float) -> np.ndarray:
+    """(d/2,) inverse frequencies of `method` (HF_EXTENSION_METHODS) at the target length."""
+    scaling: dict[str, object] = {"rope_type": method, "factor": factor}
+    if method == "dynamic":
+        inv_freq, _ = rope_scaled_frequencies(d_head, base=base, scaling=scaling,
+                                              max_position_embeddings=train_length,
+                                              seq_len=target_length)
+        return inv_freq
+    scaling["original_max_position_embeddings"] = train_length
+    if method == "llama3":
+        scaling |= {"low_freq_factor": 1.0, "high_freq_factor": 4.0}
+    inv_freq, _ = rope_scaled_frequencies(d_head, base=base, scaling=scaling,
+                                          max_position_embeddings=target_length)
+    return inv_freq
+
+
 def rope_context_extension(
     d_head: int,
     train_length: int,
@@ -365,30 +392,39 @@ def rope_context_extension(
     *,
     base: float = limits.DEFAULT_BASE,
     factor: float | None = None,
+    methods: tuple[str, ...] = ("none", *SCALINGS),
 ) -> ContextExtension:
     """Which pairs meet angles at the target length that they never met in training.
 
     A pair whose trained angles already covered a full turn ((L-1) theta_i >= 2 pi) has seen every
     direction; any other pair is beyond its trained range when its largest angle at the target
     length exceeds L theta_i (more than one position step past the largest trained angle).
-    `factor` defaults to T / L (at least 1). Methods: ``"none"``, ``"position_interpolation"``,
-    ``"ntk_aware"``.
+    `factor` defaults to T / L (at least 1). `methods` from EXTENSION_METHODS: ``"none"``,
+    ``"position_interpolation"``, ``"ntk_aware"`` (this module's), and ``"yarn"``,
+    ``"dynamic"``, ``"llama3"`` (`core.rope_scaling`, as Hugging Face's rope_utils; see
+    HF_EXTENSION_METHODS for the fields they get).
     """
     train_length = check_int("train_length", train_length, minimum=1, maximum=10**7)
     target_length = check_int("target_length", target_length, minimum=1, maximum=10**7)
     factor = max(target_length / train_length, 1.0) if factor is None else _check_factor(factor)
     factor = min(factor, MAX_FACTOR)
+    unknown = [m for m in methods if m not in EXTENSION_METHODS]
+    if unknown or not methods:
+        raise ValueError(f"methods must be some of {', '.join(EXTENSION_METHODS)}, got "
+                         f"{list(methods)!r}")
+    check_base(base)
     last_trained, last_target = np.array([train_length - 1.0]), np.array([target_length - 1.0])
     plain = RotationSettings(base=base)
     trained = rope_angles(last_trained, d_head, settings=plain)[0]  # (d/2,)
-    target = {
-        "none": rope_angles(last_target, d_head, settings=plain)[0],
-        **{
-            method: rope_angles(last_target, d_head, settings=RotationSettings(
-                base=base, scaling=method, factor=factor))[0]  # type: ignore[arg-type]
-            for method in SCALINGS
-        },
-    }  # method -> (d/2,)
+    target: dict[str, np.ndarray] = {}  # method -> (d/2,)
+    for method in methods:
+        if method in HF_EXTENSION_METHODS:
+            target[method] = (target_length - 1.0) * _hf_extension_frequencies(
+                method, d_head, base, train_length, target_length, factor)
+        else:
+            scaling = None if method == "none" else method
+            target[method] = rope_angles(last_target, d_head, settings=RotationSettings(
+                base=base, scaling=scaling, factor=factor))[0]  # type: ignore[arg-type]
     # Position interpolation at T = s*L reaches position (sL - 1)/s = L - 1/s: a fraction of a
     # step past L - 1, between trained positions' angles, which is what it relies on. So a pair is
     # beyond its range only more than one step past: angle > (L-1) theta_i + theta_i = L theta_i.

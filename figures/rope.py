@@ -19,6 +19,9 @@ def method_names(lang: Lang = "en") -> dict[str, str]:
         "none": message("fig.rope.method_none", lang),
         "position_interpolation": message("fig.rope.method_position_interpolation", lang),
         "ntk_aware": message("fig.rope.method_ntk_aware", lang),
+        "yarn": message("fig.rope.method_yarn", lang),
+        "dynamic": message("fig.rope.method_dynamic", lang),
+        "llama3": message("fig.rope.method_llama3", lang),
     }
 
 
@@ -27,6 +30,7 @@ TRAINED_COLOUR = "#7f7f7f"  # grey: what training saw
 BEYOND_COLOUR = "#c0392b"  # the app's accent red: never seen in training
 TARGET_COLOUR = "#1f77b4"
 MAX_ROTATION_POINTS = 128  # points per circle in the rotation figure
+EXTENSION_COLUMNS = 3  # context-extension panels per row
 
 
 # The context-extension charts (this page's and the extrapolation page's) share their lines:
@@ -172,38 +176,49 @@ def make_context_extension_figure(extension: ContextExtension, *, lang: Lang = "
                 beyond=int(extension.beyond[m].sum()), pairs=extension.trained.size)
         for m in methods
     ]
-    fig = make_subplots(rows=1, cols=len(methods), subplot_titles=titles, shared_yaxes=True)
+    cols = min(len(methods), EXTENSION_COLUMNS)
+    rows = -(-len(methods) // cols)
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, shared_yaxes=True,
+                        vertical_spacing=0.22 if rows > 1 else 0.0)
     pairs = extension.pairs
     # The red markers' legend entry comes from a panel that has some.
     red_legend = next((m for m in methods if extension.beyond[m].any()), methods[0])
-    for col, method in enumerate(methods, start=1):
-        first = col == 1  # one legend entry per kind of line
+    for index, method in enumerate(methods):
+        row, col = divmod(index, cols)
+        row += 1
+        col += 1
+        first = index == 0  # one legend entry per kind of line
         fig.add_trace(go.Scatter(
             x=pairs, y=extension.target[method], mode="lines+markers",
             name=message("fig.rope.extension_target", lang, last=extension.target_length - 1),
             line={"color": TARGET_COLOUR, "width": 1.5}, marker={"size": 5},
             showlegend=first, legendgroup="target",
             hovertemplate=message("fig.rope.extension_target_hover", lang),
-        ), row=1, col=col)
+        ), row=row, col=col)
         fig.add_trace(beyond_trace(pairs, extension.target[method], extension.beyond[method],
                                    lang=lang, showlegend=method == red_legend),
-                      row=1, col=col)
+                      row=row, col=col)
         fig.add_trace(trained_trace(pairs, extension.trained,
                                     message("fig.rope.extension_trained", lang,
                                             last=extension.train_length - 1),
-                                    lang=lang, showlegend=first), row=1, col=col)
-        fig.add_trace(full_turn_trace(pairs, lang=lang, showlegend=first), row=1, col=col)
-        fig.update_xaxes(title_text=message("fig.rope.extension_x_title", lang), row=1, col=col)
+                                    lang=lang, showlegend=first), row=row, col=col)
+        fig.add_trace(full_turn_trace(pairs, lang=lang, showlegend=first), row=row, col=col)
+        if row == rows:  # the pair axis named once, under the last row
+            fig.update_xaxes(title_text=message("fig.rope.extension_x_title", lang), row=row,
+                             col=col)
     # Every panel (shared_yaxes matches ranges, not axis types); ticks at powers of ten only.
     fig.update_yaxes(type="log", dtick=1)
-    fig.update_yaxes(title_text=message("fig.rope.extension_y_title", lang), row=1, col=1)
-    fig.update_layout(legend={"orientation": "h", "y": -0.25})
+    for row in range(1, rows + 1):
+        fig.update_yaxes(title_text=message("fig.rope.extension_y_title", lang), row=row, col=1)
+    for index in range(2, len(methods) + 1):  # one angle range in every panel, rows included
+        fig.layout[f"yaxis{index}"].matches = "y"
+    fig.update_layout(legend={"orientation": "h", "y": -0.25 / rows})
     fig.update_annotations(font={"size": 12})
     base_layout(
         fig,
         message("fig.rope.extension_title", lang, factor=extension.factor,
                 train=extension.train_length, target=extension.target_length),
-        height=480,
+        height=480 + (rows - 1) * 340,
     )
     fig.update_layout(margin={"t": 110})  # room for the two-line panel titles
     return fig

@@ -143,3 +143,36 @@ def test_notice_for_base_mentions_value_and_rule():
     at = open_page(ROPE, {"base": "0.5"})
     assert "base=0.5 is not allowed" in notices(at)[0]
     assert math.isclose(control(at, "base").value, 10000.0)
+
+
+def test_context_extension_at_any_trained_length_draws_six_methods():
+    """train_length is the extension view's own control (above its chart); the chart has a
+    panel for each method, YaRN, dynamic NTK and Llama 3 included, with the counts core gives
+    (pinned to transformers in tests/test_rope_scaling.py)."""
+    from core import rope
+
+    at = open_page(ROPE, {"view": "extension", "train_length": "8192", "factor": "16",
+                          "base": "500000"})
+    assert not at.exception and notices(at) == []
+    assert "train_length" in {w.key for w in at.main.select_slider}
+    assert "train_length" not in {w.key for w in at.sidebar.select_slider}
+    figure = figure_titled(at, "Context extension ×16: 8192 → 131072")
+    expected = rope.rope_context_extension(128, 8192, 131072, base=500000.0, factor=16,
+                                           methods=rope.EXTENSION_METHODS)
+    titles = [a["text"] for a in figure["layout"]["annotations"]]
+    for name, method in (("no scaling", "none"), ("YaRN", "yarn"), ("dynamic NTK", "dynamic"),
+                         ("Llama 3", "llama3")):
+        count = int(expected.beyond[method].sum())
+        assert f"<b>{name}</b><br>{count} of 64 pairs beyond" in titles, (name, titles)
+    targets = [decode(t["y"]) for t in figure["data"] if t.get("legendgroup") == "target"]
+    assert len(targets) == 6
+    np.testing.assert_allclose(targets[3], expected.target["yarn"], rtol=1e-6)
+
+
+@pytest.mark.parametrize("value", ["0", "131073", "2k"])
+def test_a_bad_trained_length_is_said_in_the_extension_view(value):
+    at = open_page(ROPE, {"view": "extension", "train_length": value})
+    assert not at.exception
+    [notice] = notices(at)
+    assert notice.startswith(f"URL parameter train_length={value} is not allowed")
+    assert figure_titled(at, "Context extension ×4: 2048 → 8192")

@@ -269,7 +269,8 @@ def test_config_view_at_its_defaults():
     assert chart_keys(at) == CONFIG_CHARTS
     assert list(table(at).columns) == ["Llama 3.1 8B"]
     column = table(at)["Llama 3.1 8B"].tolist()
-    assert column[:6] == ["llama3 ×8", "128", "500000", "8192", "131072", "1"]
+    assert column[:7] == ["llama3 ×8", "128", "500000", "8192", "131072",
+                          "16× L; factor 8 covers 65536: T is 2× past it", "1"]
     assert column[-1] == "meta-llama/Llama-3.1-8B config.json"  # the numbers' source
     assert [s.value for s in at.subheader] == ["A model's config"]
 
@@ -512,3 +513,15 @@ def test_extrapolation_without_a_config_is_as_before():
     assert figure(at, "rope_chart")["layout"]["title"]["text"].startswith("RoPE: slow pairs")
     assert "factor" in _keys_in_hidden_blocks(at)  # no config: no factor to set
     assert len(plotly_figures(at)) >= 3
+
+
+def test_the_table_says_what_context_each_factor_covers():
+    """T / L and the context a factor is meant for (s x L), said apart from T: Llama 3.1's
+    factor 8 covers 65,536 while its config asks for 131,072."""
+    at = open_page(ROPE, {"view": "config", "compare": "qwen2.5-7b-yarn"})
+    row = table(at).loc["T / L, and the context the factor covers"].tolist()
+    assert row == ["16× L; factor 8 covers 65536: T is 2× past it",
+                   "4× L; factor 4 covers 131072"]
+    at = open_page(ROPE, {"view": "config", "config": "llama-2-7b"})
+    assert table(at).loc["T / L, and the context the factor covers"].tolist() == [
+        "1× L (no scaling)"]

@@ -592,3 +592,36 @@ def test_any_scaling_dict_gives_frequencies_or_a_value_error(scaling):
         return
     assert inv_freq.shape == (4,) and np.all(np.isfinite(inv_freq)) and np.all(inv_freq > 0)
     assert math.isfinite(attention) and attention > 0
+
+
+@pytest.mark.parametrize(("train_length", "factor", "d_head", "base"), [
+    (2048, 4, 128, 10000.0), (8192, 16, 128, 500000.0), (4096, 8, 64, 10000.0), (100, 3, 32, 10.0),
+])
+def test_context_extension_draws_yarn_dynamic_and_llama3_as_transformers(
+        hf_float64, train_length, factor, d_head, base):
+    """The RoPE page's context extension at any L: each method's largest angle at T = factor x L
+    is (T - 1) times the inverse frequencies transformers' rope_utils gives a model trained on L
+    (YaRN and Llama 3 with their defaults, original_max_position_embeddings L; dynamic at its
+    running length T), and a pair is beyond when that passes L theta_i below a full turn."""
+    from core.rope import EXTENSION_METHODS, rope_context_extension
+
+    target = train_length * factor
+    extension = rope_context_extension(d_head, train_length, target, base=base, factor=factor,
+                                       methods=EXTENSION_METHODS)
+    assert list(extension.target) == list(EXTENSION_METHODS)
+    fields = {
+        "yarn": ({"rope_type": "yarn", "factor": factor}, target, None, train_length),
+        "llama3": ({"rope_type": "llama3", "factor": factor, "low_freq_factor": 1.0,
+                    "high_freq_factor": 4.0}, target, None, train_length),
+        "dynamic": ({"rope_type": "dynamic", "factor": factor}, train_length, target, None),
+    }
+    theta = base ** (-np.arange(0, d_head, 2) / d_head)
+    for method, (scaling, max_position, seq_len, original) in fields.items():
+        if original is not None:
+            scaling = {**scaling, "original_max_position_embeddings": original}
+        inv_freq, _ = hf_rope(hf_float64, scaling, d_head, base, max_position, seq_len)
+        np.testing.assert_allclose(extension.target[method], (target - 1) * inv_freq,
+                                   rtol=1e-9)
+        beyond = [(train_length - 1) * t < 2 * np.pi and a > train_length * t * (1 + 1e-12)
+                  for t, a in zip(theta, (target - 1) * inv_freq, strict=True)]
+        assert extension.beyond[method].tolist() == beyond, method

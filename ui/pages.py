@@ -183,6 +183,8 @@ PAGES: tuple[PageInfo, ...] = checked((
         # config's rope_scaling factor: its default there is the config's own (app_pages/rope.py).
         IntParam("factor", 4, 1, limits.MAX_ROPE_FACTOR),
         ChoiceParam("view", "rotation", ("rotation", "relative", "decay", "extension", "config")),
+        # The context extension's trained length L (LLaMA 1's 2048): the target is factor x L.
+        IntParam("train_length", 2048, 1, limits.MAX_EXTENSION_TRAIN_LENGTH, stops="count"),
         # The config view's model (core.rope_config.PRESETS), and a second one beside it.
         ChoiceParam("config", "llama-3.1-8b", tuple(PRESETS)),
         ChoiceParam("compare", "none", ("none", *PRESETS)),

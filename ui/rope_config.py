@@ -152,10 +152,11 @@ def config_row(controls: PageControls) -> tuple[ConfigChoice, int]:
     config_column, paste_column, factor_column = controls.view_row([3, 1.5, 1.5])
     with config_column:
         choice = config_controls(controls)
-    with factor_column:  # the third column of the row, in every RoPE view that has it
-        with controls.shown(choice.own_factor is not None and choice.pasted is None, "factor"):
-            factor = controls.slider("factor", t("rope-config.factor"),
-                                     help=t("rope-config.factor_help"))
+    # The factor in the third column of the row, in every RoPE view that has it.
+    with factor_column, controls.shown(choice.own_factor is not None and choice.pasted is None,
+                                       "factor"):
+        factor = controls.slider("factor", t("rope-config.factor"),
+                                 help=t("rope-config.factor_help"))
     with paste_column:
         paste_box(controls)
     return choice, factor
@@ -204,6 +205,20 @@ def curves_to_draw(choice: ConfigChoice, factor: int) -> tuple[list[RopeConfigCu
             t("rope-config.paste_problem", problem=str(error))
 
 
+def ratio_text(curves: RopeConfigCurves) -> str:
+    """T / L, and the context the factor is meant for (s x L), flagged when T asks for more:
+    Llama 3.1's factor 8 covers 65,536 while its max_position_embeddings asks 16 x L."""
+    ratio = curves.target_context / curves.trained_context
+    if not curves.scaled:
+        return t("rope-config.table_ratio_plain", ratio=ratio)
+    covers = round(curves.factor * curves.trained_context)
+    values = {"ratio": ratio, "factor": curves.factor, "covers": covers}
+    if curves.target_context > covers:
+        return t("rope-config.table_ratio_past", **values,
+                 times=curves.target_context / covers)
+    return t("rope-config.table_ratio_value", **values)
+
+
 def config_table(shown: list[RopeConfigCurves]) -> pd.DataFrame:
     """The configs' numbers and sources, one column per config (for st.table, which wraps the
     sources' long text)."""
@@ -211,7 +226,8 @@ def config_table(shown: list[RopeConfigCurves]) -> pd.DataFrame:
     rows = [
         t("rope-config.table_method"), t("rope-config.table_d_head"),
         t("rope-config.table_theta"), t("rope-config.table_trained"),
-        t("rope-config.table_target"), t("rope-config.table_attention"),
+        t("rope-config.table_target"), t("rope-config.table_ratio"),
+        t("rope-config.table_attention"),
         t("rope-config.table_bands"), t("rope-config.table_critical"),
         t("rope-config.table_beyond"), t("rope-config.table_source"),
     ]
@@ -225,7 +241,7 @@ def config_table(shown: list[RopeConfigCurves]) -> pd.DataFrame:
             column += " "
         table[column] = [
             method_text(curves, lang), str(curves.d_head), f"{curves.rope_theta:g}",
-            str(curves.trained_context), str(curves.target_context),
+            str(curves.trained_context), str(curves.target_context), ratio_text(curves),
             f"{curves.attention_factor:.4g}",
             t("rope-config.table_band_counts", **counts),
             t("rope-config.table_critical_value", pair=curves.critical_pair, last=half - 1)
