@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests import browser_support  # noqa: E402
 from ui.pages import PAGE_PARAMS, PAGES  # noqa: E402
-from ui.params import FloatParam, IntParam  # noqa: E402
+from ui.params import ChoiceParam, FloatParam, IntParam  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -111,6 +111,11 @@ FLOOR_RUNS = ("floor (first)", "floor (last)")
 # Views that are not a `view` choice (several on one page, each its own fragment): the control
 # each is measured with. Other views' controls are found in the page (Scenario.find_view_control).
 FRAGMENT_VIEWS = {"heatmap": {"worked": ("pos", "number"), "zoom": ("zoom_pos", "number")}}
+# A view whose first own control changes only its text: the control that redraws its chart
+# (the similarity page's anchor moves the direction-blindness sentence, the offset the curve).
+# The RoPE rotation's pairs turn the same in either layout: its scaling redraws them.
+VIEW_CONTROL = {("similarity", "offset"): ("offset", "slider"),
+                ("rope", "rotation"): ("scaling", "radio")}
 # Views without a chart: their change is seen in the main area's text (the worked formula).
 TEXT_VIEWS = {"pos"}
 
@@ -134,7 +139,8 @@ def scenarios(pages: list[str] | None, *, views: bool = True) -> list[Scenario]:
         if pages and url_path not in pages:
             continue
         query = max_query(url_path)
-        runs = [("", bench_control(url_path), {}, False)]
+        page_wide = bench_control(url_path)
+        runs = [("", page_wide, {}, False)] if page_wide else []
         if views:
             runs += [(f" / {view or url_path}", None, {"view": view} if view else {}, True)
                      for view in page_views(url_path)]
@@ -160,15 +166,22 @@ VIEW_CONTROL_JS = """(names) => {
     if (!box || box.getClientRects().length === 0) continue;
     if (box.querySelector('input[type=range]')) return [name, 'slider'];
     if (box.querySelector('[data-testid="stNumberInputStepUp"]')) return [name, 'number'];
+    if (box.querySelector('input[type=radio]')) return [name, 'radio'];
   }
   return null;
 }"""
 
 
 def view_control(page, url_path: str) -> tuple[str, str]:
-    specs = [s for s in PAGE_PARAMS.get(url_path, ()) if isinstance(s, IntParam | FloatParam)]
+    """A view's own control: its sizes first, then its other numbers, then its choices (a
+    radio: each change switches option, so from the third change on the page has drawn both
+    before and the app's caches answer; Streamlit's message cache does not, the figure being
+    sent again)."""
+    params = PAGE_PARAMS.get(url_path, ())
+    specs = [s for s in params if isinstance(s, IntParam | FloatParam)]
     names = ([s.name for s in specs if s.name in SIZE_PARAMS]
-             + [s.name for s in specs if s.name not in SIZE_PARAMS])
+             + [s.name for s in specs if s.name not in SIZE_PARAMS]
+             + [s.name for s in params if isinstance(s, ChoiceParam) and s.name != "view"])
     found = page.evaluate(VIEW_CONTROL_JS, names)
     if not found:
         raise RuntimeError(f"no control of its own in {url_path}'s view")
@@ -196,15 +209,16 @@ def server_rss_mb(server) -> float:
     return total / 2**20
 
 
-def bench_control(page: str) -> tuple[str, str]:
+def bench_control(page: str) -> tuple[str, str] | None:
     """The control a benchmark changes on `page`: the first sizing parameter (d_model, positions,
-    ...), or BENCH_CONTROLS' choice. Returns (key, kind)."""
+    ...), or BENCH_CONTROLS' choice. Returns (key, kind), or None for a page whose page-wide
+    controls are text boxes only (the order page's two sentences: its views are measured)."""
     if page in BENCH_CONTROLS:
         return BENCH_CONTROLS[page]
     for spec in PAGE_PARAMS.get(page, ()):
         if isinstance(spec, IntParam) and spec.name in SIZE_PARAMS:
             return spec.name, "number"
-    raise RuntimeError(f"no control to change on {page}")
+    return None
 
 
 def prepare_change(page, control: tuple[str, str], step: int, *, down: bool):
@@ -369,7 +383,9 @@ def measure(browser, scenario: Scenario, changes: int, *, served=None) -> Result
         page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=120_000)
         page.wait_for_timeout(500)
         if scenario.find_view_control:
-            scenario.control = view_control(page, scenario.path.strip("/"))
+            url_path = scenario.path.strip("/")
+            own = VIEW_CONTROL.get((url_path, scenario.query.get("view")))
+            scenario.control = own or view_control(page, url_path)
         latencies, sizes, messages = [], [], []
         signature = (TEXT_SIGNATURE_JS if scenario.control[0] in TEXT_VIEWS
                      else browser_support.CHART_SIGNATURE_JS)
@@ -470,7 +486,8 @@ def drag_text(result: Result) -> str:
     return "-" if ratio is None else f"{result.drag_settle_s:.3f} ({ratio:.1f}x)"
 
 
-def markdown(results: list[Result], machine: str) -> str:
+def markdown(results: list[Result], machine: str,
+             not_measured: list[tuple[str, str]] = ()) -> str:
     floor = floor_reference(results)
     lines = [
         f"Measured {time.strftime('%Y-%m-%d')} on {machine}. Ratios are to the floor app "
@@ -503,6 +520,9 @@ def markdown(results: list[Result], machine: str) -> str:
             f"| {r.bytes_per_rerun / 1024:.0f} | {r.rss_mb:.0f} "
             f"| {', '.join(missed_budgets(r, floor)) or 'none'} |"
         )
+    if not_measured:
+        lines += ["", "Not measured: " + "; ".join(f"{name}: {why}" for name, why in not_measured)
+                  + "."]
     return "\n".join(lines) + "\n"
 
 
@@ -521,7 +541,7 @@ def main() -> None:
     memory_gib = psutil.virtual_memory().total / 2**30
     machine = (f"{platform.machine()}, {psutil.cpu_count()} cores, {memory_gib:.0f} GiB, "
                f"Python {platform.python_version()}")
-    results = []
+    results, not_measured = [], []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=executable, args=browser_support.CHROMIUM_ARGS
@@ -537,8 +557,9 @@ def main() -> None:
                 try:
                     result = measure(browser, scenario, args.changes, served=served)
                 except Exception as error:  # one broken scenario must not lose the others'
-                    print(f"{scenario.name:44} FAILED: {type(error).__name__}: "
-                          f"{str(error).splitlines()[0][:200]}", flush=True)
+                    why = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
+                    print(f"{scenario.name:44} FAILED: {why}", flush=True)
+                    not_measured.append((scenario.name, why))
                     continue
                 finally:
                     if scenario.script == "app.py" and scenario.path not in shared:
@@ -556,7 +577,7 @@ def main() -> None:
             for server, _url in shared.values():
                 browser_support.stop(server)
         browser.close()
-    table = markdown(results, machine)
+    table = markdown(results, machine, not_measured)
     print(table)
     (RESULTS / "browser.json").write_text(json.dumps(
         {"machine": machine, "results": [asdict(r) for r in results]}, indent=2))
