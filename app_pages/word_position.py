@@ -92,7 +92,7 @@ with above:
             if embedding == "minilm":
                 stop(t("word-position.without_model"))
     choices, notes = settle_choices(embedding, encoding, d_model, scale=scale,
-                                       bert_input=bert_input, minilm_available=minilm_available)
+                                    bert_input=bert_input, minilm_available=minilm_available)
     for note in notes:
         st.info(note.in_language(lang), icon=":material/info:")
     encoding, d_model, scale, bert_input = (choices.encoding, choices.d_model, choices.scale,
