@@ -16,8 +16,9 @@ from ui.cache import run_slot, start_trimmer
 from ui.controls import PageControls, page_run
 from ui.guard import close_doors
 from ui.i18n import browser_language, current_language, presenting, t
-from ui.pages import HOME, PAGES, app_params
+from ui.pages import HOME, PAGES, TOUR_PAGE, app_params
 from ui.params import shorten
+from ui.player import deck_sidebar
 from ui.runtime import freeze_long_lived_objects
 from ui.text import escape_markdown
 
@@ -76,7 +77,7 @@ navigation = st.navigation(
     [st.Page(HOME.script, title=HOME.title_in(lang), icon=HOME.icon, default=True)]
     + [
         st.Page(p.script, title=p.title_in(lang), icon=p.icon, url_path=p.url_path)
-        for p in PAGES
+        for p in (*PAGES, TOUR_PAGE)
     ],
     # In presentation mode too: the sidebar starts folded, its opener stays on screen.
     position="sidebar",
@@ -92,7 +93,9 @@ st.set_page_config(
     page_title=page_title,
     page_icon=APP_ICON,
     layout="wide",
-    initial_sidebar_state="collapsed" if presenting() else "auto",
+    # The tour is a slide show from its first run (its link may not say present=1 yet).
+    initial_sidebar_state=(
+        "collapsed" if presenting() or navigation.url_path == TOUR_PAGE.url_path else "auto"),
 )
 # A display formula wider than its column scrolls sideways instead of being cut (a phone).
 st.html("<style>.katex-display { overflow-x: auto; overflow-y: hidden; }</style>")
@@ -106,6 +109,8 @@ with st.sidebar:
     controls.choice("lang", t("app.language"), help=t("app.language_help"),
                     captions=[LANGUAGE_NAMES[code] for code in LANGUAGES])
     controls.toggle("present", t("app.present"), help=t("app.present_help"))
+    if navigation.url_path != TOUR_PAGE.url_path:  # the tour edits its deck itself
+        deck_sidebar(navigation.url_path)
 controls.finish()
 if not presenting():  # slides stay clean; present=1 links are shared like any other
     share.show_link()  # at the top of every page: the address bar itself (ui/share.py)

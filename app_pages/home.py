@@ -8,8 +8,8 @@ from figures.heatmap import make_pe_heatmap_figure
 from ui.cache import MB, bounded_cache
 from ui.charts import show_chart
 from ui.i18n import current_language, presenting, t
-from ui.pages import PAGES
-from ui.text import explain, takeaway
+from ui.pages import PAGES, TOUR_PAGE
+from ui.text import explain, on_slide, takeaway
 
 PICTURE = (100, 128)  # positions x d_model: every entry its own cell, drawn at once
 
@@ -22,6 +22,9 @@ def cached_picture(positions: int, d_model: int) -> core.Overview:
 lang = current_language()
 st.title(t("home.heading"))
 takeaway(t("home.takeaway"))  # the title slide says why order matters
+if not on_slide():  # the way into the tour (in presentation mode too: the title slide)
+    st.page_link(TOUR_PAGE.script, label=t("tour.start"), icon=TOUR_PAGE.icon,
+                 help=t("tour.start_help"), query_params={"present": "true"})
 picture, words = st.columns([1, 1], gap="large")  # the picture first: on a phone it comes first
 with picture:  # the page opens on the thing itself
     figure = make_pe_heatmap_figure(cached_picture(*PICTURE), title=t("home.picture_title"),

@@ -10,6 +10,7 @@ import pytest
 
 from locales import message
 from tests.apptest import decode, open_page, plotly_figures
+from ui.pages import PAGES, TOUR_PAGE
 
 HOME = "app_pages/home.py"
 
@@ -25,14 +26,17 @@ def test_home_opens_on_the_encoding_itself():
         angle = pos / 10000 ** (2 * (dim // 2) / 128)
         expected = math.sin(angle) if dim % 2 == 0 else math.cos(angle)
         assert np.isclose(z[pos, dim], expected, atol=1e-6), (pos, dim)
-    assert len(at.get("page_link")) == 10  # every page, listed below
+    # the way into the tour, then every page, listed below
+    assert [link.proto.page for link in at.get("page_link")] == [
+        TOUR_PAGE.url_path] + [page.url_path for page in PAGES]
 
 
 def test_home_in_presentation_mode_is_a_title_slide():
     at = open_page(HOME, {"present": "true"})
     assert not at.exception
     assert len(plotly_figures(at)) == 1
-    assert len(at.get("page_link")) == 0
+    # the title slide: the way into the tour only, not the list of pages
+    assert [link.proto.page for link in at.get("page_link")] == [TOUR_PAGE.url_path]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -42,7 +42,7 @@ from ui.params import (
     ParamError,
     TextParam,
 )
-from ui.text import escape_markdown
+from ui.text import escape_markdown, takeaway
 
 # A control's help when the page passes none: the catalogue's `<page>.<name>_help`, if any.
 CATALOGUE_HELP: Any = object()
@@ -359,6 +359,7 @@ def start_page(page: str) -> PageControls:
     """A page's opening: its title (`<page>.title`) and its controls, from its parameters in
     the registry (`ui.pages`, by url_path). They are finished once the page has run."""
     st.title(t(f"{page}.title"))
+    takeaway()  # a tour slide's line (ui.text.slide_line); nothing otherwise
     state = st.session_state
     if state.get(_LAST_PAGE) != page:  # arrived from another page: its defaults and its URL
         state.pop(f"{KEPT_PREFIX}{page}", None)
@@ -455,6 +456,12 @@ STOPS: dict[str, Callable[[Any], list]] = {
 
 def _css_text(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def option_label(choice: str) -> str:
+    """An option's label in the visitor's language (`options.<value>`), or the value itself."""
+    key = f"options.{choice}"
+    return t(key) if key in _labels_catalogue() else choice
 
 
 def _option_labels(name: str, choices: Sequence[str]) -> None:

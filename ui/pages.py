@@ -220,7 +220,16 @@ PAGES: tuple[PageInfo, ...] = checked((
     )),
 ))
 
-checked((HOME,))
+# The slide player (app_pages/tour.py, ui/tour.py): the built-in tour, or a visitor's deck
+# carried whole in `deck`. Not one of PAGES: it shows their views, it has none of its own.
+MAX_DECK_SLIDES = 30  # a talk, not an archive
+MAX_DECK_LENGTH = 3000  # characters of `deck`: a link stays well under browsers' 8 KB
+TOUR_PAGE = PageInfo("app_pages/tour.py", ":material/slideshow:", "tour", (
+    IntParam("slide", 1, 1, MAX_DECK_SLIDES),  # numbered from 1, as the counter says
+    TextParam("deck", "", max_length=MAX_DECK_LENGTH),  # empty: the built-in tour
+))
+
+checked((HOME, TOUR_PAGE))
 
 # Every page's URL parameters, by url_path (the home page has none).
 PAGE_PARAMS: dict[str, tuple[Param, ...]] = {p.url_path: p.params for p in PAGES}

@@ -30,13 +30,18 @@ def record(param: Param, value: object) -> None:
     st.session_state.setdefault(_VALUES, {})[param.name] = url_value(param, value)
 
 
+def values() -> dict[str, str]:
+    """The recorded controls whose values differ from their defaults, as the URL writes them."""
+    return {k: v for k, v in st.session_state.get(_VALUES, {}).items() if v is not None}
+
+
 def link() -> str:
-    values = {k: v for k, v in st.session_state.get(_VALUES, {}).items() if v is not None}
+    recorded = values()
     try:
         base = st.context.url or ""
     except Exception:  # no browser (a bare script run)
         base = ""
-    return base + ("?" + urlencode(values) if values else "")
+    return base + ("?" + urlencode(recorded) if recorded else "")
 
 
 # The address bar, mirrored: Streamlit writes bound widgets' values into it with the history API

@@ -1,0 +1,207 @@
+"""The tour as a presenter gives it: the clicker's keys and the on-screen buttons move through
+live slides, the address bar names each slide (a link opens it, the back button returns), a
+control changed on a slide repaints it in place, the player covers no text, and a deck made
+from the pages' views travels whole in its link to a fresh browser."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from locales import message
+from tests import browser_support
+from tests.test_browser_share import new_page
+from ui.pages import HOME, PAGES
+from ui.tour import TOUR
+
+pytestmark = pytest.mark.browser
+
+TITLES = {p.url_path: p for p in (HOME, *PAGES)}
+
+# Every text box of the slide and the player's box (an empty list: the player covers nothing).
+PLAYER_COVERS_JS = r"""() => {
+  const bar = document.querySelector('.pe-tour').getBoundingClientRect();
+  const covered = [];
+  const boxes = [...document.querySelectorAll(
+      '[data-testid="stMain"] h1, [data-testid="stMain"] h4, [data-testid="stMain"] p, ' +
+      '[data-testid="stMain"] .js-plotly-plot text, [data-testid="stMain"] label')];
+  for (const e of boxes) {
+    const r = e.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1 || !e.textContent.trim()) continue;
+    if (Math.min(r.right, bar.right) - Math.max(r.left, bar.left) > 1
+        && Math.min(r.bottom, bar.bottom) - Math.max(r.top, bar.top) > 1) {
+      covered.push(e.textContent.trim().slice(0, 40));
+    }
+  }
+  return covered;
+}"""
+
+
+def query(seen) -> dict[str, str]:
+    return dict(re.findall(r"[?&]([^=&]+)=([^&]*)", seen.page.url))
+
+
+def counter(seen) -> str:
+    return seen.page.locator(".pe-tour-count").inner_text()
+
+
+def title(seen) -> str:
+    return seen.page.locator('[data-testid="stMain"] h1').first.inner_text()
+
+
+def line(seen) -> str:
+    return seen.page.locator('[data-testid="stMain"] h4').first.inner_text()
+
+
+def press(seen, key: str) -> None:
+    seen.page.keyboard.press(key)
+    seen.page.wait_for_timeout(300)
+    seen.wait_idle(timeout=120_000)
+
+
+def expect_slide(seen, number: int, count: int = len(TOUR)) -> None:
+    slide = TOUR[number - 1]
+    assert query(seen)["slide"] == str(number)
+    assert counter(seen) == f"{number} / {count}"
+    assert title(seen) == message(f"{TITLES[slide.page].slug}.title" if slide.page
+                                  else "home.heading", "en")
+    assert query(seen).get("view") == slide.settings.get("view")
+    assert seen.exceptions() == []
+
+
+def test_the_clickers_keys_walk_the_tour_and_the_address_bar_names_each_slide(browser,
+                                                                               app_url):
+    seen = new_page(browser, app_url)
+    seen.page.set_viewport_size({"width": 1280, "height": 720})  # a projector's smaller size
+    try:
+        seen.open("/tour", charts=1, timeout=120_000)
+        assert query(seen)["present"] == "true"  # the tour is a slide show from its link
+        expect_slide(seen, 1)
+        covered = {}
+        for number in range(2, len(TOUR) + 1):  # every slide, by the key a clicker sends
+            press(seen, "PageDown" if number % 2 else "ArrowRight")
+            expect_slide(seen, number)
+            assert line(seen) == message(TOUR[number - 1].takeaway, "en").replace("$", "") \
+                or "$" in message(TOUR[number - 1].takeaway, "en")
+            if found := seen.page.evaluate(PLAYER_COVERS_JS):
+                covered[number] = found
+        assert covered == {}
+        assert seen.page.locator('.pe-tour [data-step="next"]').is_disabled()  # the last
+        press(seen, "Home")
+        expect_slide(seen, 1)
+        press(seen, " ")  # Space
+        expect_slide(seen, 2)
+        press(seen, "End")
+        expect_slide(seen, len(TOUR))
+        press(seen, "PageUp")
+        expect_slide(seen, len(TOUR) - 1)
+        press(seen, "ArrowLeft")
+        expect_slide(seen, len(TOUR) - 2)
+        seen.page.go_back()  # the browser's back button: the slide before
+        seen.page.wait_for_timeout(300)
+        seen.wait_idle(timeout=120_000)
+        expect_slide(seen, len(TOUR) - 1)
+        # A link opens mid-talk, with the slide's own settings; a bad one says so.
+        offset = next(i for i, s in enumerate(TOUR, 1) if s.settings.get("view") == "offset")
+        seen.open(f"/tour?slide={offset}", charts=1, timeout=120_000)
+        expect_slide(seen, offset)
+        seen.open("/tour?slide=99", charts=1, timeout=120_000)
+        expect_slide(seen, 1)
+        assert "slide=99" in seen.page.locator('[data-testid="stAlert"]').inner_text()
+    finally:
+        seen.page.context.close()
+
+
+def test_a_control_on_a_slide_repaints_it_in_place(browser, app_url):
+    seen = new_page(browser, app_url)
+    try:
+        heatmap = next(i for i, s in enumerate(TOUR, 1) if s.page == "heatmap")
+        seen.open(f"/tour?slide={heatmap}", charts=1, timeout=120_000)
+        before = seen.page.evaluate(browser_support.CHART_SIGNATURE_JS)
+        # The view's controls, folded on a slide under "Controls": unfolded, then the slider.
+        seen.page.locator('[data-testid="stExpander"] summary').filter(
+            has_text=message("controls.view_controls", "en")).first.click()
+        slider = seen.page.locator(".st-key-positions input[type=range]").first
+        slider.focus()
+        seen.page.keyboard.press("ArrowRight")  # the slider's key, not the tour's
+        seen.page.wait_for_timeout(300)
+        seen.wait_idle(timeout=120_000)
+        assert seen.page.evaluate(browser_support.CHART_SIGNATURE_JS) != before  # redrawn
+        expect_slide(seen, heatmap)
+        assert int(query(seen)["positions"]) > 128  # the slider's next stop, in the link
+        seen.page.locator('.pe-tour [data-step="next"]').click()  # the on-screen button
+        seen.page.wait_for_timeout(300)
+        seen.wait_idle(timeout=120_000)
+        expect_slide(seen, heatmap + 1)
+        assert "positions" not in query(seen)  # the next slide has its own settings
+    finally:
+        seen.page.context.close()
+
+
+def test_a_deck_made_from_views_opens_the_same_in_a_fresh_browser(browser, app_url):
+    seen = new_page(browser, app_url)
+    try:
+        seen.open("/heatmap?positions=64", charts=1, timeout=120_000)
+        add = seen.page.get_by_role("button", name="Add this view to my deck")
+        add.click()
+        seen.wait_idle()
+        seen.page.locator('[data-testid="stSidebarNav"] a',
+                          has_text="Distance and dot product").click()
+        seen.wait_idle(timeout=120_000)
+        seen.page.locator(".st-key-view label:has(input[type=radio])").filter(
+            has_text="offset").first.click()
+        seen.wait_idle(timeout=120_000)
+        add.click()
+        seen.wait_idle()
+        seen.page.get_by_text("Open my deck (2)").click()
+        seen.page.wait_for_timeout(300)
+        seen.wait_idle(timeout=120_000)
+        assert counter(seen) == "1 / 2"
+        assert title(seen) == "Sinusoid heatmap" and query(seen)["positions"] == "64"
+        seen.page.locator('[data-testid="stExpandSidebarButton"]').click()
+        note = seen.page.get_by_label("Note on the slide").first
+        note.fill("Start *here*: the whole table")
+        note.press("Enter")
+        seen.wait_idle()
+        seen.page.eval_on_selector(".st-key-deck_down_0 button", "b => b.click()")
+        seen.page.wait_for_timeout(300)
+        seen.wait_idle(timeout=120_000)
+        link = seen.page.url
+        assert len(link) < 400
+    finally:
+        seen.page.context.close()
+    fresh = new_page(browser, app_url)
+    try:
+        fresh.open(link.replace(app_url, ""), charts=1, timeout=120_000)
+        assert counter(fresh) == "1 / 2"
+        assert title(fresh) == "Distance and dot product" and query(fresh)["view"] == "offset"
+        press(fresh, "ArrowRight")
+        assert counter(fresh) == "2 / 2"
+        assert title(fresh) == "Sinusoid heatmap" and query(fresh)["positions"] == "64"
+        assert line(fresh) == "Start *here*: the whole table"  # the note, as typed
+        assert fresh.exceptions() == []
+    finally:
+        fresh.page.context.close()
+
+
+def test_the_player_is_in_a_thumbs_reach_on_a_phone_in_chinese(browser, app_url):
+    seen = new_page(browser, app_url)
+    seen.page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        seen.open("/tour?slide=2&lang=zh", charts=1, timeout=120_000)
+        assert line(seen) == message(TOUR[1].takeaway, "zh")
+        buttons = seen.page.locator(".pe-tour button")
+        for index in range(buttons.count()):
+            box = buttons.nth(index).bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44
+            assert box["y"] + box["height"] <= 844 and box["y"] > 844 / 2  # the lower half
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        assert seen.page.locator('.pe-tour [data-step="next"]').get_attribute("title") == \
+            message("tour.next", "zh")
+        buttons.filter(has_text="›").click()
+        seen.page.wait_for_timeout(300)
+        seen.wait_idle(timeout=120_000)
+        assert counter(seen) == f"3 / {len(TOUR)}" and query(seen)["lang"] == "zh"
+    finally:
+        seen.page.context.close()

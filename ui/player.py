@@ -1,0 +1,316 @@
+"""The slide player (app_pages/tour.py) and "my deck" (the sidebar of every page).
+
+A slide is a page's own script run inside the tour's page with the slide's settings in the
+address bar, so every control on it is the page's, live and bound to its URL parameter as on the
+page itself: `/tour?slide=4` names the slide, `/tour?slide=4&positions=100` is slide 4 with a
+value changed. Moving to another slide (a key, a button) sets the address bar to the slide's
+settings and runs again with the page's widgets forgotten, so the URL seeds them: the browser
+keeps one history entry per slide (Streamlit pushes one when the server changes the query),
+and its back button returns to the slide before, with the values it had.
+
+The presenter's keys (a clicker sends PageDown/PageUp or the arrows) are read by a small
+`st.components.v2` element listening on the page: Right, PageDown and Space go on; Left,
+PageUp and Shift+Space go back; Home and End go to the first and the last slide. Keys typed
+into a control (a text box, a slider, a radio) stay the control's.
+
+A deck is built from any page ("Add this view to my deck": the view's settings as its link
+has them) and kept in the session until it is opened as a link (`ui.tour.encode_deck`): the
+link is the deck; nothing is stored on the server.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from ui import share
+from ui.controls import option_label
+from ui.i18n import current_language, t
+from ui.pages import HOME, PAGE_PARAMS, PAGES, ROOT, TOUR_PAGE
+from ui.params import ParamError
+from ui.text import escape_markdown, slide_line
+from ui.tour import TOUR, DeckError, Slide, clean_note, decode_deck, encode_deck, moved
+
+APP_PARAMS = ("lang", "present")  # kept by the address bar from slide to slide
+_AT = "_tour_at"  # (deck, slide number) whose settings the widgets were last given
+_PRESENTED = "_tour_presented"  # presentation mode was switched on when the tour opened
+# Per-page memories of ui.controls (kept values, a URL checked once): a slide starts afresh.
+_FORGOTTEN = ("_kept:", "_url_checked:", "_reset:", "_notices:")
+MY_DECK = "_my_deck"  # the session's deck: a tuple of ui.tour.Slide
+_PAGES = {p.url_path: p for p in (HOME, *PAGES)}
+# Every control name of the pages: their widgets' keys, forgotten when a slide is entered.
+_CONTROL_NAMES = sorted({p.name for params in PAGE_PARAMS.values() for p in params})
+
+# The player: a bar of buttons and the counter, and the presenter's keys. A move is made in the
+# browser, as its back button makes one: the slide's address pushed onto the history, then a
+# popstate, which Streamlit answers with a run in which the URL decides every bound control
+# (its value, or its default when the URL has none). `replace` rewrites a hand-made address
+# (a link with no settings, a bad slide number) into the slide's own, in place.
+_PLAYER_HTML = """<div class="pe-tour" role="navigation">
+<button type="button" data-step="first">&laquo;</button>
+<button type="button" data-step="prev">&lsaquo;</button>
+<span class="pe-tour-count" aria-live="polite"></span>
+<button type="button" data-step="next">&rsaquo;</button>
+<button type="button" data-step="last">&raquo;</button>
+</div>"""
+_PLAYER_JS = """
+const STEPS = { ArrowRight: "next", PageDown: "next", " ": "next",
+                ArrowLeft: "prev", PageUp: "prev", Home: "first", End: "last" };
+// Controls that read these keys themselves keep them; a button keeps Space (it presses it).
+const OWNERS = "input, textarea, select, [contenteditable=''], [contenteditable='true'], " +
+               "[role='slider'], [role='radio'], [role='radiogroup'], [role='combobox'], " +
+               "[role='listbox'], [role='option'], [role='tab'], [role='menu'], " +
+               "[role='menuitem'], [role='dialog'], .js-plotly-plot";
+
+function go(url, replace) {
+  if (!url) return;
+  if (replace) window.history.replaceState({}, "", url);
+  else window.history.pushState({}, "", url);
+  window.dispatchEvent(new PopStateEvent("popstate", { state: {} }));
+}
+
+function onKey(event) {
+  let step = STEPS[event.key];
+  const data = window.__peTour;
+  if (!step || !data || event.defaultPrevented || event.altKey || event.ctrlKey ||
+      event.metaKey) return;
+  const target = event.target instanceof Element ? event.target : null;
+  if (target && target.closest(OWNERS)) return;
+  if (event.key === " " && target && target.closest("button, a, summary")) return;
+  if (event.key === " " && event.shiftKey) step = "prev";
+  event.preventDefault();
+  go(data.urls[step], false);
+}
+
+export default function ({ parentElement, data }) {
+  window.__peTour = data;
+  const root = parentElement.querySelector(".pe-tour");
+  root.setAttribute("aria-label", data.label);
+  for (const button of root.querySelectorAll("button")) {
+    const step = button.dataset.step;
+    button.title = data.labels[step];
+    button.setAttribute("aria-label", data.labels[step]);
+    button.disabled = !data.urls[step];
+    button.onclick = () => go(data.urls[step], false);
+  }
+  root.querySelector(".pe-tour-count").textContent = data.counter;
+  document.removeEventListener("keydown", onKey);
+  document.addEventListener("keydown", onKey);
+  if (data.replace) go(data.replace, true);
+  return () => { document.removeEventListener("keydown", onKey); };
+}
+"""
+# Faint until pointed at or touched; buttons a thumb can reach on a phone (2.75rem).
+_PLAYER_CSS = """
+.pe-tour { display: flex; align-items: center; gap: 0.35rem; padding: 0.25rem 0.5rem;
+  border-radius: 1.7rem; color: var(--st-text-color, inherit);
+  background: color-mix(in srgb, var(--st-background-color, #fff) 90%, rgb(128, 128, 128));
+  border: 1px solid rgba(128, 128, 128, 0.3); opacity: 0.6; transition: opacity 0.2s; }
+.pe-tour:hover, .pe-tour:focus-within { opacity: 1; }
+@media (max-width: 640px), (hover: none) { .pe-tour { opacity: 1; } }
+.pe-tour button { min-width: 2.75rem; min-height: 2.75rem; font-size: 1.5rem; line-height: 1;
+  border-radius: 1.4rem; border: 1px solid rgba(128, 128, 128, 0.5); cursor: pointer;
+  background: var(--st-background-color, #fff); color: inherit; }
+.pe-tour button:disabled { opacity: 0.35; cursor: default; }
+.pe-tour-count { min-width: 4.5rem; text-align: center; font-size: 1.1rem;
+  font-variant-numeric: tabular-nums; white-space: nowrap; }
+"""
+# The element's place, fixed: on a screen, in the header band at the top centre (between the
+# sidebar's opener and the menu, above the page's title, so it covers nothing at any scroll);
+# on a phone, at the bottom centre where a thumb reaches, the page leaving room for it.
+PLAYER_PAGE_CSS = """<style>
+.st-key-pe-tour-bar { position: fixed; top: 0.35rem; left: 50%; transform: translateX(-50%);
+  z-index: 999990; width: auto !important; }
+@media (max-width: 640px) {
+  .st-key-pe-tour-bar { top: auto; bottom: 0.6rem; }
+  [data-testid="stMain"] .block-container { padding-bottom: 5rem; }
+}
+</style>"""
+_player_element = None
+
+
+def _player(counter: str, urls: dict[str, str | None], replace: str | None) -> None:
+    global _player_element
+    if _player_element is None:  # registered once per process
+        _player_element = st.components.v2.component(
+            "pe_tour_player", html=_PLAYER_HTML, css=_PLAYER_CSS, js=_PLAYER_JS,
+            isolate_styles=False)
+    st.html(PLAYER_PAGE_CSS)
+    with st.container(key="pe-tour-bar", width="content"):
+        _player_element(
+            key="tour_player", height="content", width="content",
+            data={"counter": counter, "urls": urls, "replace": replace,
+                  "label": t("pages.tour.title"),
+                  "labels": {"first": t("tour.first"), "prev": t("tour.prev"),
+                             "next": t("tour.next"), "last": t("tour.last")}})
+
+
+def slides_of(code: str) -> tuple[tuple[Slide, ...], str | None]:
+    """The slides a `deck` parameter names (empty: the tour), and a notice when it names none."""
+    if not code:
+        return TOUR, None
+    try:
+        TOUR_PAGE.params[1].parse(code)
+        return decode_deck(code), None
+    except (DeckError, ParamError) as error:
+        return TOUR, t("tour.deck_notice", error=error.in_language(current_language()))
+
+
+def slide_query(slide: Slide, number: int, code: str, *,
+                current: dict[str, str]) -> dict[str, str]:
+    """The address of a slide: its number (and deck), its settings, and the app's controls as
+    `current` has them (the language, presentation mode)."""
+    query = {"slide": str(number)}
+    if code:
+        query["deck"] = code
+    query.update(slide.settings)
+    query.update({k: v for k, v in current.items() if k in APP_PARAMS})
+    return query
+
+
+def play() -> None:
+    """The tour page: the slide the address bar names, run as its page runs, with the player."""
+    state = st.session_state
+    current = st.query_params.to_dict()
+    code = current.get("deck", "")
+    slides, deck_notice = slides_of(code)
+    notices = [deck_notice] if deck_notice else []
+    if deck_notice:
+        code = ""
+    count = len(slides)
+    try:
+        number = TOUR_PAGE.params[0].parse(st.query_params.get_all("slide") or "1")
+        if number > count:
+            raise ValueError(number)
+    except ValueError:
+        notices.append(t("tour.slide_notice", value=escape_markdown(current["slide"][:20]),
+                         count=count))
+        number = 1
+    slide = slides[number - 1]
+    replace = None
+    if state.get(_AT) != (code, number) or notices:  # arrived here: a link, a move, back
+        state[_AT] = (code, number)
+        for key in [k for k in state if isinstance(k, str) and k.startswith(_FORGOTTEN)]:
+            del state[key]
+        names = {p.name for p in PAGE_PARAMS.get(slide.page, ())}
+        wanted = slide_query(slide, number, code, current=current)
+        wanted.update({k: v for k, v in current.items() if k in names})  # a link's own values
+        if not state.get(_PRESENTED):  # the tour opens in presentation mode, once a session
+            state[_PRESENTED] = True
+            wanted.setdefault("present", "true")
+        if wanted != current:
+            replace = "?" + urlencode(wanted)
+            state["_tour_notices"] = notices
+    urls = {
+        "first": 1 if number > 1 else None, "prev": number - 1 if number > 1 else None,
+        "next": number + 1 if number < count else None, "last": count if number < count else None,
+    }
+    _player(t("tour.counter", number=number, count=count),
+            {step: None if n is None else "?" + urlencode(
+                slide_query(slides[n - 1], n, code, current=current))
+             for step, n in urls.items()},
+            replace)
+    if replace:  # the page runs once the address is the slide's (the browser asks at once)
+        st.stop()
+    for notice in state.pop("_tour_notices", None) or notices:
+        st.warning(notice, icon=":material/warning:")
+    if code:
+        _deck_editor(slides, number)
+    line = escape_markdown(slide.note) if code else t(slide.takeaway) if slide.takeaway else ""
+    with slide_line(line):
+        _run_page(slide.page)
+
+
+def _run_page(page: str) -> None:
+    """The page's own script, run here as Streamlit runs a page (a fresh `__main__`)."""
+    import types
+
+    path = ROOT / _PAGES[page].script
+    code = compile(Path(path).read_text(encoding="utf-8"), str(path), "exec")
+    module = types.ModuleType("__main__")
+    module.__dict__["__file__"] = str(path)
+    exec(code, module.__dict__)  # the app's own page script
+
+
+# --- my deck ---------------------------------------------------------------------------------
+def add_view(page: str) -> None:
+    """A callback: the view shown (its page, and its settings as its link has them: those of
+    the run before this callback, fragments' included) joins the session's deck."""
+    deck = st.session_state.get(MY_DECK, ())
+    if len(deck) >= TOUR_PAGE.params[0].maximum:
+        st.session_state["_deck_full"] = True
+        return
+    names = {p.name for p in PAGE_PARAMS.get(page, ())}
+    settings = {k: v for k, v in share.values().items() if k in names}
+    st.session_state[MY_DECK] = (*deck, Slide(page, settings))
+
+
+def deck_sidebar(page: str) -> None:
+    """In the sidebar of every page but the tour: add this view; open the deck."""
+    deck = st.session_state.get(MY_DECK, ())
+    st.button(t("tour.add"), key="deck_add", icon=":material/add_to_queue:",
+              on_click=add_view, args=(page,), help=t("tour.add_help"))
+    if st.session_state.pop("_deck_full", False):
+        st.caption(t("tour.full", maximum=TOUR_PAGE.params[0].maximum))
+    if deck:
+        st.page_link(TOUR_PAGE.script, label=t("tour.open", count=len(deck)),
+                     icon=":material/slideshow:",
+                     query_params={"deck": encode_deck(deck), "present": "true"})
+
+
+def _deck_editor(slides: tuple[Slide, ...], number: int) -> None:
+    """The deck's slides in the sidebar: reorder, remove, a note each; every change is a new
+    link (the address bar), and the session's deck follows it."""
+    st.session_state[MY_DECK] = slides
+    with st.sidebar:
+        st.subheader(t("tour.deck"))
+        for index, slide in enumerate(slides):
+            title = _PAGES[slide.page].title_in(current_language())
+            view = slide.settings.get("view")
+            label = f"{index + 1}. {title}" + (f" · {option_label(view)}" if view else "")
+            with st.container(key=f"pe-deck-slide-{index}"):
+                st.markdown(f"**{escape_markdown(label)}**" if index + 1 == number
+                            else escape_markdown(label))
+                with st.container(horizontal=True, gap="small"):
+                    st.button(":material/arrow_upward:", key=f"deck_up_{index}",
+                              disabled=index == 0, help=t("tour.up"),
+                              on_click=_edit, args=(slides, number, ("move", index, -1)))
+                    st.button(":material/arrow_downward:", key=f"deck_down_{index}",
+                              disabled=index == len(slides) - 1, help=t("tour.down"),
+                              on_click=_edit, args=(slides, number, ("move", index, 1)))
+                    st.button(":material/delete:", key=f"deck_remove_{index}",
+                              help=t("tour.remove"),
+                              on_click=_edit, args=(slides, number, ("remove", index, 0)))
+                st.text_input(t("tour.note"), value=slide.note, key=f"deck_note_{index}",
+                              max_chars=120, on_change=_edit,
+                              args=(slides, number, ("note", index, 0)))
+
+
+def _edit(slides: tuple[Slide, ...], number: int, change: tuple[str, int, int]) -> None:
+    """A deck editor's callback: the deck changed, its link (the address bar) with it."""
+    kind, index, step = change
+    if kind == "move":
+        new = moved(slides, index, step)
+    elif kind == "remove":
+        new = slides[:index] + slides[index + 1:]
+    else:
+        note = clean_note(st.session_state.get(f"deck_note_{index}", ""))
+        new = (*slides[:index], Slide(slides[index].page, slides[index].settings, note=note),
+               *slides[index + 1:])
+    for key in [k for k in st.session_state if isinstance(k, str) and k.startswith("deck_note_")]:
+        del st.session_state[key]
+    if not new:  # the last slide removed: the built-in tour
+        st.session_state[MY_DECK] = ()
+        st.query_params.pop("deck", None)
+        st.query_params["slide"] = "1"
+        return
+    code = encode_deck(new)
+    shown = min(number, len(new))
+    st.session_state[MY_DECK] = new
+    st.query_params["deck"] = code
+    st.query_params["slide"] = str(shown)
+    # The same slide still shown: its widgets keep their values; another: it is entered.
+    st.session_state[_AT] = (code, shown) if new[shown - 1] == slides[number - 1] else None
+

@@ -1,0 +1,153 @@
+"""Slides: the built-in tour (the source articles' story, one live view per slide) and a
+visitor's own deck, carried whole in a link.
+
+A slide is a page (its url_path) with the settings of its controls, as the page's own URL
+writes them (`ui.pages`: every value is checked by the page's parameter specs), plus a
+takeaway (the tour's: a catalogue key) or a note (a deck's: the visitor's line).
+
+A deck travels in one URL parameter, ``deck``: the slides as compact JSON
+(``[[page, query, note], ...]``), deflated and written in URL-safe base64, so that a link of
+a dozen slides stays a few hundred characters and nothing is stored on the server. Decoding
+checks everything a hand-made link could put there: the length of the code, what it inflates
+to, its shape, each page, each setting (by the page's parameter specs) and each note; a bad
+deck raises `DeckError` (a catalogue message, in the visitor's language).
+
+Free of Streamlit: the tests and the player (app_pages/tour.py) both use it.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import zlib
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode
+
+from core._checks import shorten
+from locales import LocalizedError
+from ui.pages import HOME, MAX_DECK_LENGTH, MAX_DECK_SLIDES, PAGE_PARAMS
+from ui.params import ParamError, url_value
+
+MAX_NOTE = 120  # characters of a slide's note: one line on a slide
+_MAX_INFLATED = 16 * 1024  # bytes a deck may inflate to: no zip bomb
+_QUERY_LENGTH = 1000  # characters of one slide's settings
+
+
+class DeckError(LocalizedError):
+    """A `deck` parameter that is not a deck (the message says what is wrong)."""
+
+
+@dataclass(frozen=True)
+class Slide:
+    page: str  # a url_path of ui.pages ("" is the home page)
+    settings: dict[str, str] = field(default_factory=dict)  # URL values, as the page writes them
+    takeaway: str | None = None  # the tour's one line: a catalogue key
+    note: str = ""  # a deck's one line, as the visitor typed it
+
+    def __hash__(self) -> int:
+        return hash((self.page, tuple(sorted(self.settings.items())), self.takeaway, self.note))
+
+    @property
+    def query(self) -> str:
+        return urlencode(self.settings)
+
+
+def _view(page: str, takeaway: str, **settings: object) -> Slide:
+    return Slide(page, {k: str(v) for k, v in settings.items()}, takeaway)
+
+
+# The articles' order: why order matters, the formula and its table, wavelengths, the dot
+# product (offset only, blind to direction, shift as rotation), 2-D grids, word + position;
+# then beyond them: a real model without its positions, learned vs sinusoidal, RoPE (1-D and
+# 2-D), ALiBi, extrapolation. Settings are the pages' defaults unless a slide needs another.
+TOUR: tuple[Slide, ...] = (
+    _view("", "home.takeaway"),
+    _view("heatmap", "tour.heatmap"),
+    _view("wavelengths", "tour.wavelengths"),
+    _view("wavelengths", "tour.clocks", view="clocks"),
+    _view("similarity", "tour.matrix"),
+    _view("similarity", "tour.offset", view="offset"),
+    _view("similarity", "tour.rotation", view="rotation"),
+    _view("vit-grid", "tour.vit_grid"),
+    _view("word-position", "tour.word_position"),
+    _view("order", "order.takeaway", view="facts"),
+    _view("learned-vs-sinusoidal", "tour.learned", view="similarity"),
+    _view("rope", "tour.rope", view="relative"),
+    _view("vit-grid", "tour.rope_2d", view="rope"),
+    _view("alibi", "tour.alibi", view="heads"),
+    _view("extrapolation", "tour.extrapolation"),
+)
+
+
+def checked_settings(page: str, settings: dict[str, str]) -> dict[str, str]:
+    """`settings` for `page` as its URL writes them (a default dropped), or a DeckError naming
+    the first one the page does not take."""
+    if page != HOME.url_path and page not in PAGE_PARAMS:
+        raise DeckError("tour.bad_page", page=shorten(page, 40))
+    specs = {p.name: p for p in PAGE_PARAMS.get(page, ())}
+    out: dict[str, str] = {}
+    for name, raw in settings.items():
+        spec = specs.get(name)
+        if spec is None:
+            raise DeckError("tour.bad_setting", page=page or "/", name=shorten(name, 40))
+        try:
+            text = url_value(spec, spec.parse(raw))
+        except ParamError as error:
+            raise DeckError("tour.bad_value", page=page or "/", error=str(error)) from None
+        if text is not None:
+            out[name] = text
+    return out
+
+
+def encode_deck(slides: list[Slide] | tuple[Slide, ...]) -> str:
+    """The `deck` parameter of these slides (their pages, settings and notes)."""
+    rows = [[s.page, s.query, s.note] if s.note else [s.page, s.query] for s in slides]
+    text = json.dumps(rows, separators=(",", ":"), ensure_ascii=False).encode()
+    return base64.urlsafe_b64encode(zlib.compress(text, 9)).decode().rstrip("=")
+
+
+def decode_deck(code: str) -> tuple[Slide, ...]:
+    """The slides of a `deck` parameter, every part checked (DeckError otherwise)."""
+    if len(code) > MAX_DECK_LENGTH:
+        raise DeckError("tour.too_long", length=len(code), maximum=MAX_DECK_LENGTH)
+    try:
+        packed = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+        inflater = zlib.decompressobj()
+        text = inflater.decompress(packed, _MAX_INFLATED)
+        if inflater.unconsumed_tail or not inflater.eof:
+            raise DeckError("tour.not_a_deck")
+        rows = json.loads(text.decode())
+    except (binascii.Error, ValueError, zlib.error, UnicodeDecodeError):
+        raise DeckError("tour.not_a_deck") from None
+    if not isinstance(rows, list) or not rows:
+        raise DeckError("tour.not_a_deck")
+    if len(rows) > MAX_DECK_SLIDES:
+        raise DeckError("tour.too_many", count=len(rows), maximum=MAX_DECK_SLIDES)
+    slides = []
+    for row in rows:
+        if (not isinstance(row, list) or len(row) not in (2, 3)
+                or not all(isinstance(part, str) for part in row)):
+            raise DeckError("tour.not_a_deck")
+        page, query = row[0], row[1]
+        note = row[2] if len(row) == 3 else ""
+        if len(query) > _QUERY_LENGTH:
+            raise DeckError("tour.not_a_deck")
+        pairs = parse_qsl(query, keep_blank_values=True)
+        if len({name for name, _ in pairs}) != len(pairs):
+            raise DeckError("tour.not_a_deck")
+        slides.append(Slide(page, checked_settings(page, dict(pairs)), note=clean_note(note)))
+    return tuple(slides)
+
+
+def clean_note(note: str) -> str:
+    """A note as a slide shows it: one line, at most MAX_NOTE characters."""
+    return " ".join(note.split())[:MAX_NOTE]
+
+
+def moved(slides: tuple[Slide, ...], index: int, step: int) -> tuple[Slide, ...]:
+    """`slides` with the one at `index` moved `step` places (kept within the deck)."""
+    target = min(max(index + step, 0), len(slides) - 1)
+    order = list(slides)
+    order.insert(target, order.pop(index))
+    return tuple(order)
