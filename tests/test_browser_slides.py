@@ -1,7 +1,8 @@
 """Presentation mode as a projector shows it: at 1920 x 1080 and 1280 x 720, in English and
-Chinese, no chart text on any page and view collides with another, is cut by the chart's edge or
-lies under plotly's modebar, and no legend scrolls (tests.browser_support.CHART_TEXT_PROBLEMS_JS
-measures the drawn boxes); the controls' type grows with the page's."""
+Chinese, no chart text on any page and view (point labels and annotations included) collides
+with another, is cut by the chart's edge or lies under plotly's modebar, and no legend scrolls
+(tests.browser_support.CHART_TEXT_PROBLEMS_JS measures the drawn boxes); the controls' type
+grows with the page's. The tour's slides are these views (tests/test_browser_tour.py)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ def chart_text_problems(seen, paths: list[str], lang: str) -> dict:
     for path in paths:
         seen.open(f"{path}&lang={lang}".replace("?&", "?"), charts=1, timeout=120_000)
         seen.page.wait_for_timeout(500)  # plotly's text layout after the last paint
-        problems = seen.page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS)
+        # Point labels too (a scatter's text beside its points), not only titles and legends.
+        problems = seen.page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS, True)
         if problems:
             found[path] = problems
         assert seen.exceptions() == [], path
