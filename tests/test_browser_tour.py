@@ -1,11 +1,16 @@
 """The tour as a presenter gives it: the clicker's keys and the on-screen buttons move through
 live slides, the address bar names each slide (a link opens it, the back button returns), a
 control changed on a slide repaints it in place, the player covers no text, and a deck made
-from the pages' views travels whole in its link to a fresh browser."""
+from the pages' views travels whole in its link to a fresh browser, and becomes one file: a PDF
+of 16:9 pages or a ZIP of 1920 x 1080 PNGs."""
 
 from __future__ import annotations
 
+import io
 import re
+import struct
+import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +18,7 @@ from locales import message
 from tests import browser_support
 from tests.test_browser_share import new_page
 from ui.pages import HOME, PAGES
-from ui.tour import TOUR
+from ui.tour import TOUR, encode_deck
 
 pytestmark = pytest.mark.browser
 
@@ -205,3 +210,38 @@ def test_the_player_is_in_a_thumbs_reach_on_a_phone_in_chinese(browser, app_url)
         assert counter(seen) == f"3 / {len(TOUR)}" and query(seen)["lang"] == "zh"
     finally:
         seen.page.context.close()
+
+
+def test_a_deck_becomes_a_pdf_of_16_9_pages_and_a_zip_of_its_slides(browser, app_url):
+    deck = encode_deck((TOUR[1], TOUR[5]))  # the heatmap, the similarity by offset
+    seen = new_page(browser, app_url, accept_downloads=True)
+    try:
+        seen.open(f"/tour?deck={deck}", charts=1, timeout=120_000)
+        seen.page.locator('[data-testid="stExpandSidebarButton"]').click()
+        files = {}
+        for kind in ("pdf", "zip"):
+            seen.page.locator(f".st-key-tour_file_{kind} button").first.click()
+            save = seen.page.locator(".st-key-tour_file_save button")
+            seen.page.wait_for_function(
+                "kind => [...document.querySelectorAll('.st-key-tour_file_save button')]"
+                ".some(b => b.textContent.includes('.' + kind))", arg=kind, timeout=180_000)
+            with seen.page.expect_download() as download:
+                save.click()
+            files[kind] = Path(download.value.path()).read_bytes()
+        assert seen.exceptions() == []
+    finally:
+        seen.page.context.close()
+    pdf = files["pdf"]
+    assert pdf.startswith(b"%PDF-")
+    assert len(re.findall(rb"/Type\s*/Page\b", pdf)) == 2  # one page per slide
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", pdf)
+    assert boxes and all(float(w) / float(h) == pytest.approx(16 / 9) for w, h in boxes)
+    assert 50_000 < len(pdf) < 8 * 2**20
+    with zipfile.ZipFile(io.BytesIO(files["zip"])) as archive:
+        names = archive.namelist()
+        assert names == ["pe-deck-01.png", "pe-deck-02.png"]
+        for name in names:
+            png = archive.read(name)
+            width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
+            assert (width, height) == (1920, 1080)
+            assert len(set(png[100:4000])) > 50  # drawn, not a blank page

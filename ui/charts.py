@@ -115,7 +115,7 @@ def _image_label(kind: str) -> str:
     return t("export.png", width=EXPORT_WIDTH * scale, height=EXPORT_HEIGHT * scale)
 
 
-def _size_text(nbytes: int) -> str:
+def size_text(nbytes: int) -> str:
     return f"{nbytes / 2**20:.1f} MB" if nbytes >= 2**20 else f"{max(1, nbytes // 1024)} KB"
 
 
@@ -201,7 +201,7 @@ def export_menu(fig: go.Figure, *, key: str, name: str, table: TableExport | Non
             label = _image_label(kind)
             if drawn is not None and drawn["kind"] == kind:
                 st.download_button(
-                    t("export_queue.save", what=label, size=_size_text(len(drawn["data"]))),
+                    t("export_queue.save", what=label, size=size_text(len(drawn["data"]))),
                     data=drawn["data"], file_name=f"{name}.{fmt}", mime=IMAGE_MIME[fmt],
                     key=f"{key}_{kind}_file", on_click="ignore", type="primary",
                     icon=":material/download:", width="stretch",

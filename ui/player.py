@@ -20,6 +20,7 @@ link is the deck; nothing is stored on the server.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -218,6 +219,8 @@ def play() -> None:
         st.warning(notice, icon=":material/warning:")
     if code:
         _deck_editor(slides, number)
+    with st.sidebar:
+        _file_menu(code, count)
     line = escape_markdown(slide.note) if code else t(slide.takeaway) if slide.takeaway else ""
     with slide_line(line):
         _run_page(slide.page)
@@ -314,3 +317,81 @@ def _edit(slides: tuple[Slide, ...], number: int, change: tuple[str, int, int]) 
     # The same slide still shown: its widgets keep their values; another: it is entered.
     st.session_state[_AT] = (code, shown) if new[shown - 1] == slides[number - 1] else None
 
+
+
+# --- the slides as a file --------------------------------------------------------------------
+_FILE = "_tour_file"  # the session's last slide file: (kind, file name, bytes)
+_FILE_KINDS = {"pdf": ("application/pdf", "pdf"), "zip": ("application/zip", "zip")}
+_FILE_WAIT_S = 300.0  # at most this long in the queue for the server's one slide file
+
+
+def _server_tour_url(code: str) -> str:
+    """The tour's first slide on this very server (its loopback address), as a visitor opens it:
+    the browser that draws the file runs it like any visitor."""
+    address = st.get_option("server.address") or "127.0.0.1"
+    if address in ("0.0.0.0", "::", "localhost"):
+        address = "127.0.0.1"
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    query = {"slide": "1", "present": "true", "lang": current_language()}
+    if code:
+        query["deck"] = code
+    path = f"/{base}/tour" if base else "/tour"
+    return f"http://{address}:{st.get_option('server.port')}{path}?{urlencode(query)}"
+
+
+@st.fragment
+def _file_menu(code: str, count: int) -> None:
+    """These slides as one file (a PDF, or a ZIP of PNGs), drawn on the server: pressing a button
+    reruns this menu alone, which says where the file is (waiting for the server's other one,
+    drawing slide n of m), then offers it."""
+    from figures.chromium import ImageExportError
+    from figures.export import image_export_problem
+    from figures.slide_file import FILE_LOCK, slide_images, slides_pdf, slides_zip
+    from ui.charts import size_text
+
+    st.subheader(t("tour.file"))
+    problem = image_export_problem()
+    if problem:
+        reasons = {"no_kaleido": t("export.reason_no_kaleido"),
+                   "no_browser": t("export.reason_no_browser")}
+        st.caption(t("export.unavailable", reason=reasons[problem]))
+        return
+    with st.container(horizontal=True, gap="small"):
+        asked = [kind for kind, label in (("pdf", t("tour.file_pdf")), ("zip", t("tour.file_zip")))
+                 if st.button(label, key=f"tour_file_{kind}", help=t("tour.file_help"),
+                              icon=":material/picture_as_pdf:" if kind == "pdf"
+                              else ":material/folder_zip:")]
+    stem = "pe-deck" if code else "pe-tour"
+    if asked:
+        kind = asked[0]
+        status = st.empty()
+        begun = time.monotonic()
+        while not FILE_LOCK.acquire(timeout=0.5):
+            if time.monotonic() - begun > _FILE_WAIT_S:
+                status.warning(t("export_queue.failed_timeout", what=kind.upper()))
+                return
+            status.caption(t("tour.file_waiting"))
+        try:
+            bar = status.progress(0.0, text=t("tour.file_drawing", number=1, count=count))
+
+            def progress(drawn: int) -> None:
+                shown = min(drawn + 1, count)
+                bar.progress(drawn / count, text=t("tour.file_drawing", number=shown,
+                                                   count=count))
+
+            images = slide_images(_server_tour_url(code), count, progress=progress)
+            data = slides_pdf(images) if kind == "pdf" else slides_zip(images, stem)
+            st.session_state[_FILE] = (kind, f"{stem}.{_FILE_KINDS[kind][1]}", data)
+            status.empty()
+        except ImageExportError as error:
+            status.warning(t(f"export_queue.failed_{error.reason}", what=kind.upper()))
+            return
+        finally:
+            FILE_LOCK.release()
+    made = st.session_state.get(_FILE)
+    if made is not None:
+        kind, file_name, data = made
+        st.download_button(
+            t("export_queue.save", what=file_name, size=size_text(len(data))), data=data,
+            file_name=file_name, mime=_FILE_KINDS[kind][0], key="tour_file_save",
+            on_click="ignore", type="primary", icon=":material/download:")
