@@ -16,6 +16,7 @@ from figures.rope_config import (
     make_config_angle_figure,
     make_config_logit_figure,
     make_config_wavelength_figure,
+    pair_columns,
 )
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
@@ -293,6 +294,12 @@ def config_section() -> None:
                                    override if index == 0 else None),
                 )
         explain(caption, caption=True)
+    # Per pair, every config side by side: to copy, or download as CSV (the table's toolbar).
+    with st.expander(t("rope-config.pairs_heading"), icon=":material/table_rows:"):
+        columns = pair_columns(shown, lang)
+        st.dataframe(columns, hide_index=True, column_config={
+            key: st.column_config.NumberColumn(format="%.6g")
+            for key, values in columns.items() if isinstance(values[0], float)})
 
 
 # One section at a time (in the URL as `view`): a change redraws only what is on screen.

@@ -219,6 +219,30 @@ def band_names(lang: Lang = "en") -> dict[str, str]:
     }
 
 
+def pair_columns(shown: Sequence[RopeConfigCurves], lang: Lang = "en") -> dict[str, list]:
+    """Per pair i, for each config (named by its label): theta_i as trained, theta'_i as
+    scaled, the scaled wavelength 2 pi / theta'_i, the scale theta'_i / theta_i and the band:
+    the table a reader copies (or downloads as CSV), in columns by their heading."""
+    names = band_names(lang)
+    columns: dict[str, list] = {message("fig.rope_config.pair_column", lang):
+                                [int(i) for i in shown[0].pairs]}
+    for curves in shown:
+        label = curves.label
+        while any(key.startswith(label + " · ") for key in columns):  # compared with itself
+            label += " "
+        bands = curves.bands
+        theta = 2 * np.pi / bands.wavelengths
+        for key, values in (
+            ("theta", theta), ("theta_scaled", theta * bands.ratio),
+            ("wavelength_scaled", bands.scaled_wavelengths), ("scale", bands.ratio),
+        ):
+            heading = message(f"fig.rope_config.pair_{key}", lang)
+            columns[f"{label} · {heading}"] = [float(v) for v in values]
+        columns[f"{label} · {message('fig.rope_config.pair_band', lang)}"] = [
+            names[band] for band in bands.bands]
+    return columns
+
+
 def method_text(curves: RopeConfigCurves, lang: Lang = "en") -> str:
     """"llama3 ×8" or "no scaling": the method and its factor."""
     if not curves.scaled:

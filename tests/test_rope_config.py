@@ -342,3 +342,38 @@ def test_rope_config_checks_its_fields():
         with pytest.raises(ValueError, match=key):
             RopeConfig(**{**good, key: value})
     assert rope_config.MAX_CONFIG_CHARS == 65536 and rope_config.MAX_JSON_DEPTH == 8
+
+
+# --- the per-pair table (figures.rope_config.pair_columns) -------------------------------------
+def test_the_per_pair_table_holds_each_configs_frequencies_as_transformers_computes_them(hf):
+    """Llama 3.1 and Qwen2.5 + YaRN side by side: theta_i as the plain loop writes it,
+    theta'_i as transformers' rope function for the model's own config class gives it, their
+    ratio, the wavelength 2 pi / theta'_i, and one band per pair from the table's words."""
+    from figures.rope_config import band_names, pair_columns, rope_config_curves
+
+    names = ("llama-3.1-8b", "qwen2.5-7b-yarn")
+    shown = [rope_config_curves(PRESETS[name]) for name in names]
+    for lang in ("en", "zh"):
+        columns = pair_columns(shown, lang)
+        assert len(columns) == 1 + 5 * len(names)
+        assert all(len(values) == 64 for values in columns.values())
+        assert next(iter(columns.values())) == list(range(64))
+    columns = pair_columns(shown, "en")
+    for curves, name in zip(shown, names, strict=True):
+        def column(heading, label=curves.label):
+            return np.array(columns[f"{label} · {heading}"])
+
+        config = hf.classes[name](**published_config(name))
+        want, _ = hf.init[config.rope_parameters["rope_type"]](config, device="cpu")
+        d, base = EXPECTED[name][0], EXPECTED[name][1]
+        plain = np.array([base ** (-2 * i / d) for i in range(d // 2)])
+        np.testing.assert_allclose(column("θᵢ"), plain, rtol=1e-12)
+        np.testing.assert_allclose(column("θ′ᵢ (scaled)"), want.double().numpy(), rtol=1e-6)
+        np.testing.assert_allclose(column("θ′ᵢ/θᵢ"), want.double().numpy() / plain, rtol=1e-6)
+        np.testing.assert_allclose(column("wavelength 2π/θ′ᵢ"),
+                                   2 * math.pi / want.double().numpy(), rtol=1e-6)
+        bands = list(column("band"))
+        assert set(bands) <= set(band_names("en").values())
+        # the first pairs turn as trained, the last are interpolated by the factor
+        assert bands[0] == band_names("en")["unchanged"]
+        assert bands[-1] == band_names("en")["interpolated"]

@@ -384,7 +384,10 @@ def _file_menu(code: str, count: int) -> None:
             st.session_state[_FILE] = (kind, f"{stem}.{_FILE_KINDS[kind][1]}", data)
             status.empty()
         except ImageExportError as error:
-            status.warning(t(f"export_queue.failed_{error.reason}", what=kind.upper()))
+            what = kind.upper()
+            status.warning(t("export_queue.failed_timeout", what=what)
+                           if error.reason == "timeout"
+                           else t("export_queue.failed_browser", what=what))
             return
         finally:
             FILE_LOCK.release()
