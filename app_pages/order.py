@@ -20,7 +20,7 @@ from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
-from ui.text import escape_markdown, explain, takeaway
+from ui.text import escape_markdown, explain
 
 LONGEST = " ".join(["cat"] * (limits.MAX_ORDER_TOKENS - 2))  # the cap: the largest entries
 
@@ -39,7 +39,6 @@ with st.sidebar:  # page-wide: every view runs the model on these
     text = controls.text("text")
     other = controls.text("other")
 explain(t("order.intro"))
-takeaway(t("order.takeaway"))
 try:
     model = cached_minilm()
 except ModelUnavailableError as error:

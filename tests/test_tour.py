@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from locales import LANGUAGES, catalogue
-from ui.pages import MAX_DECK_LENGTH, MAX_DECK_SLIDES, PAGE_PARAMS, PAGES
+from ui.pages import HOME, MAX_DECK_LENGTH, MAX_DECK_SLIDES, PAGE_PARAMS, PAGES, takeaway_key
 from ui.tour import (
     MAX_NOTE,
     TOUR,
@@ -144,3 +144,15 @@ def test_every_page_setting_a_view_can_hold_is_one_a_deck_can_carry():
                 param.default)
             assert checked_settings(page, {param.name: default}) == {}
     assert dict(parse_qsl(TOUR[5].query)) == TOUR[5].settings
+
+
+def test_every_view_of_every_page_has_a_takeaway_in_each_language():
+    """Presentation mode shows each view's one line under the title (ui.controls.start_page)."""
+    missing = []
+    for page in (HOME, *PAGES):
+        views = {p.name: p for p in PAGE_PARAMS.get(page.url_path, ())}.get("view")
+        for view in views.choices if views else (None,):
+            key = takeaway_key(page.url_path, view)
+            if key is None or any(len(catalogue(lang).get(key, "")) < 20 for lang in LANGUAGES):
+                missing.append((page.slug, view))
+    assert missing == []

@@ -32,7 +32,7 @@ import streamlit as st
 from locales import catalogue
 from ui import share
 from ui.i18n import current_language, presenting, t
-from ui.pages import PAGE_PARAMS
+from ui.pages import PAGE_PARAMS, takeaway_key
 from ui.params import (
     BoolParam,
     ChoiceParam,
@@ -359,13 +359,18 @@ def start_page(page: str) -> PageControls:
     """A page's opening: its title (`<page>.title`) and its controls, from its parameters in
     the registry (`ui.pages`, by url_path). They are finished once the page has run."""
     st.title(t(f"{page}.title"))
-    takeaway()  # a tour slide's line (ui.text.slide_line); nothing otherwise
+    line = st.empty() if presenting() else None  # the view's takeaway, under the title
     state = st.session_state
     if state.get(_LAST_PAGE) != page:  # arrived from another page: its defaults and its URL
         state.pop(f"{KEPT_PREFIX}{page}", None)
         state[_LAST_PAGE] = page
     controls = PageControls(page, PAGE_PARAMS[page])
     _open.controls = controls
+    view = controls.current("view") if "view" in controls.params else None
+    key = takeaway_key(page, view)
+    if line is not None:
+        with line.container():
+            takeaway(t(key) if key else None)
     return controls
 
 

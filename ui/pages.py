@@ -23,7 +23,7 @@ from core.rope_config import PRESETS
 from core.similarity import METRICS
 from core.vit_grid import MAX_GRID_SIDE
 from core.word_position import EMBEDDINGS, ENCODINGS
-from locales import DEFAULT_LANGUAGE, LANGUAGES, Lang, message
+from locales import DEFAULT_LANGUAGE, LANGUAGES, Lang, catalogue, message
 from ui.params import (
     BASE_PARAM,
     D_MODEL_PARAM,
@@ -238,6 +238,17 @@ PAGE_PARAMS: dict[str, tuple[Param, ...]] = {p.url_path: p.params for p in PAGES
 def params_of(page: str) -> dict[str, Param]:
     """The specs of one page (its url_path), by parameter name."""
     return {p.name: p for p in PAGE_PARAMS[page]}
+
+
+def takeaway_key(page: str, view: str | None = None) -> str | None:
+    """The catalogue key of a view's one-line takeaway (shown in presentation mode, the
+    tour's slides included): the view's own (`takeaway.<page>.<view>`), else the page's
+    (`takeaway.<page>`, or `<page>.takeaway` for the home and order pages); None if none."""
+    slug = page or HOME.slug
+    words = catalogue(DEFAULT_LANGUAGE)
+    keys = ([f"takeaway.{slug}.{view}"] if view else []) + [f"takeaway.{slug}",
+                                                            f"{slug}.takeaway"]
+    return next((key for key in keys if key in words), None)
 
 
 def app_params(default_language: str = DEFAULT_LANGUAGE) -> tuple[Param, ...]:

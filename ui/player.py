@@ -195,6 +195,8 @@ def play() -> None:
         state[_AT] = (code, number)
         for key in [k for k in state if isinstance(k, str) and k.startswith(_FORGOTTEN)]:
             del state[key]
+        for name in _CONTROL_NAMES:  # what the URL says, not the last slide's widgets
+            state.pop(name, None)
         names = {p.name for p in PAGE_PARAMS.get(slide.page, ())}
         wanted = slide_query(slide, number, code, current=current)
         wanted.update({k: v for k, v in current.items() if k in names})  # a link's own values
@@ -221,8 +223,7 @@ def play() -> None:
         _deck_editor(slides, number)
     with st.sidebar:
         _file_menu(code, count)
-    line = escape_markdown(slide.note) if code else t(slide.takeaway) if slide.takeaway else ""
-    with slide_line(line):
+    with slide_line(escape_markdown(slide.note) if slide.note else None):
         _run_page(slide.page)
 
 

@@ -31,38 +31,38 @@ def explain(markdown: str, *, caption: bool = False) -> None:
         st.markdown(markdown)
 
 
-# A tour slide's own line (ui.player): shown under the page's title in place of the page's.
+# A deck slide's note (ui.player): shown under the page's title in place of the view's line.
 _slide = threading.local()
 
 
 @contextlib.contextmanager
-def slide_line(markdown: str) -> Iterator[None]:
-    """Around a page run as a slide of the tour or of a deck: its takeaway (or the deck's note)
-    is the page's one line, shown by the first `takeaway` call (`start_page` makes one under
-    the title); the page's own takeaway is not shown beside it. Markdown: a visitor's note
-    comes escaped (`escape_markdown`)."""
-    _slide.markdown, _slide.shown = markdown, False
+def slide_line(note: str | None) -> Iterator[None]:
+    """Around a page run as a slide of the tour or of a deck. A deck's note (markdown: the
+    visitor's text comes escaped, `escape_markdown`) is the slide's one line, shown by the
+    first `takeaway` call (`start_page` makes one under the title) in place of the view's
+    takeaway; without a note the view's own shows."""
+    _slide.active, _slide.note, _slide.shown = True, note, False
     try:
         yield
     finally:
-        _slide.markdown = None
+        _slide.active, _slide.note = False, None
 
 
 def on_slide() -> bool:
     """Whether the page runs as a slide of the tour or of a deck (`slide_line`)."""
-    return getattr(_slide, "markdown", None) is not None
+    return getattr(_slide, "active", False)
 
 
 def takeaway(markdown: str | None = None) -> None:
     """A slide's one-line point, shown only in presentation mode (where `explain` is hidden):
-    what the audience should leave with. On a slide of the tour, the slide's line instead
+    what the audience should leave with. On a deck's slide with a note, the note instead
     (once), whatever the page passes."""
     from ui.i18n import presenting
 
-    line = getattr(_slide, "markdown", None)
-    if line is not None:
+    note = getattr(_slide, "note", None)
+    if note is not None:
         if _slide.shown:
             return
-        _slide.shown, markdown = True, line
+        _slide.shown, markdown = True, note
     if markdown and presenting():
         st.markdown(f"#### {markdown}")

@@ -26,7 +26,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from core._checks import shorten
 from locales import LocalizedError
-from ui.pages import HOME, MAX_DECK_LENGTH, MAX_DECK_SLIDES, PAGE_PARAMS
+from ui.pages import HOME, MAX_DECK_LENGTH, MAX_DECK_SLIDES, PAGE_PARAMS, takeaway_key
 from ui.params import ParamError, url_value
 
 MAX_NOTE = 120  # characters of a slide's note: one line on a slide
@@ -42,7 +42,7 @@ class DeckError(LocalizedError):
 class Slide:
     page: str  # a url_path of ui.pages ("" is the home page)
     settings: dict[str, str] = field(default_factory=dict)  # URL values, as the page writes them
-    takeaway: str | None = None  # the tour's one line: a catalogue key
+    takeaway: str | None = None  # the key of the line its view shows (ui.pages.takeaway_key)
     note: str = ""  # a deck's one line, as the visitor typed it
 
     def __hash__(self) -> int:
@@ -53,8 +53,13 @@ class Slide:
         return urlencode(self.settings)
 
 
-def _view(page: str, takeaway: str, **settings: object) -> Slide:
-    return Slide(page, {k: str(v) for k, v in settings.items()}, takeaway)
+def _view(page: str, **settings: object) -> Slide:
+    """A slide of `page` with these settings; its line is its view's (the page's default view
+    when the settings name none)."""
+    views = {p.name: p.default for p in PAGE_PARAMS.get(page, ())}
+    view = settings.get("view", views.get("view"))
+    return Slide(page, {k: str(v) for k, v in settings.items()},
+                 takeaway_key(page, str(view) if view else None))
 
 
 # The articles' order: why order matters, the formula and its table, wavelengths, the dot
@@ -62,21 +67,21 @@ def _view(page: str, takeaway: str, **settings: object) -> Slide:
 # then beyond them: a real model without its positions, learned vs sinusoidal, RoPE (1-D and
 # 2-D), ALiBi, extrapolation. Settings are the pages' defaults unless a slide needs another.
 TOUR: tuple[Slide, ...] = (
-    _view("", "home.takeaway"),
-    _view("heatmap", "tour.heatmap"),
-    _view("wavelengths", "tour.wavelengths"),
-    _view("wavelengths", "tour.clocks", view="clocks"),
-    _view("similarity", "tour.matrix"),
-    _view("similarity", "tour.offset", view="offset"),
-    _view("similarity", "tour.rotation", view="rotation"),
-    _view("vit-grid", "tour.vit_grid"),
-    _view("word-position", "tour.word_position"),
-    _view("order", "order.takeaway", view="facts"),
-    _view("learned-vs-sinusoidal", "tour.learned", view="similarity"),
-    _view("rope", "tour.rope", view="relative"),
-    _view("vit-grid", "tour.rope_2d", view="rope"),
-    _view("alibi", "tour.alibi", view="heads"),
-    _view("extrapolation", "tour.extrapolation"),
+    _view(""),
+    _view("heatmap"),
+    _view("wavelengths"),
+    _view("wavelengths", view="clocks"),
+    _view("similarity"),
+    _view("similarity", view="offset"),
+    _view("similarity", view="rotation"),
+    _view("vit-grid"),
+    _view("word-position"),
+    _view("order", view="facts"),
+    _view("learned-vs-sinusoidal", view="similarity"),
+    _view("rope", view="relative"),
+    _view("vit-grid", view="rope"),
+    _view("alibi", view="heads"),
+    _view("extrapolation"),
 )
 
 
