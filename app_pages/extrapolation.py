@@ -153,6 +153,12 @@ def rope_row() -> None:
     if choice.unused_factor(factor):
         st.info(t("rope-config.factor_unused", label=short_label(choice.preset),
                   factor=factor))
+    if config_curves:  # two contexts on one page: each panel's said
+        st.caption(t("extrapolation.lengths_note", train_length=train_length,
+                     target_length=target_length,
+                     configs="; ".join(t("extrapolation.lengths_config", label=c.label,
+                                         trained=c.trained_context, target=c.target_context)
+                                       for c in config_curves)))
     bottom_left, bottom_right = st.columns(2, gap="large")
     # With two configs, their RoPE panels share a row and ALiBi moves below.
     rope_cells = [bottom_left, bottom_right] if len(config_curves) > 1 else [bottom_left]

@@ -95,3 +95,17 @@ def test_the_rope_rows_config_lives_above_it_and_the_lengths_stay_page_wide():
     assert at.main.slider(key="factor").value == 8  # the config's own factor
     np.testing.assert_array_equal(decode(figure_titled(at, "Sinusoid")["data"][0]["y"]),
                                   sinusoid)
+
+
+def test_with_a_config_each_panel_says_which_lengths_it_draws():
+    """The RoPE panels take a config's own L and T (Llama 3.1: 8192 and 131072, Mistral:
+    32768 twice), the other panels the page's: the caption says both, so the page never mixes
+    two contexts silently; without a config, one context and no caption."""
+    at = open_page(EXTRAPOLATION, {"train_length": "2048", "target_length": "8192",
+                                   "config": "llama-3.1-8b", "compare": "mistral-7b"})
+    assert not at.exception
+    [note] = [c.value for c in at.caption if "Two contexts" in c.value]
+    assert "L = 2048, T = 8192" in note
+    assert "L = 8192, T = 131072" in note and "L = 32768, T = 32768" in note
+    plain = open_page(EXTRAPOLATION, {"train_length": "2048", "target_length": "8192"})
+    assert not [c for c in plain.caption if "Two contexts" in c.value]
