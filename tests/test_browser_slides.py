@@ -26,14 +26,14 @@ def view_paths(query: str = "") -> list[str]:
     return paths
 
 
-def chart_text_problems(seen, paths: list[str], lang: str) -> dict:
-    """Every path's chart text problems, by path (the pages opened one after the other)."""
+def chart_text_problems(seen, paths: list[str], lang: str, *, points: bool = True) -> dict:
+    """Every path's chart text problems, by path (the pages opened one after the other); with
+    `points`, a scatter's labels beside its points too."""
     found = {}
     for path in paths:
         seen.open(f"{path}&lang={lang}".replace("?&", "?"), charts=1, timeout=120_000)
         seen.page.wait_for_timeout(500)  # plotly's text layout after the last paint
-        # Point labels too (a scatter's text beside its points), not only titles and legends.
-        problems = seen.page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS, True)
+        problems = seen.page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS, points)
         if problems:
             found[path] = problems
         assert seen.exceptions() == [], path
