@@ -6,7 +6,7 @@ import streamlit as st
 
 from core import minilm, minilm_encoder
 from locales import message
-from ui.cache import reclaimable
+from ui.cache import in_compute_slot, reclaimable
 
 # Shown by the cache while the tables load (a second, once per process). The decorator's text is
 # fixed when the module is imported, before any visitor's language is known: both languages.
@@ -17,8 +17,9 @@ LOADING = f"{message('app.loading_model', 'en')} · {message('app.loading_model'
 def cached_minilm():
     """`core.minilm.load_minilm()`; raises `ModelUnavailableError` (saying how to install
     the package) when it is not installed. Errors are not cached: installing it needs no
-    restart."""
-    return minilm.load_minilm()
+    restart. Read in a compute slot, as a cache miss is (~50 MB while it loads): dropped for an
+    image's turn (`release_minilm`), it is not read again beside the image's Chromium."""
+    return in_compute_slot(minilm.load_minilm)()
 
 
 @reclaimable
