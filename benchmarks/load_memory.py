@@ -128,10 +128,15 @@ class Session(Stream):
         self.widget_ids: dict[str, str] = {}  # user key -> element id, from the deltas
         self.exceptions: list[str] = []
 
-    async def rerun(self, query: str = "", widget: tuple[str, int] | None = None) -> None:
+    async def rerun(self, query: str = "", widget: tuple[str, int] | None = None,
+                    opened: str = "") -> None:
+        """A run with `widget` (key, value) changed, the popover `opened` (its key) open."""
         message = BackMsg()
         message.rerun_script.query_string = query
         message.rerun_script.page_name = self.page
+        if opened:
+            state = message.rerun_script.widget_states.widgets.add()
+            state.id, state.bool_value = self.widget_ids[opened], True
         if widget is not None:
             state = message.rerun_script.widget_states.widgets.add()
             state.id = self.widget_ids[widget[0]]
@@ -147,7 +152,11 @@ class Session(Stream):
             forward = ForwardMsg()
             forward.ParseFromString(await asyncio.wait_for(self.ws.recv(), RUN_TIMEOUT_S))
             kind = forward.WhichOneof("type")
-            if kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
+            if kind == "delta" and forward.delta.WhichOneof("type") == "add_block":
+                block = forward.delta.add_block
+                if block.WhichOneof("type") == "popover" and block.popover.id.startswith("$$ID-"):
+                    self.widget_ids[block.popover.id.rsplit("-", 1)[-1]] = block.popover.id
+            elif kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
                 element = forward.delta.new_element
                 field = element.WhichOneof("type")
                 if field == "exception":
@@ -217,10 +226,14 @@ async def fast_changes(url: str, heavy: Heavy, errors: list[str], *, changes: in
         async with Session(url, heavy.page) as session:
             await session.rerun(heavy.request(0))
             await session.finished()
-            exact = f"_exact_{heavy.control}"
+            exact, box = f"_exact_{heavy.control}", f"_exact_box_{heavy.control}"
+            opened = box if box in session.widget_ids else ""
+            if opened:  # the exact box exists only while its popover is open
+                await session.rerun(heavy.request(0), opened=opened)
+                await session.finished()
             key = exact if exact in session.widget_ids else heavy.control
             for i in range(1, changes + 1):
-                await session.rerun(heavy.request(0), widget=(key, heavy.value(i)))
+                await session.rerun(heavy.request(0), widget=(key, heavy.value(i)), opened=opened)
                 await asyncio.sleep(0.05)
             await session.finished()
             errors.extend(session.exceptions)
@@ -449,7 +462,7 @@ def export_scenarios(pid: int, url: str, errors: list[str]) -> dict:
     cell["delivered"] = sum(g is not None and check_image("png4", g) is None for g in got)
     cell["export_s"] = [g["seconds"] if g else None for g in got]
     cell["waiting_seen"] = sorted({label for g in got if g for label in g["labels"]
-                                   if "ahead" in label})
+                                   if "ahead" in label or "memory" in label})
     out["storm"] = cell
     print("storm", cell, flush=True)
     return out

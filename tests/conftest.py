@@ -57,6 +57,15 @@ def served(script: str, log_name: str) -> Iterator[str]:
     browser_support.stop(server)
 
 
+@pytest.fixture(autouse=True)
+def images_start_at_once(monkeypatch):
+    """The test process (pytest, torch, Playwright) is not a server: its own memory does not
+    make an image wait (ui.cache.image_turn). Tests of that wait set `own_memory` themselves."""
+    from ui import cache
+
+    monkeypatch.setattr(cache, "own_memory", lambda: 0)
+
+
 @pytest.fixture(scope="session")
 def app_url() -> Iterator[str]:
     """The app served by `streamlit run app.py` on a free loopback port."""

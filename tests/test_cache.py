@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from ui import cache
-from ui.cache import MB, bounded_cache
+from ui.cache import MB, bounded_cache, own_memory
 
 
 def test_evicts_the_least_recently_used_until_the_bytes_fit():
@@ -185,3 +185,60 @@ def test_the_trimmer_returns_freed_heap_pages_to_the_system():
     assert cache._rss_bytes() < before + 60 * MB, (before / MB, grown / MB,
                                                    cache._rss_bytes() / MB)
     del keep
+
+
+def test_an_images_turn_drops_what_is_reclaimable_and_waits_for_the_memory_to_fall(monkeypatch):
+    """Before Chromium starts: what is registered as reclaimable is released, then the image
+    waits while the process's own memory and its cost would not fit in TREE_BUDGET, told what
+    is held and what lets it start."""
+    monkeypatch.setattr(cache, "HEAVY", cache.MemoryBudget(cache.COMPUTE_COST))
+    monkeypatch.setattr(cache, "WAIT_POLL_S", 0.01)
+    released: list[str] = []
+    monkeypatch.setattr(cache, "_reclaimable", [lambda: released.append("model")])
+    readings = iter([600 * MB, 500 * MB, 300 * MB])
+    monkeypatch.setattr(cache, "own_memory", lambda: next(readings, 300 * MB))
+    waits: list[tuple[int, int]] = []
+    with cache.image_turn(340 * MB, on_memory_wait=lambda held, allowed: waits.append(
+            (held, allowed))):
+        assert released == ["model"]
+    allowed = cache.TREE_BUDGET - 340 * MB
+    assert waits == [(600 * MB, allowed), (500 * MB, allowed)]
+    assert cache.HEAVY.used == 0
+
+
+def test_an_image_waits_for_the_memory_at_most_memory_wait_s(monkeypatch):
+    """A server whose memory does not fall still draws its image (never refused for memory)."""
+    monkeypatch.setattr(cache, "HEAVY", cache.MemoryBudget(cache.COMPUTE_COST))
+    monkeypatch.setattr(cache, "WAIT_POLL_S", 0.01)
+    monkeypatch.setattr(cache, "MEMORY_WAIT_S", 0.3)
+    monkeypatch.setattr(cache, "own_memory", lambda: cache.TREE_BUDGET)
+    waits: list[int] = []
+    start = time.monotonic()
+    with cache.image_turn(100 * MB, on_memory_wait=lambda held, allowed: waits.append(held)):
+        waited = time.monotonic() - start
+    assert 0.3 <= waited < 5 and len(waits) > 3
+
+
+def test_own_memory_reads_this_process_unique_memory():
+    """USS from /proc/self/smaps_rollup: more than zero, less than the resident set."""
+    import psutil
+
+    own = own_memory()  # imported before conftest's fixture stands in for it
+    assert 0 < own <= psutil.Process().memory_info().rss
+
+
+def test_the_model_weights_are_given_back_in_an_images_turn(monkeypatch):
+    """ui.model registers the MiniLM tensors as reclaimable: an image's turn drops them (read
+    again by the next run that uses the model)."""
+    from core import minilm, minilm_encoder
+    from ui import model
+
+    monkeypatch.setattr(cache, "HEAVY", cache.MemoryBudget(cache.COMPUTE_COST))
+    assert model.release_minilm in cache._reclaimable
+    minilm.load_minilm()
+    minilm_encoder.load_encoder()
+    assert minilm.load_minilm.cache_info().currsize == 1
+    with cache.image_turn(cache.COMPUTE_COST):
+        assert minilm.load_minilm.cache_info().currsize == 0
+        assert minilm_encoder.load_encoder.cache_info().currsize == 0
+    assert minilm.load_minilm().token_embeddings.shape[1] == 384  # read again

@@ -345,3 +345,23 @@ def test_an_image_behind_a_computation_says_it_waits_for_the_computation(monkeyp
     heavy.release(computation)
     thread.join(60)
     assert results["image"].startswith(b"<svg")
+
+
+def test_an_image_says_it_waits_for_the_servers_memory_to_fall(monkeypatch):
+    """With the server's own memory too high for the image beside it, the menu says so (what is
+    held, what lets Chromium start), then the image is drawn once the memory has fallen."""
+    heavy = MemoryBudget(cache.COMPUTE_SLOTS * cache.COMPUTE_COST)
+    monkeypatch.setattr(cache, "HEAVY", heavy)
+    monkeypatch.setattr(charts, "HEAVY", heavy)
+    monkeypatch.setattr(cache, "WAIT_POLL_S", 0.05)
+    readings = iter([cache.TREE_BUDGET] * 3)
+    monkeypatch.setattr(cache, "own_memory", lambda: next(readings, 0))
+    results, statuses = {}, {}
+    ask("image", results, statuses).join(60)
+    assert results["image"].startswith(b"<svg")
+    allowed = (cache.TREE_BUDGET - image_cost("svg")) // cache.MB
+    said = message("export_queue.waiting_memory", "en", what=message("export.svg", "en"),
+                   held=cache.TREE_BUDGET // cache.MB, allowed=allowed)
+    assert statuses["image"].labels[:3] == [said] * 3
+    assert statuses["image"].labels[3].startswith(
+        message("export_queue.drawing", "en", what=message("export.svg", "en"), seconds=0))

@@ -16,7 +16,9 @@ too (`in_compute_slot`). Page runs themselves are bounded (`run_slot`, app.py): 
 figures, their JSON and its messages while it builds them. Figure images (drawn by a Chromium,
 ~300 MB each) are heavy work too: the compute slots are one queue (`HEAVY`, a `MemoryBudget`,
 first come first served, each waiting image told how many are ahead); an image runs alone in it,
-and while it is drawn the caches give back what it holds beyond a computation (`image_turn`).
+and while it is drawn the caches give back what it holds beyond a computation and the model's
+weights are dropped (`image_turn`, `reclaimable`); Chromium starts once the process's own memory
+leaves room for it in TREE_BUDGET (waiting for it to fall, at most MEMORY_WAIT_S).
 Freed memory goes back to the system after each computation and whenever the RSS has grown
 (`start_trimmer`, glibc's malloc_trim).
 
@@ -331,17 +333,71 @@ def _set_cache_room(nbytes: int) -> None:
         store.fit()
 
 
+# What the process tree (the server and the Chromium drawing an image) may hold, in unique memory:
+# the smallest Streamlit Community Cloud box has about 690 MB.
+TREE_BUDGET = 700 * MB
+# At most this long an image waits for the server's own memory to fall before Chromium starts:
+# then it is drawn anyway (an image is never refused for memory: the menu says what it waits for).
+MEMORY_WAIT_S = 60.0
+# Released while an image is drawn, read again when next used (`reclaimable`): the MiniLM weights.
+_reclaimable: list[Callable[[], None]] = []
+
+
+def reclaimable(release: Callable[[], None]) -> Callable[[], None]:
+    """Register `release`, which drops what the process holds but can read again (a model's
+    weights): called at the start of every image's turn (`image_turn`). Returns it (a decorator)."""
+    with _stores_lock:
+        if release not in _reclaimable:
+            _reclaimable.append(release)
+    return release
+
+
+def own_memory() -> int:
+    """This process's unique memory (USS: the pages no other process shares, what the memory
+    budget counts), in bytes; 0 where /proc/self/smaps_rollup cannot be read (not Linux)."""
+    total = 0
+    try:
+        with open("/proc/self/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith(("Private_Clean:", "Private_Dirty:")):
+                    total += int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return 0
+    return total
+
+
+def _give_back() -> None:
+    """Freed heap pages back to the system (glibc), where it can."""
+    if _malloc_trim is not None:
+        _malloc_trim(0)
+
+
 @contextlib.contextmanager
-def image_turn(nbytes: int, on_wait: Callable[[int], None] | None = None) -> Iterator[None]:
+def image_turn(nbytes: int, on_wait: Callable[[int], None] | None = None,
+               on_memory_wait: Callable[[int, int], None] | None = None) -> Iterator[None]:
     """A figure image's turn of the heavy work (`HEAVY`, first come first served; it runs
     alone), `on_wait(images ahead)` called while it waits (what it raises ends the wait). For the
-    block, the caches give back what the image holds beyond a computation's COMPUTE_COST;
-    entries evicted for it are computed again when next asked for."""
+    block, the caches give back what the image holds beyond a computation's COMPUTE_COST and
+    what is `reclaimable` is dropped; entries evicted for it are computed again when next asked
+    for. Then, while the process's own memory and the image's `nbytes` would not fit in
+    TREE_BUDGET (other sessions' runs and departed sessions still hold theirs), the image waits
+    for it to fall, `on_memory_wait(held, allowed)` (bytes) called every WAIT_POLL_S seconds,
+    for at most MEMORY_WAIT_S: then it is drawn anyway."""
     with HEAVY.share(nbytes, kind="image", on_wait=on_wait):
         _set_cache_room(TOTAL_CACHE_BYTES - max(0, nbytes - COMPUTE_COST))
-        if _malloc_trim is not None:  # what the caches freed goes back before Chromium starts
-            _malloc_trim(0)
+        for release in list(_reclaimable):
+            release()
+        _give_back()  # what the caches and the model freed goes back before Chromium starts
         try:
+            allowed = TREE_BUDGET - nbytes
+            deadline = time.monotonic() + MEMORY_WAIT_S
+            held = own_memory()
+            while held > allowed and time.monotonic() < deadline:
+                if on_memory_wait is not None:
+                    on_memory_wait(held, allowed)
+                time.sleep(WAIT_POLL_S)
+                _give_back()
+                held = own_memory()
             yield
         finally:
             _set_cache_room(TOTAL_CACHE_BYTES)

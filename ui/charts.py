@@ -138,12 +138,18 @@ def _draw_in_turn(printable: go.Figure, kind: str, status) -> bytes:
         status.update(label=t("export_queue.waiting", what=label, ahead=ahead) if ahead
                       else t("export_queue.waiting_computation", what=label))
 
+    def memory(held: int, allowed: int) -> None:
+        if not _visitor_connected():
+            raise _VisitorGoneError
+        status.update(label=t("export_queue.waiting_memory", what=label,
+                              held=round(held / 2**20), allowed=round(allowed / 2**20)))
+
     def drawing(seconds: float) -> None:
         if not _visitor_connected():
             raise _VisitorGoneError
         status.update(label=t("export_queue.drawing", what=label, seconds=round(seconds)))
 
-    with image_turn(image_cost(fmt, scale), on_wait=waiting):
+    with image_turn(image_cost(fmt, scale), on_wait=waiting, on_memory_wait=memory):
         try:
             drawing(0)
             return figure_image(printable, fmt, scale=scale, poll=drawing)
