@@ -5,16 +5,18 @@ Each slide is drawn by the Chromium that draws the figure images (`figures.chrom
 one per process): a tab opens the tour on this very server (its loopback address), and for each
 slide, once it has run and its charts are drawn, the slide's title, its one line (the takeaway,
 or the deck's note) and its charts (up to four, in a grid, each redrawn by plotly.js at the
-size its cell has) are laid out on a white 1920 x 1080 page, photographed (a PNG), and the
-player moves on (as its Next button does: one session for the whole deck, its pages computed
-through the caches like any visitor's).
+size its cell has) are laid out on a white 1920 x 1080 page and photographed (a PNG). Each slide
+is opened in a tab of its own, closed once photographed (its pages computed through the caches
+like any visitor's).
 
 The PDF is written by fpdf2 (a pure-Python, maintained library: 2.8, 2026), each page 20 x
 11.25 inches holding its PNG losslessly (Flate): Pillow's PDF writer, the other candidate at
 hand, re-encodes every page as JPEG, which blurs the text of a chart.
 
-One file at a time per process (`FILE_LOCK`; the caller waits for it, saying so): a tab holding
-a Streamlit page and its charts costs ~150-250 MB beside the browser.
+A file is drawn in its turn of the process's heavy work, as a figure image is (ui.cache.image_turn:
+one at a time, the caches and the model giving back their room, Chromium started once the
+server's memory leaves SLIDE_FILE_COST in the budget); its tabs' sessions compute their slides in
+that turn (ui.cache.slide_file_run), one at a time.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import asyncio
 import base64
 import contextlib
 import io
-import threading
 import time
 import zipfile
 from collections.abc import Callable
@@ -34,18 +35,21 @@ from figures.chromium import CHROMIUM, CLEANUP_S, POLL_S, ImageExportError
 SLIDE_SIZE = (1920, 1080)  # a projector's pixels: 16:9
 PDF_PAGE_PT = (1440, 810)  # the same at 72 points per inch (20 x 11.25 in)
 SLIDE_TIMEOUT_S = 60.0  # one slide's page runs and draws within this, or the file fails
-FILE_LOCK = threading.Lock()  # one slide file at a time per process
+# What a slide file's browser holds at its peak, beside the server (its turn waits for the room,
+# as an image's does): 311 MB measured for the 15-slide tour, each slide in a tab of its own.
+SLIDE_FILE_COST = 340 * 2**20
 
 # The slide's state, in the tab: 0 while the page runs or its charts are still coming, else the
-# number the player shows.
+# number the player shows and how many charts are drawn.
 _READY_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   const count = document.querySelector('.pe-tour-count');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning' || !count) return 0;
-  const pending = [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')]
-    .some(gd => !gd.querySelector('.main-svg'));
-  return pending ? 0 : parseInt(count.textContent, 10);
+  const charts = [...document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')];
+  if (charts.some(gd => !gd.querySelector('.main-svg'))) return 0;
+  return parseInt(count.textContent, 10) * 100 + Math.min(charts.length, 99);
 }"""
+CHARTLESS_S = 8.0  # a slide whose page has run and shows no chart this long has none
 
 # The slide laid out for its photograph: title, line, charts (each redrawn at its cell's size).
 _LAYOUT_JS = """async ([width, height]) => {
@@ -63,6 +67,10 @@ _LAYOUT_JS = """async ([width, height]) => {
   for (const part of [title, line]) {
     if (!part) continue;
     const copy = part.cloneNode(true);
+    const look = getComputedStyle(part);  // the slide's type, outside the page's containers
+    for (const key of ['fontSize', 'fontWeight', 'fontFamily', 'lineHeight', 'color']) {
+      copy.style[key] = look[key];
+    }
     copy.style.margin = '0';
     copy.querySelectorAll('a, button, [data-testid="stHeaderActionElements"]')
       .forEach(e => e.remove());
@@ -89,17 +97,6 @@ _LAYOUT_JS = """async ([width, height]) => {
   return charts.length;
 }"""
 
-# The player's Next, as its button does it.
-_NEXT_JS = """() => {
-  document.getElementById('pe-slide')?.remove();
-  const next = window.__peTour && window.__peTour.urls.next;
-  if (!next) return false;
-  window.history.pushState({}, '', next);
-  window.dispatchEvent(new PopStateEvent('popstate', {state: {}}));
-  return true;
-}"""
-
-
 async def _evaluate(tab: Any, function: str, *args: Any) -> Any:
     response = await tab.send_command("Runtime.evaluate", params={
         "expression": f"({function})({', '.join(_js(a) for a in args)})",
@@ -117,44 +114,62 @@ def _js(value: Any) -> str:
 
 
 async def _photograph(url: str, count: int, done: list[bytes]) -> None:
-    """Each of `count` slides from `url` (slide 1) as a PNG, appended to `done` as it comes."""
+    """Each of `count` slides from `url` (the tour's address without its slide number) as a
+    PNG, appended to `done` as it comes. Each slide in a tab of its own, closed once
+    photographed: its renderer exits and gives its memory back (one tab walking every slide
+    held ~300 MB by the end, measured)."""
     width, height = SLIDE_SIZE
     CHROMIUM._drawing += 1  # the browser stays open while the slides are drawn
-    browser = tab = None
+    browser = None
     try:
         browser = await CHROMIUM._open()
-        tab = await browser.create_tab("")
-        await tab.send_command("Emulation.setDeviceMetricsOverride", params={
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-        await tab.send_command("Page.navigate", params={"url": url})
         for number in range(1, count + 1):
-            begun = time.monotonic()
-            while await _evaluate(tab, _READY_JS) != number:
-                if time.monotonic() - begun > SLIDE_TIMEOUT_S:
-                    raise ImageExportError("timeout", f"slide {number} was not drawn")
-                await asyncio.sleep(0.2)
-            await asyncio.sleep(0.3)  # the last paint (KaTeX, fonts)
-            await _evaluate(tab, _LAYOUT_JS, [width, height])
-            shot = await tab.send_command("Page.captureScreenshot", params={"format": "png"})
-            done.append(base64.b64decode(shot["result"]["data"]))
-            if number < count:
-                await _evaluate(tab, _NEXT_JS)
+            tab = await browser.create_tab("")
+            try:
+                await tab.send_command("Emulation.setDeviceMetricsOverride", params={
+                    "width": width, "height": height, "deviceScaleFactor": 1,
+                    "mobile": False})
+                await tab.send_command("Page.navigate",
+                                       params={"url": f"{url}&slide={number}"})
+                begun = time.monotonic()
+                chartless = None  # since when the slide has run and shown no chart
+                last = -1  # the state a moment before: the same twice, nothing more is coming
+                while True:
+                    state = await _evaluate(tab, _READY_JS) or 0
+                    if state // 100 == number and state % 100 and state == last:
+                        break  # run, its charts drawn, and no more came since
+                    if state // 100 == number and not state % 100:
+                        chartless = chartless or time.monotonic()
+                        if time.monotonic() - chartless > CHARTLESS_S:
+                            break
+                    else:
+                        chartless = None
+                    if time.monotonic() - begun > SLIDE_TIMEOUT_S:
+                        raise ImageExportError("timeout", f"slide {number} was not drawn")
+                    last = state
+                    await asyncio.sleep(0.25)
+                await asyncio.sleep(0.3)  # the last paint (KaTeX, fonts)
+                await _evaluate(tab, _LAYOUT_JS, [width, height])
+                shot = await tab.send_command("Page.captureScreenshot",
+                                              params={"format": "png"})
+                done.append(base64.b64decode(shot["result"]["data"]))
+            finally:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(browser.close_tab(tab.target_id), CLEANUP_S)
     except (ImageExportError, asyncio.CancelledError):
         raise
     except Exception as error:  # the browser went away or stopped answering
         raise ImageExportError("browser", repr(error)[:300]) from error
     finally:
         CHROMIUM._drawing -= 1
-        if tab is not None and browser is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(browser.close_tab(tab.target_id), CLEANUP_S)
 
 
 def slide_images(url: str, count: int, *,
                  progress: Callable[[int], None] | None = None) -> list[bytes]:
-    """The PNGs of slides 1..`count` of the tour at `url` (its /tour address with slide=1, on
-    this server). `progress(slides drawn)` runs in the caller's thread every `POLL_S` seconds;
-    whatever it raises stops the drawing and is raised here."""
+    """The PNGs of slides 1..`count` of the tour at `url` (its /tour address on this server,
+    without `slide`); the browser is closed afterwards unless an image is being drawn.
+    `progress(slides drawn)` runs in the caller's thread every `POLL_S` seconds; whatever it
+    raises stops the drawing and is raised here."""
     loop = CHROMIUM._event_loop()
     done: list[bytes] = []
     future = asyncio.run_coroutine_threadsafe(_photograph(url, count, done), loop)
@@ -174,6 +189,8 @@ def slide_images(url: str, count: int, *,
         with contextlib.suppress(Exception):
             future.result(CLEANUP_S)
         raise
+    finally:
+        CHROMIUM.close_when_idle()  # idle, it would hold ~150 MB
     return done
 
 

@@ -20,7 +20,7 @@ link is the deck; nothing is stored on the server.
 
 from __future__ import annotations
 
-import time
+import secrets
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -323,17 +323,30 @@ def _edit(slides: tuple[Slide, ...], number: int, change: tuple[str, int, int]) 
 # --- the slides as a file --------------------------------------------------------------------
 _FILE = "_tour_file"  # the session's last slide file: (kind, file name, bytes)
 _FILE_KINDS = {"pdf": ("application/pdf", "pdf"), "zip": ("application/zip", "zip")}
-_FILE_WAIT_S = 300.0  # at most this long in the queue for the server's one slide file
+
+
+# The slide file's own browser names itself with this (made per process, never shown): its
+# session then computes in the file's turn (ui.cache.slide_file_run). A visitor cannot guess it.
+_FILE_SECRET = secrets.token_urlsafe(24)
+_FILE_SESSION = "_slide_file_session"
+
+
+def slide_file_session() -> bool:
+    """Whether this session is the slide file's own browser (its first address said so)."""
+    state = st.session_state
+    if not state.get(_FILE_SESSION) and st.query_params.get("pe_file") == _FILE_SECRET:
+        state[_FILE_SESSION] = True
+    return bool(state.get(_FILE_SESSION))
 
 
 def _server_tour_url(code: str) -> str:
-    """The tour's first slide on this very server (its loopback address), as a visitor opens it:
-    the browser that draws the file runs it like any visitor."""
+    """The tour on this very server (its loopback address), as a visitor opens it, without its
+    slide number: the browser that draws the file runs it like any visitor."""
     address = st.get_option("server.address") or "127.0.0.1"
     if address in ("0.0.0.0", "::", "localhost"):
         address = "127.0.0.1"
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
-    query = {"slide": "1", "present": "true", "lang": current_language()}
+    query = {"present": "true", "lang": current_language(), "pe_file": _FILE_SECRET}
     if code:
         query["deck"] = code
     path = f"/{base}/tour" if base else "/tour"
@@ -347,7 +360,8 @@ def _file_menu(code: str, count: int) -> None:
     drawing slide n of m), then offers it."""
     from figures.chromium import ImageExportError
     from figures.export import image_export_problem
-    from figures.slide_file import FILE_LOCK, slide_images, slides_pdf, slides_zip
+    from figures.slide_file import SLIDE_FILE_COST, slide_images, slides_pdf, slides_zip
+    from ui.cache import image_turn, run_slot_lent
     from ui.charts import size_text
 
     st.subheader(t("tour.file"))
@@ -365,33 +379,35 @@ def _file_menu(code: str, count: int) -> None:
     stem = "pe-deck" if code else "pe-tour"
     if asked:
         kind = asked[0]
+        what = kind.upper()
         status = st.empty()
-        begun = time.monotonic()
-        while not FILE_LOCK.acquire(timeout=0.5):
-            if time.monotonic() - begun > _FILE_WAIT_S:
-                status.warning(t("export_queue.failed_timeout", what=kind.upper()))
-                return
-            status.caption(t("tour.file_waiting"))
+
+        def waiting(ahead: int) -> None:
+            status.caption(t("export_queue.waiting", what=what, ahead=ahead))
+
+        def memory(held: int, allowed: int) -> None:
+            status.caption(t("export_queue.waiting_memory", what=what, held=held // 2**20,
+                             allowed=allowed // 2**20))
+
         try:
-            bar = status.progress(0.0, text=t("tour.file_drawing", number=1, count=count))
+            with run_slot_lent(), image_turn(SLIDE_FILE_COST, on_wait=waiting,
+                                             on_memory_wait=memory):
+                bar = status.progress(0.0, text=t("tour.file_drawing", number=1, count=count))
 
-            def progress(drawn: int) -> None:
-                shown = min(drawn + 1, count)
-                bar.progress(drawn / count, text=t("tour.file_drawing", number=shown,
-                                                   count=count))
+                def progress(drawn: int) -> None:
+                    shown = min(drawn + 1, count)
+                    bar.progress(drawn / count, text=t("tour.file_drawing", number=shown,
+                                                       count=count))
 
-            images = slide_images(_server_tour_url(code), count, progress=progress)
+                images = slide_images(_server_tour_url(code), count, progress=progress)
             data = slides_pdf(images) if kind == "pdf" else slides_zip(images, stem)
             st.session_state[_FILE] = (kind, f"{stem}.{_FILE_KINDS[kind][1]}", data)
             status.empty()
         except ImageExportError as error:
-            what = kind.upper()
             status.warning(t("export_queue.failed_timeout", what=what)
                            if error.reason == "timeout"
                            else t("export_queue.failed_browser", what=what))
             return
-        finally:
-            FILE_LOCK.release()
     made = st.session_state.get(_FILE)
     if made is not None:
         kind, file_name, data = made
