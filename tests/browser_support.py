@@ -49,6 +49,37 @@ CHART_SIGNATURE_JS = """() => {
 }"""
 
 
+# Resolves once every chart element (ui/plotly_react.js) has finished its draws with Plotly.react
+# and none was queued in the two frames after (a resize or new data queues one on the chart's
+# div): true then, false at once when a chart is an st.plotly_chart (it has no queue to wait on).
+CHARTS_DRAWN_JS = """async () => {
+  const frame = () => new Promise(resolve => requestAnimationFrame(() => resolve()));
+  const states = () => [...document.querySelectorAll('.js-plotly-plot')]
+      .map(gd => gd.__pePlotlyReact);
+  for (let round = 0; round < 100; round++) {
+    const before = states();
+    if (before.some(state => !state)) return false;
+    const tickets = before.map(state => state.latest);
+    await Promise.all(before.map(state => state.queue));
+    await frame();
+    await frame();
+    const after = states();
+    if (after.length === before.length
+        && after.every((state, i) => state === before[i] && state.latest === tickets[i])) {
+      return true;
+    }
+  }
+  return false;
+}"""
+
+
+def wait_charts_drawn(page, fallback_ms: int = 500) -> None:
+    """Wait until the page's charts are drawn as they stay: their draws done and none pending
+    (CHARTS_DRAWN_JS); a fixed `fallback_ms` when a chart cannot say so."""
+    if not page.evaluate(CHARTS_DRAWN_JS):
+        page.wait_for_timeout(fallback_ms)
+
+
 def find_chromium() -> str | None:
     for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium",
                       shutil.which("chromium"), shutil.which("chromium-browser")):

@@ -35,6 +35,13 @@ settings.register_profile(
 settings.load_profile("default")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked `long` first, each module's tests kept together (its fixtures start once):
+    pytest-xdist hands tests out in this order, so a test of minutes starts while the others
+    still have work, instead of running alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)  # a stable sort
+
+
 def find_chromium() -> str:
     executable = browser_support.find_chromium()
     if executable is None:

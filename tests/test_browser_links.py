@@ -150,7 +150,7 @@ def test_every_control_set_through_its_widget_is_in_the_link(browser, app_url, p
         assert changed >= expected_changed, sorted(expected_changed - changed)
 
         link = shown_link(first)
-        first.page.wait_for_timeout(500)
+        browser_support.wait_charts_drawn(first.page)
         charts = first.page.evaluate(browser_support.CHART_SIGNATURE_JS)
         values = {s.name: control_value(first, s.name) for s in specs}
         fresh.page.goto(link)
@@ -159,7 +159,7 @@ def test_every_control_set_through_its_widget_is_in_the_link(browser, app_url, p
             "n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n",
             arg=charts.count("|") + 1, timeout=60_000)
         fresh.wait_idle(timeout=120_000)
-        fresh.page.wait_for_timeout(500)
+        browser_support.wait_charts_drawn(fresh.page)
         assert same_link(fresh.page.url, link), (fresh.page.url, link)
         assert fresh.page.evaluate(browser_support.CHART_SIGNATURE_JS) == charts
         assert {s.name: control_value(fresh, s.name) for s in specs} == values

@@ -10,6 +10,7 @@ import pytest
 
 from tests.conftest import BrowserPage
 from tests.test_browser_slides import chart_text_problems, view_paths
+from ui.pages import HOME, PAGES
 
 pytestmark = pytest.mark.browser
 
@@ -20,14 +21,16 @@ def phone_page(browser, app_url) -> BrowserPage:
     return BrowserPage(page=browser.new_context(**PHONE).new_page(), base_url=app_url)
 
 
+# One test per page (its views one after the other), so that the pages spread over the workers.
+@pytest.mark.parametrize("page", [HOME, *PAGES], ids=lambda p: p.slug)
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_no_chart_text_collides_or_is_cut_on_a_phone(browser, app_url, lang):
+def test_no_chart_text_collides_or_is_cut_on_a_phone(browser, app_url, lang, page):
     seen = phone_page(browser, app_url)
     try:
         # Titles, ticks, legends and annotations: a scatter's point labels may still touch on
         # a phone's 390 px (the clocks' wavelength labels, word-position's), not on a slide.
-        found = chart_text_problems(seen, view_paths(), lang, points=False)
-        seen.screenshot(f"phone-390x844-{lang}-last")
+        found = chart_text_problems(seen, view_paths(page), lang, f"phone-390x844-{lang}",
+                                    points=False)
     finally:
         seen.page.context.close()
     assert found == {}

@@ -196,6 +196,11 @@ def _wait_charts(seen: BrowserPage, count: int) -> None:
     seen.page.wait_for_function(
         "n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n", arg=count,
         timeout=60_000)
+    # Each probe chart (ref0.., new0..) drawn: st.plotly_chart remounts its charts on a rerun,
+    # and the old ones may still make up the count while a new one is not there yet.
+    seen.page.wait_for_function(
+        "n => [...Array(n).keys()].every(i => ['ref', 'new'].every(k => document.querySelector("
+        "`.st-key-${k}${i} .js-plotly-plot .main-svg`)))", arg=count // 2, timeout=60_000)
     # st.plotly_chart draws first without a width, then at its container's width.
     seen.page.wait_for_function(
         "() => [...document.querySelectorAll('.js-plotly-plot')].every(gd => gd.layout.width)")

@@ -166,7 +166,7 @@ def test_every_pages_state_round_trips_through_its_url(browser, app_url, page):
         first.page.wait_for_timeout(400)  # the link element re-reads the address bar every 250 ms
         link = shown_link(first)
         assert same_link(link, url), (link, url)
-        first.page.wait_for_timeout(500)
+        browser_support.wait_charts_drawn(first.page)
         expected = first.page.evaluate(browser_support.CHART_SIGNATURE_JS)
 
         second.page.goto(link)
@@ -174,7 +174,7 @@ def test_every_pages_state_round_trips_through_its_url(browser, app_url, page):
         second.page.wait_for_function(
             "n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n",
             arg=expected.count("|") + 1, timeout=60_000)
-        second.page.wait_for_timeout(500)
+        browser_support.wait_charts_drawn(second.page)
         assert second.page.evaluate(browser_support.CHART_SIGNATURE_JS) == expected
         for key in changed:  # the controls show the same values
             number = f".st-key-{key} input[type=number], .st-key-{key} input[type=range]"

@@ -6,48 +6,54 @@ grows with the page's. The tour's slides are these views (tests/test_browser_tou
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests import browser_support
 from tests.test_browser_share import new_page
-from ui.pages import PAGE_PARAMS, PAGES
+from ui.pages import HOME, PAGES, PageInfo
 
 pytestmark = pytest.mark.browser
 
 
-def view_paths(query: str = "") -> list[str]:
-    """Home and every page in each of its views, with `query` (e.g. "present=1") in the link."""
-    paths = [f"/?{query}"]
-    for page in PAGES:
-        specs = {spec.name: spec for spec in PAGE_PARAMS.get(page.url_path, ())}
-        for view in specs["view"].choices if "view" in specs else (None,):
-            parts = [part for part in (query, f"view={view}" if view else "") if part]
-            paths.append(f"/{page.url_path}?" + "&".join(parts))
+def view_paths(page: PageInfo, query: str = "") -> list[str]:
+    """`page` in each of its views (home: itself), with `query` (e.g. "present=1") in the link."""
+    specs = {spec.name: spec for spec in page.params}
+    paths = []
+    for view in specs["view"].choices if "view" in specs else (None,):
+        parts = [part for part in (query, f"view={view}" if view else "") if part]
+        paths.append(f"/{page.url_path}?" + "&".join(parts))
     return paths
 
 
-def chart_text_problems(seen, paths: list[str], lang: str, *, points: bool = True) -> dict:
-    """Every path's chart text problems, by path (the pages opened one after the other); with
-    `points`, a scatter's labels beside its points too."""
+def chart_text_problems(seen, paths: list[str], lang: str, name: str, *,
+                        points: bool = True) -> dict:
+    """Every path's chart text problems, by path (the pages opened one after the other), with
+    `points` a scatter's labels beside its points too; a screenshot of each path with
+    problems, test-artifacts/<name>-<path>.png."""
     found = {}
     for path in paths:
         seen.open(f"{path}&lang={lang}".replace("?&", "?"), charts=1, timeout=120_000)
-        seen.page.wait_for_timeout(500)  # plotly's text layout after the last paint
+        browser_support.wait_charts_drawn(seen.page)  # plotly's text layout after the last paint
         problems = seen.page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS, points)
         if problems:
             found[path] = problems
+            seen.screenshot(f"{name}-{re.sub(r'[^a-z0-9]+', '-', path).strip('-') or 'home'}")
         assert seen.exceptions() == [], path
     return found
 
 
+# One test per page (its views one after the other), so that the pages spread over the workers.
+@pytest.mark.parametrize("page", [HOME, *PAGES], ids=lambda p: p.slug)
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1280, 720)])
-def test_no_chart_text_collides_or_is_cut_on_a_slide(browser, app_url, width, height, lang):
+def test_no_chart_text_collides_or_is_cut_on_a_slide(browser, app_url, width, height, lang, page):
     seen = new_page(browser, app_url)
     seen.page.set_viewport_size({"width": width, "height": height})
     try:
-        found = chart_text_problems(seen, view_paths("present=1"), lang)
-        seen.screenshot(f"slide-{width}x{height}-{lang}-last")
+        found = chart_text_problems(seen, view_paths(page, "present=1"), lang,
+                                    f"slide-{width}x{height}-{lang}")
     finally:
         seen.page.context.close()
     assert found == {}
@@ -103,7 +109,7 @@ def test_word_positions_point_labels_stay_apart_on_a_slide(browser, app_url, wid
             for query in ("embedding=minilm", "embedding=article"):
                 path = f"/word-position?{query}&present=1&lang={lang}"
                 seen.open(path, charts=1, timeout=120_000)
-                seen.page.wait_for_timeout(500)
+                browser_support.wait_charts_drawn(seen.page)
                 assert seen.page.locator(".js-plotly-plot .textpoint text").count() >= 8
                 problems = seen.page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS, True)
                 if problems:

@@ -29,7 +29,8 @@ from tests import browser_support
 from tests.conftest import ARTIFACTS
 from ui.pages import HOME, PAGES, PageInfo
 
-pytestmark = pytest.mark.browser
+# The ten sessions' test runs for minutes: started first (tests/conftest.py).
+pytestmark = [pytest.mark.browser, pytest.mark.long]
 
 ROOT = Path(__file__).resolve().parent.parent
 SESSIONS = 10
@@ -186,8 +187,7 @@ def warm_up(browser, url: str) -> None:
             for visitor in visitors:
                 if page is not HOME:
                     visitor.page.goto(f"{url}/{page.url_path}", wait_until="commit")
-            for visitor in visitors:
-                wait_drawn(visitor, page)
+            wait_drawn(visitors, [page] * len(visitors))
     finally:
         for visitor in visitors:
             visitor.page.context.close()
@@ -199,23 +199,29 @@ def tab_title(page: PageInfo) -> str:
     return app if page is HOME else f"{page.title} · {app}"
 
 
-def wait_drawn(visitor: Visitor, page_info: PageInfo | None = None) -> None:
-    """Wait for a finished run with a chart drawn (after a click in the sidebar, for the run of
-    `page_info`: the previous page's chart is still there until it is replaced)."""
-    page = visitor.page
-    if page_info:
-        page.wait_for_function("t => document.title === t", arg=tab_title(page_info),
-                               timeout=WAIT_MS)
-    page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=WAIT_MS)
-    page.wait_for_timeout(300)
-    page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=WAIT_MS)
-    try:
-        page.wait_for_function("() => document.querySelector('.js-plotly-plot .main-svg')",
-                               timeout=WAIT_MS)
-    except Exception:
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"replicas-no-chart-{visitor.cookie}.png"))
-        raise
+def wait_drawn(visitors: list[Visitor], pages: list[PageInfo | None] | None = None) -> None:
+    """Wait until each visitor's page has finished a run with a chart drawn (after a click in the
+    sidebar, the run of its entry in `pages`: the previous page's chart is still there until it
+    is replaced). All visitors at once, as their servers work at once: each is seen idle, then
+    idle again after one shared pause of 300 ms (a run that had not begun has by then), then its
+    chart is waited for."""
+    pages = pages or [None] * len(visitors)
+    for visitor, page_info in zip(visitors, pages, strict=True):
+        if page_info:
+            visitor.page.wait_for_function("t => document.title === t",
+                                           arg=tab_title(page_info), timeout=WAIT_MS)
+        visitor.page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=WAIT_MS)
+    visitors[0].page.wait_for_timeout(300)
+    for visitor in visitors:
+        page = visitor.page
+        page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=WAIT_MS)
+        try:
+            page.wait_for_function("() => document.querySelector('.js-plotly-plot .main-svg')",
+                                   timeout=WAIT_MS)
+        except Exception:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"replicas-no-chart-{visitor.cookie}.png"))
+            raise
 
 
 def start_change(visitor: Visitor, url_path: str, step: int) -> str:
@@ -264,8 +270,8 @@ def test_ten_sessions_open_every_page_through_the_proxy_each_on_its_replica(repl
     starts = [HEATMAP_LINK if p.url_path == "heatmap" else f"/{p.url_path}" for p in tour]
     visitors = open_visitors(browser, replicas.url, starts, SESSIONS // 2)
     try:
+        wait_drawn(visitors)
         for visitor in visitors:
-            wait_drawn(visitor)
             visitor.cookie = affinity_cookie(visitor)
         # The deep link's values are the controls' values.
         linked = next(v for v in visitors if v.page.url.endswith(HEATMAP_LINK))
@@ -278,16 +284,15 @@ def test_ten_sessions_open_every_page_through_the_proxy_each_on_its_replica(repl
             for visitor, target in zip(visitors, targets, strict=True):
                 visitor.page.locator(f'[data-testid="stSidebarNav"] '
                                      f'a[href="{replicas.url}/{target.url_path}"]').first.click()
-            for visitor, target in zip(visitors, targets, strict=True):
-                wait_drawn(visitor, target)
+            wait_drawn(visitors, targets)
+            for visitor in visitors:
                 reruns[id(visitor)] += 1
         # Reruns on one page: every visitor goes to the heatmap and moves d_model twice.
         for visitor in visitors:
             if visitor.page.title() != tab_title(HEATMAP):
                 visitor.page.locator(f'[data-testid="stSidebarNav"] '
                                      f'a[href="{replicas.url}/heatmap"]').first.click()
-        for visitor in visitors:
-            wait_drawn(visitor, HEATMAP)
+        wait_drawn(visitors, [HEATMAP] * len(visitors))
         for step in range(2):
             before = [start_change(visitor, "heatmap", step) for visitor in visitors]
             for visitor, signature in zip(visitors, before, strict=True):
@@ -337,8 +342,8 @@ def test_a_stopped_replicas_sessions_reconnect_to_the_other(browser):
     visitors: list[Visitor] = []
     try:
         visitors = open_visitors(browser, replicas.url, [HEATMAP_LINK], 2)
+        wait_drawn(visitors)
         for visitor in visitors:
-            wait_drawn(visitor)
             visitor.cookie = affinity_cookie(visitor)
         stopped, survivor = replicas.addresses
         moved = [v for v in visitors if v.replica == stopped]
@@ -355,7 +360,7 @@ def test_a_stopped_replicas_sessions_reconnect_to_the_other(browser):
             assert len(visitor.websockets) == 2
             visitor.page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached",
                                            timeout=WAIT_MS)
-            wait_drawn(visitor)
+            wait_drawn([visitor])
             assert visitor.page.url.endswith(HEATMAP_LINK)  # the same view, deep link kept
             # At once, before any full rerun: the Export menu (a fragment the new session has
             # not run) opens with its buttons and downloads from the survivor.
