@@ -89,7 +89,7 @@ _LAYOUT_JS = """async ([width, height]) => {
   for (const gd of charts) {
     const cell = document.createElement('div');
     grid.appendChild(cell);
-    await window.Plotly.newPlot(cell, gd.data,
+    await (window.__pePlotly || window.Plotly).newPlot(cell, gd.data,
       Object.assign({}, gd.layout, {width: w, height: h, autosize: false}),
       {staticPlot: true, displayModeBar: false});
   }

@@ -118,3 +118,21 @@ def test_word_positions_point_labels_stay_apart_on_a_slide(browser, app_url, wid
     finally:
         seen.page.context.close()
     assert found == {}
+
+
+def test_the_export_menu_opened_low_on_a_slide_is_within_the_window(browser, app_url):
+    """Opened under the heatmap at 1920 x 1080, the menu would hang below the window, CSV and
+    .npy out of sight: the page scrolls by what it overflows."""
+    seen = new_page(browser, app_url)
+    seen.page.set_viewport_size({"width": 1920, "height": 1080})
+    try:
+        seen.open("/heatmap?present=1", charts=1, timeout=120_000)
+        seen.page.get_by_role("button", name="Export").first.click()
+        last = seen.page.locator('[data-testid="stPopoverBody"] [data-testid="stDownloadButton"]')
+        last.last.wait_for(timeout=60_000)
+        seen.page.wait_for_timeout(800)
+        for index in range(last.count()):
+            box = last.nth(index).bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 1080, box
+    finally:
+        seen.page.context.close()
