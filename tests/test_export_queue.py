@@ -156,9 +156,17 @@ def test_a_waiter_whose_visitor_leaves_gives_up_its_place(room_for_one, monkeypa
 
 
 def chromium_renderers() -> int:
-    """Chromium renderer processes under this process: one per open page (no spare one)."""
+    """The export Chromium's renderer processes: one per open page (no spare one). Only its
+    own: the browser tests' Chromium (Playwright's, also under this worker) has others."""
+    browser = CHROMIUM._browser
+    if browser is None:
+        return 0
+    try:
+        processes = psutil.Process(browser.subprocess.pid).children(recursive=True)
+    except psutil.Error:  # gone meanwhile
+        return 0
     count = 0
-    for process in psutil.Process().children(recursive=True):
+    for process in processes:
         with contextlib.suppress(psutil.Error):  # gone meanwhile
             count += "--type=renderer" in process.cmdline()
     return count
