@@ -196,6 +196,18 @@ def _command_result(response: dict[str, Any]) -> Any:
     return result.get("result", {}).get("value")
 
 
+def _ended(done: threading.Event) -> Callable[[asyncio.Task], None]:
+    """A drawing's done-callback: `done` set, its error marked as seen (a stopped drawing's caller
+    raises its own error, not the task's: asyncio would log "exception was never retrieved")."""
+
+    def callback(task: asyncio.Task) -> None:
+        if not task.cancelled():
+            task.exception()
+        done.set()
+
+    return callback
+
+
 class _Chromium:
     """One headless Chromium in an event loop of its own (a daemon thread), started on demand."""
 
@@ -229,7 +241,7 @@ class _Chromium:
 
         def start() -> None:
             task = loop.create_task(self._draw(figure_json, fmt, width, height, scale))
-            task.add_done_callback(lambda _: done.set())
+            task.add_done_callback(_ended(done))
             tasks.append(task)
 
         loop.call_soon_threadsafe(start)
@@ -322,6 +334,19 @@ class _Chromium:
             shutil.rmtree(self._page.parent, ignore_errors=True)
             self._page = None
 
+    @staticmethod
+    async def _new_tab(browser: Any) -> Any:
+        """A blank tab. Stopped while Chromium makes it, the tab is still made (a renderer, its
+        memory): it is waited for and closed, never left open unknown to the drawing."""
+        making = asyncio.ensure_future(browser.create_tab(""))
+        try:
+            return await asyncio.shield(making)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                made = await asyncio.wait_for(making, CLEANUP_S)
+                await asyncio.wait_for(browser.close_tab(made.target_id), CLEANUP_S)
+            raise
+
     async def _draw(self, figure_json: str, fmt: str, width: int, height: int,
                     scale: float) -> bytes:
         self._drawing += 1
@@ -329,7 +354,7 @@ class _Chromium:
         browser = None
         try:
             browser = await self._open()
-            tab = await browser.create_tab("")
+            tab = await self._new_tab(browser)
             _command_result(await tab.send_command(
                 "Page.navigate", params={"url": self._page.as_uri()}))  # type: ignore[union-attr]
             while True:  # an evaluation may still meet the empty page, or its context going
