@@ -124,7 +124,7 @@ async def _photograph(url: str, count: int, done: list[bytes]) -> None:
     try:
         browser = await CHROMIUM._open()
         for number in range(1, count + 1):
-            tab = await browser.create_tab("")
+            tab = await CHROMIUM._new_tab(browser)
             try:
                 await tab.send_command("Emulation.setDeviceMetricsOverride", params={
                     "width": width, "height": height, "deviceScaleFactor": 1,
