@@ -16,6 +16,9 @@ from figures.rope_config import (
     make_config_angle_figure,
     make_config_logit_figure,
     make_config_wavelength_figure,
+    make_overlay_angle_figure,
+    make_overlay_logit_figure,
+    make_overlay_wavelength_figure,
     pair_columns,
 )
 from ui.cache import MB, bounded_cache
@@ -23,11 +26,13 @@ from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.rope_config import (
-    config_row,
+    PANEL_KEYS,
+    coloured_pairs,
+    coloured_table,
     config_table,
-    curves_to_draw,
+    drawn_curves,
     factor_context,
-    short_label,
+    workbench,
 )
 from ui.text import escape_markdown, explain
 
@@ -264,42 +269,51 @@ def extension_section() -> None:
 
 @st.fragment
 def config_section() -> None:
-    """A model's config (and a second one beside it): per pair wavelengths and bands, largest
-    angles at the target length, the logit of a query with itself. Its own row: the config,
-    the one to compare, the factor and the paste box."""
+    """A model's config, variants of it and others pinned beside it (up to four, on the same
+    axes or side by side): per pair wavelengths and bands, largest angles at the target length,
+    the logit of a query with itself. Its own rows: the config, the one to compare, the paste
+    box and the factor; the method and its rope_scaling fields; the overlay."""
     st.subheader(t("rope-config.heading"))
-    choice, factor = config_row(controls)
-    shown, problem = curves_to_draw(choice, factor)
-    if problem:
-        st.warning(escape_markdown(problem), icon=":material/warning:")
-    if choice.unused_factor(factor):
-        st.info(t("rope-config.factor_unused", label=short_label(choice.preset), factor=factor))
+    drawn, notices = workbench(controls)
+    shown, problems = drawn_curves(drawn)
+    for notice in (*notices, *problems):
+        st.warning(escape_markdown(notice), icon=":material/warning:")
     explain(t("rope-config.intro"))
-    st.table(config_table(shown))
-    override = f"x{factor}" if choice.own_factor not in (None, factor) else None
+    colours = [entry.colour for entry in drawn if entry.label in {c.label for c in shown}]
+    st.table(coloured_table(config_table(shown), colours))
     charts = (
-        ("wavelengths", make_config_wavelength_figure, t("rope-config.wavelengths_caption")),
-        ("angles", make_config_angle_figure, t("rope-config.angles_caption")),
-        ("logits", make_config_logit_figure, t("rope-config.logits_caption")),
+        ("wavelengths", make_config_wavelength_figure, make_overlay_wavelength_figure,
+         t("rope-config.wavelengths_caption")),
+        ("angles", make_config_angle_figure, make_overlay_angle_figure,
+         t("rope-config.angles_caption")),
+        ("logits", make_config_logit_figure, make_overlay_logit_figure,
+         t("rope-config.logits_caption")),
     )
-    for kind, make_figure, caption in charts:
-        columns = st.columns(len(shown), gap="medium") if len(shown) > 1 else [st.container()]
-        for index, (column, curves) in enumerate(zip(columns, shown, strict=True)):
-            others = [other for other in shown if other is not curves]
-            with column:
-                show_chart(
-                    make_figure(curves, lang=lang, shown_with=others),
-                    key=f"{('config', 'compare')[index]}_{kind}_chart",
-                    name=file_stem(f"rope-config-{kind}", curves.name,
-                                   override if index == 0 else None),
-                )
+    overlay = len(shown) > 1 and controls.current("arrange") == "overlay"
+    stem = "-".join(c.name for c in shown)
+    for kind, make_one, make_overlay, caption in charts:
+        if overlay:
+            show_chart(make_overlay(shown, colours, lang=lang), key=f"config_{kind}_chart",
+                       name=file_stem(f"rope-config-{kind}", stem))
+            explain(caption + " " + t("rope-config.overlay_caption"), caption=True)
+            continue
+        # Side by side: two a row, every panel on the same y range.
+        for row in range(0, len(shown), 2):
+            pair = shown[row:row + 2]
+            columns = st.columns(len(pair), gap="medium") if len(pair) > 1 else [st.container()]
+            for index, (column, curves) in enumerate(zip(columns, pair, strict=True), start=row):
+                others = [other for other in shown if other is not curves]
+                with column:
+                    show_chart(
+                        make_one(curves, lang=lang, shown_with=others),
+                        key=f"{PANEL_KEYS[index]}_{kind}_chart",
+                        name=file_stem(f"rope-config-{kind}", curves.name),
+                    )
         explain(caption, caption=True)
     # Per pair, every config side by side: to copy, or download as CSV (the table's toolbar).
     with st.expander(t("rope-config.pairs_heading"), icon=":material/table_rows:"):
         columns = pair_columns(shown, lang)
-        st.dataframe(columns, hide_index=True, column_config={
-            key: st.column_config.NumberColumn(format="%.6g")
-            for key, values in columns.items() if isinstance(values[0], float)})
+        st.dataframe(coloured_pairs(columns, shown, colours), hide_index=True)
 
 
 # One section at a time (in the URL as `view`): a change redraws only what is on screen.

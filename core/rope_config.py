@@ -323,6 +323,119 @@ def override(config: RopeConfig, **changes: Any) -> RopeConfig:
     return replace(config, **top)
 
 
+def _context_value(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not (
+        math.isfinite(value) and float(value).is_integer() and 1 <= value <= MAX_CONTEXT
+    ):
+        raise ValueError(f"{name}={value!r} is not allowed: {name} must be a whole number from "
+                         f"1 to {MAX_CONTEXT}")
+    return int(value)
+
+
+def config_contexts(config: RopeConfig) -> tuple[int, int, float]:
+    """(L, T, s): the trained context, the target context and the extension factor.
+
+    L is the config's ``original_max_position_embeddings`` (top-level, else ``rope_scaling``'s,
+    else ``max_position_embeddings``: transformers' reading); T the longest context the config is
+    made for, max(max_position_embeddings, s L) (Qwen2.5 keeps max_position_embeddings at 32768
+    and reaches 131072 with YaRN's s = 4; Llama 3.1's 131072 is more than its 8 x 8192). s is
+    rope_scaling's ``factor``; LongRoPE and YaRN without one use max_position_embeddings / L, as
+    transformers does."""
+    scaling = config.rope_scaling or {}
+    trained = config.original_max_position_embeddings
+    if trained is None and scaling.get("original_max_position_embeddings") is not None:
+        trained = _context_value("rope_scaling['original_max_position_embeddings']",
+                                 scaling["original_max_position_embeddings"])
+    if trained is None:
+        trained = config.max_position_embeddings
+    factor = 1.0
+    if config.rope_type != "default":
+        raw = scaling.get("factor")
+        # RopeConfig has checked the factor of every method that reads it.
+        factor = float(raw) if raw is not None else config.max_position_embeddings / trained
+        factor = max(factor, 1.0)
+    target = min(max(config.max_position_embeddings, math.ceil(factor * trained)), MAX_CONTEXT)
+    return trained, max(target, trained), factor
+
+
+# --- a config's rope_scaling fields, one at a time -----------------------------------------------
+# The methods a config may use, and the rope_scaling fields each reads, as transformers'
+# modeling_rope_utils checks them (`_validate_<method>_rope_parameters`: required and optional
+# keys, less rope_type and rope_theta; LongRoPE's short_factor and long_factor lists are a
+# config's own, never a control).
+METHODS: tuple[str, ...] = ("default", "linear", "dynamic", "yarn", "llama3", "longrope")
+METHOD_FIELDS: dict[str, tuple[str, ...]] = {
+    "default": (),
+    "linear": ("factor",),
+    "dynamic": ("factor",),
+    "yarn": ("factor", "original_max_position_embeddings", "attention_factor", "beta_fast",
+             "beta_slow", "mscale", "mscale_all_dim", "truncate"),
+    "llama3": ("factor", "original_max_position_embeddings", "low_freq_factor",
+               "high_freq_factor"),
+    "longrope": ("factor", "original_max_position_embeddings", "attention_factor"),
+}
+# A field's value where the config gives none: transformers' defaults (YaRN's betas, truncate);
+# llama3 requires its two factors, which take Llama 3.1's here. attention_factor, mscale and
+# mscale_all_dim are then absent (None): the attention factor is computed from the factor.
+FIELD_DEFAULTS: dict[str, float | bool | None] = {
+    "beta_fast": 32.0, "beta_slow": 1.0, "truncate": True, "low_freq_factor": 1.0,
+    "high_freq_factor": 4.0, "attention_factor": None, "mscale": None, "mscale_all_dim": None,
+}
+
+
+def field_value(config: RopeConfig, name: str) -> float | bool | None:
+    """The value of rope_scaling field `name` that `config` draws with: its own, else the
+    default (`FIELD_DEFAULTS`; ``factor`` and ``original_max_position_embeddings`` as
+    `config_contexts` reads them: s and L)."""
+    trained, _, factor = config_contexts(config)
+    if name == "factor":
+        return factor
+    if name == "original_max_position_embeddings":
+        return trained
+    value = (config.rope_scaling or {}).get(name)
+    if value is None:
+        return FIELD_DEFAULTS[name]
+    return value if isinstance(value, bool) else float(value)
+
+
+def variant(config: RopeConfig, rope_type: str, fields: Mapping[str, Any]) -> RopeConfig:
+    """`config` with method `rope_type` and these rope_scaling fields (a ValueError names what
+    it cannot take). Fields of the method not given keep the config's own value; None removes
+    one (transformers then computes or defaults it); ``default`` drops rope_scaling. Switching
+    to another method starts from an empty rope_scaling (LongRoPE keeps its factor lists), and
+    ``original_max_position_embeddings`` is always written (YaRN, Llama 3 and LongRoPE require
+    it), where the config keeps it; without scaling it stays the config's top-level field (the
+    context it was trained on: Llama 3.1 unscaled is trained on 8192 and asked for 131072)."""
+    if rope_type not in METHOD_FIELDS:
+        raise ValueError(f"rope_type={rope_type!r} is not allowed: rope_type must be one of "
+                         f"{', '.join(METHODS)}")
+    unread = sorted(set(fields) - set(METHOD_FIELDS[rope_type]))
+    if unread:
+        raise ValueError(f"{unread[0]} is not read by {rope_type}: it reads "
+                         f"{', '.join(METHOD_FIELDS[rope_type]) or 'no rope_scaling field'}")
+    if rope_type == "default":  # trained on L still: its context past L is unscaled
+        return replace(config, rope_scaling=None, original_max_position_embeddings=field_value(
+            config, "original_max_position_embeddings"))
+    own = _thaw(config.rope_scaling) or {}
+    if config.rope_type == rope_type:
+        scaling = own
+    else:
+        scaling = {key: own[key] for key in ("short_factor", "long_factor") if key in own}
+        for name in METHOD_FIELDS[rope_type]:
+            value = field_value(config, name)
+            if value is not None and name != "original_max_position_embeddings":
+                scaling[name] = value
+    scaling.pop("type", None)
+    scaling["rope_type"] = rope_type
+    changes: dict[str, Any] = {"rope_scaling": scaling}
+    trained = field_value(config, "original_max_position_embeddings")
+    changes["original_max_position_embeddings"] = fields.get(
+        "original_max_position_embeddings", trained)
+    changes.update({name: value for name, value in fields.items()
+                    if name != "original_max_position_embeddings"})
+    return override(config, **changes)
+
+
 # --- the presets ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Published:

@@ -38,8 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from core.rope_config import RopeConfig
-from core.rope_scaling import MAX_CONTEXT, ScalingBands, critical_pair, scaling_bands
+from core.rope_config import RopeConfig, config_contexts
+from core.rope_scaling import ScalingBands, critical_pair, scaling_bands
 from figures.common import NEUTRAL, base_layout
 from figures.rope import (
     BEYOND_COLOUR,
@@ -106,36 +106,6 @@ class RopeConfigCurves:
     @property
     def scaled(self) -> bool:
         return self.rope_type != "default"
-
-
-def _context_value(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not (
-        math.isfinite(value) and float(value).is_integer() and 1 <= value <= MAX_CONTEXT
-    ):
-        raise ValueError(f"{name}={value!r} is not allowed: {name} must be a whole number from "
-                         f"1 to {MAX_CONTEXT}")
-    return int(value)
-
-
-def config_contexts(config: RopeConfig) -> tuple[int, int, float]:
-    """(L, T, s): the trained context, the target context and the extension factor (see the
-    module docstring). s is rope_scaling's ``factor``; LongRoPE and YaRN without one use
-    max_position_embeddings / L, as transformers does."""
-    scaling = config.rope_scaling or {}
-    trained = config.original_max_position_embeddings
-    if trained is None and scaling.get("original_max_position_embeddings") is not None:
-        trained = _context_value("rope_scaling['original_max_position_embeddings']",
-                                 scaling["original_max_position_embeddings"])
-    if trained is None:
-        trained = config.max_position_embeddings
-    factor = 1.0
-    if config.rope_type != "default":
-        raw = scaling.get("factor")
-        # RopeConfig has checked the factor of every method that reads it.
-        factor = float(raw) if raw is not None else config.max_position_embeddings / trained
-        factor = max(factor, 1.0)
-    target = min(max(config.max_position_embeddings, math.ceil(factor * trained)), MAX_CONTEXT)
-    return trained, max(target, trained), factor
 
 
 def _self_logit(theta: np.ndarray, scale: float, distances: np.ndarray) -> np.ndarray:
@@ -455,3 +425,164 @@ def make_config_logit_figure(
                      title_text=message("fig.rope_config.logit_x", lang))
     fig.update_yaxes(range=y_range, title_text=message("fig.rope_config.logit_y", lang))
     return _finish(fig, message("fig.rope_config.logit_title", lang, label=curves.label))
+
+
+# --- several configs on the same axes ---------------------------------------------------------
+def _faint(colour: str, alpha: float) -> str:
+    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({red}, {green}, {blue}, {alpha})"
+
+
+def _plain_groups(shown: Sequence[RopeConfigCurves]) -> list[RopeConfigCurves]:
+    """One config per distinct plain RoPE (d_head, rope_theta): their unscaled curves coincide."""
+    seen: dict[tuple[int, float], RopeConfigCurves] = {}
+    for curves in shown:
+        seen.setdefault((curves.d_head, curves.rope_theta), curves)
+    return list(seen.values())
+
+
+def _plain_name(curves: RopeConfigCurves, shown: Sequence[RopeConfigCurves], lang: Lang) -> str:
+    if len(_plain_groups(shown)) == 1:
+        return message("fig.rope_config.plain", lang)
+    return message("fig.rope_config.plain_of", lang, d_head=curves.d_head,
+                   theta=curves.rope_theta)
+
+
+def _context_lines(fig: go.Figure, curves: RopeConfigCurves, colour: str, *, vertical: bool,
+                   span: list[float], lang: Lang) -> None:
+    """L (dashed) and T (long dashes) of one config in its colour, named on hover only (the
+    caption says which dash is which)."""
+    for length, dash, key in ((curves.trained_context, "dash", "trained_context"),
+                              (curves.target_context, "longdash", "target_context")):
+        if key == "target_context" and length == curves.trained_context:
+            continue
+        name = f"{curves.label}: " + message(f"fig.rope_config.{key}", lang, length=length)
+        line = {"color": colour, "width": 1.5, "dash": dash}
+        if vertical:
+            fig.add_trace(go.Scatter(x=[length, length], y=span, mode="lines", name=name,
+                                     line=line, showlegend=False, legendgroup=curves.label,
+                                     hovertemplate=name + "<extra></extra>"))
+        else:
+            fig.add_trace(go.Scatter(x=span, y=[length, length], mode="lines", name=name,
+                                     line=line, showlegend=False, legendgroup=curves.label,
+                                     hovertemplate=name + "<extra></extra>"))
+
+
+def _overlay_legend(fig: go.Figure, title: str) -> go.Figure:
+    """The overlay's legend: one row per config below the axis."""
+    fig = _finish(fig, title)
+    fig.update_layout(legend={"orientation": "h", "y": -0.22, "yanchor": "top"})
+    return fig
+
+
+def make_overlay_wavelength_figure(shown: Sequence[RopeConfigCurves], colours: Sequence[str],
+                                   *, lang: Lang = "en") -> go.Figure:
+    """Every config's scaled wavelengths per pair on one log axis, each in its colour (its band
+    on hover), the plain RoPE wavelengths once per distinct (d_head, rope_theta) in grey, each
+    config's L and T across and its band edges, in its colour."""
+    half = max(c.pairs.size for c in shown)
+    x_range = [-0.5, half - 0.5]
+    y_range = _log_range([v for c in shown for v in _wavelength_values(c)])
+    names = band_names(lang)
+    fig = go.Figure()
+    for curves in _plain_groups(shown):
+        fig.add_trace(go.Scatter(
+            x=curves.pairs, y=curves.bands.wavelengths, mode="lines",
+            name=_plain_name(curves, shown, lang), line={"color": NEUTRAL, "width": 1.5},
+            hovertemplate=message("fig.rope_config.wavelength_hover", lang),
+        ))
+    for curves, colour in zip(shown, colours, strict=True):
+        bands = curves.bands
+        fig.add_trace(go.Scatter(
+            x=curves.pairs, y=bands.scaled_wavelengths, mode="lines+markers", name=curves.label,
+            line={"color": colour, "width": 2}, legendgroup=curves.label,
+            marker={"color": colour, "size": 5, "maxdisplayed": 128},
+            customdata=np.stack([bands.ratio, [names[b] for b in bands.bands]], axis=-1),
+            hovertemplate=message("fig.rope_config.overlay_wavelength_hover", lang,
+                                  label=curves.label),
+        ))
+        _context_lines(fig, curves, colour, vertical=False, span=x_range, lang=lang)
+        if bands.pair_edges is not None and bands.wavelength_edges is not None:
+            for edge, wavelength in zip(bands.pair_edges, bands.wavelength_edges, strict=True):
+                trace = _vertical(
+                    float(np.clip(edge, -0.5, half - 0.5)), y_range, colour=colour, dash="dot",
+                    group=curves.label, name=message("fig.rope_config.band_edges", lang),
+                    hover=message("fig.rope_config.band_edge_hover", lang, pair=float(edge),
+                                  wavelength=wavelength))
+                trace.showlegend = False
+                fig.add_trace(trace)
+    fig.update_xaxes(title_text=message("fig.rope_config.pair_x", lang), range=x_range)
+    fig.update_yaxes(type="log", dtick=1, range=y_range,
+                     title_text=message("fig.rope_config.wavelength_y", lang))
+    return _overlay_legend(fig, message("fig.rope_config.overlay_wavelength_title", lang))
+
+
+def make_overlay_angle_figure(shown: Sequence[RopeConfigCurves], colours: Sequence[str],
+                              *, lang: Lang = "en") -> go.Figure:
+    """Every config's largest angle per pair at its T with its scaling (markers in its colour,
+    outlined red where a pair passes every trained angle) and in training (dashed, its colour);
+    2π across."""
+    half = max(c.pairs.size for c in shown)
+    fig = go.Figure()
+    for curves, colour in zip(shown, colours, strict=True):
+        beyond = curves.beyond_scaled
+        fig.add_trace(go.Scatter(
+            x=curves.pairs, y=curves.scaled_angles, mode="lines+markers", name=curves.label,
+            legendgroup=curves.label, line={"color": colour, "width": 1.5},
+            marker={"color": colour, "size": 6, "maxdisplayed": 128,
+                    "line": {"color": np.where(beyond, BEYOND_COLOUR, colour).tolist(),
+                             "width": np.where(beyond, 2, 0).tolist()}},
+            hovertemplate=message("fig.rope_config.overlay_angle_hover", lang,
+                                  label=curves.label, last=curves.target_context - 1),
+        ))
+        fig.add_trace(go.Scatter(
+            x=curves.pairs, y=curves.trained_angles, mode="lines", legendgroup=curves.label,
+            name=f"{curves.label}: " + message("fig.rope.extension_trained", lang,
+                                               last=curves.trained_context - 1),
+            line={"color": colour, "width": 1, "dash": "dash"}, showlegend=False,
+            hovertemplate=message("fig.rope.extension_target_hover", lang),
+        ))
+    fig.add_trace(full_turn_trace(np.arange(half), lang=lang))
+    y_range = _log_range([v for c in shown for v in _angle_values(c)])
+    fig.update_xaxes(title_text=message("fig.rope_config.pair_x", lang), range=[-0.5, half - 0.5])
+    fig.update_yaxes(type="log", dtick=1, range=y_range,
+                     title_text=message("fig.rope.extension_y_title", lang))
+    return _overlay_legend(fig, message("fig.rope_config.overlay_angle_title", lang))
+
+
+def make_overlay_logit_figure(shown: Sequence[RopeConfigCurves], colours: Sequence[str],
+                              *, lang: Lang = "en") -> go.Figure:
+    """Every config's self-logit against distance up to its T, with its scaling and its
+    attention factor (m² on the logit), in its colour with its bin range faint; the plain RoPE
+    logit once per distinct (d_head, rope_theta) in grey, to the farthest T; each config's L
+    and T as vertical lines in its colour."""
+    fig = go.Figure()
+    farthest = max(shown, key=lambda c: c.target_context)
+    for curves in _plain_groups(shown):
+        profile = curves.logit_unscaled
+        if curves is not farthest and (curves.d_head, curves.rope_theta) == (
+                farthest.d_head, farthest.rope_theta):
+            profile = farthest.logit_unscaled
+        fig.add_trace(go.Scatter(
+            x=profile.distances.astype(np.float32), y=profile.mean.astype(np.float32),
+            mode="lines", name=_plain_name(curves, shown, lang),
+            line={"color": NEUTRAL, "width": 1.5},
+            hovertemplate=message("fig.rope_config.logit_hover", lang,
+                                  curve=_plain_name(curves, shown, lang)),
+        ))
+    for curves, colour in zip(shown, colours, strict=True):
+        name = curves.label + (f" (m = {curves.attention_factor:.3g})"
+                               if abs(curves.attention_factor - 1) > 1e-12 else "")
+        traces = _logit_traces(curves.logit_scaled, name=name, colour=colour,
+                               fill=_faint(colour, 0.15), lang=lang)
+        for trace in traces:
+            trace.legendgroup = curves.label
+            fig.add_trace(trace)
+    y_range = _logit_range(shown)
+    for curves, colour in zip(shown, colours, strict=True):
+        _context_lines(fig, curves, colour, vertical=True, span=y_range, lang=lang)
+    fig.update_xaxes(type="log", dtick=1,
+                     range=[0, math.log10(farthest.target_context * 1.3)],
+                     title_text=message("fig.rope_config.logit_x", lang))
+    fig.update_yaxes(range=y_range, title_text=message("fig.rope_config.logit_y", lang))
+    return _overlay_legend(fig, message("fig.rope_config.overlay_logit_title", lang))

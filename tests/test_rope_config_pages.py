@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from core.rope_config import MAX_CONFIG_CHARS, PRESETS, parse_config
+from ui.rope_codes import unpack_pasted
 from core.rope_scaling import critical_pair, scaling_bands
 from figures.rope_config import (
     LOGIT_BINS,
@@ -256,7 +257,10 @@ def figure(at, key: str) -> dict:
 
 
 def table(at):
-    return at.table[0].value
+    """The config table's numbers (its first row is each config's colour in the charts)."""
+    value = at.table[0].value
+    assert value.index[0] in {message("rope-config.table_colour", lang) for lang in ("en", "zh")}
+    return value.iloc[1:]
 
 
 def test_config_view_at_its_defaults():
@@ -287,7 +291,7 @@ def test_a_link_with_a_factor_overrides_the_configs():
     at = open_page(ROPE, {"config": "llama-3.1-8b", "factor": "16"})
     assert not at.exception and notices(at) == []
     assert control(at, "factor").value == 16
-    assert list(table(at).columns) == ["Llama 3.1 8B, factor 16"]
+    assert list(table(at).columns) == ["Llama 3.1 8B · factor 16"]
     assert table(at).iloc[0, 0] == "llama3 ×16"
     interpolated = next(t for t in figure(at, "config_wavelengths_chart")["data"]
                         if t["name"] == "scaled: interpolated")
@@ -325,8 +329,8 @@ def test_links_to_the_other_views_keep_their_factor(query, factor):
     assert control(at, "factor").value == factor
 
 
-def test_compare_draws_two_configs_side_by_side():
-    at = open_page(ROPE, {"view": "config", "compare": "qwen2.5-7b-yarn"})
+def test_compare_side_by_side_draws_two_panels_on_the_same_scales():
+    at = open_page(ROPE, {"view": "config", "compare": "qwen2.5-7b-yarn", "arrange": "side"})
     assert not at.exception
     assert chart_keys(at) == BOTH_CHARTS
     assert list(table(at).columns) == ["Llama 3.1 8B", "Qwen2.5 7B + YaRN"]
@@ -338,7 +342,7 @@ def test_compare_draws_two_configs_side_by_side():
 
 def test_a_config_compared_with_itself_overridden():
     at = open_page(ROPE, {"view": "config", "compare": "llama-3.1-8b", "factor": "32"})
-    assert list(table(at).columns) == ["Llama 3.1 8B, factor 32", "Llama 3.1 8B"]
+    assert list(table(at).columns) == ["Llama 3.1 8B · factor 32", "Llama 3.1 8B"]
     assert table(at).iloc[0].tolist() == ["llama3 ×32", "llama3 ×8"]
 
 
@@ -376,7 +380,8 @@ def test_the_config_view_hides_the_controls_it_does_not_use():
 
 
 def test_config_view_in_chinese_and_presentation_mode():
-    at = open_page(ROPE, {"view": "config", "lang": "zh", "compare": "phi-3-mini-128k"})
+    at = open_page(ROPE, {"view": "config", "lang": "zh", "compare": "phi-3-mini-128k",
+                          "arrange": "side"})
     assert not at.exception
     assert [s.value for s in at.subheader] == [message("rope-config.heading", "zh")]
     assert at.radio(key="config").label == message("rope-config.config", "zh")
@@ -403,17 +408,19 @@ GOOD_PASTE = json.dumps({"hidden_size": 2048, "num_attention_heads": 32,
                          "rope_scaling": {"type": "linear", "factor": 2.5}})
 
 
-def test_a_pasted_config_is_drawn_instead_of_the_preset_and_the_url_keeps_the_preset():
+def test_a_pasted_config_is_drawn_instead_of_the_preset_and_the_url_carries_its_fields():
     at = open_page(ROPE, {"view": "config", "compare": "mistral-7b"})
     paste(at, GOOD_PASTE)
     assert notices(at) == []
     assert list(table(at).columns) == ["Pasted config.json", "Mistral 7B"]
     assert table(at).iloc[:5, 0].tolist() == ["linear ×2.5", "64", "10000", "16384", "40960"]
     assert at.query_params.get("config") in (None, ["llama-3.1-8b"])
-    assert "pasted_config" not in at.query_params
-    assert control(at, "factor").value == 8  # unused while the paste is drawn
-    paste(at, "")  # cleared: the preset again
+    assert "pasted_config" not in at.query_params  # the text itself never
+    code = at.query_params["pasted"]  # its RoPE fields, as the config reads them
+    assert unpack_pasted(code).to_config_json() == parse_config(GOOD_PASTE).to_config_json()
+    paste(at, "")  # cleared: the preset again, and nothing in the link
     assert list(table(at).columns) == ["Llama 3.1 8B", "Mistral 7B"]
+    assert "pasted" not in at.query_params
 
 
 @pytest.mark.parametrize("text, field", [
@@ -469,13 +476,14 @@ def test_a_paste_notice_in_chinese():
     assert "max_position_embeddings" in notice
 
 
-def test_the_config_view_at_its_widest_stays_within_the_payload_budget():
-    at = open_page(ROPE, {"view": "config", "compare": "phi-3-mini-128k"})
+@pytest.mark.parametrize("arrange, charts", [("overlay", CONFIG_CHARTS), ("side", BOTH_CHARTS)])
+def test_the_config_view_at_its_widest_stays_within_the_payload_budget(arrange, charts):
+    at = open_page(ROPE, {"view": "config", "compare": "phi-3-mini-128k", "arrange": arrange})
     paste(at, json.dumps({
         "head_dim": 1024, "rope_theta": 1e8, "max_position_embeddings": 10_000_000,
         "rope_scaling": {"rope_type": "llama3", "factor": 64, "low_freq_factor": 1,
                          "high_freq_factor": 4, "original_max_position_embeddings": 8192}}))
-    assert notices(at) == [] and chart_keys(at) == BOTH_CHARTS
+    assert notices(at) == [] and chart_keys(at) == charts
     sent = sum(len(chart.proto.spec) for chart in at.get("plotly_chart"))
     assert sent <= 1_500_000  # issue 6: <= 1.5 MB per rerun
     assert sent <= 250_000  # measured: about 120 KB

@@ -92,6 +92,8 @@ class PageControls:
         if isinstance(param, BoolParam):  # "It stays off", not "Using the default, False"
             state = t("controls.switch_on") if param.default else t("controls.switch_off")
             return t("controls.url_notice_switch", error=error_text, state=state)
+        if isinstance(param, TextParam) and not param.default:  # a code: nothing instead
+            return t("controls.url_notice_dropped", error=error_text)
         return t("controls.url_notice", error=error_text, default=param.default)
 
     def _check_url(self, param: Param) -> str | None:

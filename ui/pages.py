@@ -19,7 +19,8 @@ from core import limits
 from core.minilm_encoder import NUM_HEADS, NUM_LAYERS
 from core.rope import ROPE_LAYOUTS, SCALINGS
 from core.rope_2d import MIXED_HEADS as ROPE_2D_HEADS
-from core.rope_config import PRESETS
+from core.rope_config import METHODS, PRESETS
+from core.rope_scaling import MAX_CONTEXT
 from core.similarity import METRICS
 from core.vit_grid import MAX_GRID_SIDE
 from core.word_position import EMBEDDINGS, ENCODINGS
@@ -37,6 +38,7 @@ from ui.params import (
     Param,
     TextParam,
 )
+from ui.rope_codes import MAX_NAME, MAX_OVERLAY_CODE, MAX_PASTED_CODE, unpack_overlay, unpack_pasted
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -188,6 +190,27 @@ PAGES: tuple[PageInfo, ...] = checked((
         # The config view's model (core.rope_config.PRESETS), and a second one beside it.
         ChoiceParam("config", "llama-3.1-8b", tuple(PRESETS)),
         ChoiceParam("compare", "none", ("none", *PRESETS)),
+        # The config's method and each rope_scaling field it reads, as transformers' rope_utils
+        # has them (core.rope_config.METHOD_FIELDS). Their defaults here are Llama 3.1's; on
+        # the page each is the chosen config's own (ui/rope_config.py), so that a link carries
+        # only the fields it overrides. 0 for attention_factor, mscale and mscale_all_dim:
+        # not set (transformers computes the attention factor from the factor).
+        ChoiceParam("rope_type", "llama3", METHODS),
+        IntParam("original_max_position_embeddings", 8192, 1, MAX_CONTEXT),
+        FloatParam("attention_factor", 0.0, 0.0, 1000.0),
+        FloatParam("beta_fast", 32.0, 0.0, 1e6),
+        FloatParam("beta_slow", 1.0, 0.0, 1e6),
+        FloatParam("mscale", 0.0, 0.0, 1000.0),
+        FloatParam("mscale_all_dim", 0.0, 0.0, 1000.0),
+        BoolParam("truncate", True),
+        FloatParam("low_freq_factor", 1.0, 0.0, 1e6, exclusive_minimum=True),
+        FloatParam("high_freq_factor", 4.0, 0.0, 1e6, exclusive_minimum=True),
+        # Configs pinned beside it (ui/rope_codes.py), all drawn on the same axes or side by
+        # side; a pasted config's RoPE fields and its name.
+        TextParam("overlay", "", MAX_OVERLAY_CODE, check=unpack_overlay),
+        ChoiceParam("arrange", "overlay", ("overlay", "side")),
+        TextParam("pasted", "", MAX_PASTED_CODE, check=unpack_pasted),
+        TextParam("name", "", MAX_NAME),
     )),
     PageInfo("app_pages/alibi.py", ":material/trending_down:", "alibi", (
         IntParam("num_heads", 8, 1, limits.MAX_HEADS),  # the paper's 8 heads: slopes 1/2 ... 1/256

@@ -10,7 +10,7 @@ Every message names the parameter, shows the value given and says what is allowe
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -191,6 +191,9 @@ class TextParam:
     name: str
     default: str
     max_length: int = limits.MAX_TEXT_LENGTH
+    # For text that is a code (the RoPE view's pinned configs): raises ValueError saying why a
+    # value is not one; a value it refuses is refused like any other (a notice naming it).
+    check: Callable[[str], object] | None = None
 
     @property
     def allowed(self) -> str:
@@ -204,6 +207,11 @@ class TextParam:
             raise ParamError("params.not_text", self)
         if len(value) > self.max_length:
             raise ParamError("params.too_long", self, length=len(value), max_length=self.max_length)
+        if self.check is not None and value:
+            try:
+                self.check(value)
+            except ValueError as error:
+                raise ParamError("params.not_a_code", self, problem=str(error)) from None
         return value
 
     def parse(self, raw: RawValue) -> str:

@@ -16,25 +16,44 @@ config is never silently applied to another.
 
 from __future__ import annotations
 
+import contextlib
+import html
 import json
 from dataclasses import dataclass, replace
 
 import pandas as pd
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
-from core.rope_config import MAX_CONFIG_CHARS, PRESETS, RopeConfig, override, parse_config
-from figures.rope_config import (
-    RopeConfigCurves,
+from core.rope_config import (
+    MAX_CONFIG_CHARS,
+    METHOD_FIELDS,
+    PRESETS,
+    RopeConfig,
     config_contexts,
-    method_text,
-    rope_config_curves,
+    field_value,
+    override,
+    parse_config,
 )
+from figures.rope_config import RopeConfigCurves, method_text, rope_config_curves
 from ui.cache import MB, bounded_cache
 from ui.controls import PageControls
 from ui.i18n import current_language, t
 from ui.pages import params_of
+from ui.rope_codes import (
+    MAX_PINNED,
+    CodeError,
+    Pinned,
+    pack_overlay,
+    pack_pasted,
+    pinned,
+    rope_fields,
+    unpack_overlay,
+    unpack_pasted,
+)
 
 PASTE_KEY = "pasted_config"  # the text area's key: session state only, never the URL
+_CONTEXT = "_factor_context:"  # + page: what factor (and the config view's fields) belonged to
 
 
 @dataclass(frozen=True)
@@ -111,19 +130,15 @@ def factor_context(controls: PageControls, *, active: bool,
     param = params_of(controls.page)["factor"]  # the page's spec (its default where no config)
     own = own_factor(preset, param.maximum) if active else None
     default = own if own is not None else param.default
-    controls.params["factor"] = replace(param, default=default)
     context = (active, preset.name if active and preset is not None else None)
-    key = f"_factor_context:{controls.page}"
-    state = st.session_state
-    if key in state and state[key] != context:
-        state["factor"] = default
-    state[key] = context
+    _set_defaults(controls, {"factor": default}, context)
     return own
 
 
-def config_controls(controls: PageControls) -> ConfigChoice:
+def config_controls(controls: PageControls, *, fields: bool = False) -> ConfigChoice:
     """The `config` and `compare` choices, and `factor`'s default set to the config's own
-    (`factor_context`). Then `config_row` makes the `factor` slider, then `paste_box`."""
+    (`factor_context`; with `fields`, the caller sets every field's, `workbench`). Then
+    `config_row` makes the `factor` slider, then `paste_box`."""
     with controls.shown(True, "config"):
         name = controls.choice("config", t("rope-config.config"),
                                help=t("rope-config.config_help"))
@@ -137,7 +152,7 @@ def config_controls(controls: PageControls) -> ConfigChoice:
         # the limit (the box has no max_chars: Streamlit's would drop a long paste silently).
         st.session_state[PASTE_KEY] = text[:MAX_CONFIG_CHARS + 1]
     preset = PRESETS.get(name)
-    own = factor_context(controls, active=True, preset=preset)
+    own = None if fields else factor_context(controls, active=True, preset=preset)
     return ConfigChoice(preset=preset, compare=PRESETS.get(compare), pasted=pasted,
                         paste_problem=problem, own_factor=own,
                         page_factor=params_of(controls.page)["factor"].default)
@@ -162,15 +177,17 @@ def config_row(controls: PageControls) -> tuple[ConfigChoice, int]:
     return choice, factor
 
 
-def paste_box(controls: PageControls) -> None:
-    """The text area for a pasted config.json (in session state only, never in the URL)."""
+def paste_box(controls: PageControls, *, on_change=None) -> None:
+    """The text area for a pasted config.json (its text in session state only, never in the
+    URL; `on_change` may put its RoPE fields there)."""
     with controls.shown(True, "paste"), st.expander(
             t("rope-config.paste"), expanded=bool(st.session_state.get(PASTE_KEY))):
         # No max_chars: a longer paste reaches the server, gets a notice with its length and
         # is cut (config_controls).
         st.text_area(t("rope-config.paste_label"), key=PASTE_KEY, height=160,
                      placeholder='{"head_dim": 128, "rope_theta": 500000.0, ...}',
-                     help=t("rope-config.paste_help", limit=MAX_CONFIG_CHARS))
+                     help=t("rope-config.paste_help", limit=MAX_CONFIG_CHARS),
+                     on_change=on_change)
 
 
 # An entry is under 50 KB (tests/test_cache_budget.py): 16 fit in 1 MB.
@@ -251,3 +268,259 @@ def config_table(shown: list[RopeConfigCurves]) -> pd.DataFrame:
             curves.source,
         ]
     return pd.DataFrame(table, index=pd.Index(rows, name=t("rope-config.table_quantity")))
+
+
+# --- the RoPE page's config view: every field a control, configs overlaid ------------------------
+# One colour per config, in every chart and the table: plotly's first four but red (red marks the
+# pairs past their trained angles).
+OVERLAY_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
+FLOAT_FIELDS = ("attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
+                "low_freq_factor", "high_freq_factor")
+UNSET_ZERO = ("attention_factor", "mscale", "mscale_all_dim")  # 0 on the control: not set
+_ALL_FIELDS = ("rope_type", "original_max_position_embeddings", *FLOAT_FIELDS, "truncate")
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A config the view draws: its config, its name in legends and columns, its colour."""
+
+    config: RopeConfig
+    label: str
+    colour: str
+
+
+def _field_defaults(base: RopeConfig, page_factor: int, maximum: int) -> dict[str, object]:
+    """Each control's default for `base`: its own value of every field (transformers' defaults
+    where it has none), so that a link carries only what it overrides."""
+    defaults: dict[str, object] = {"rope_type": base.rope_type}
+    own = own_factor(base, maximum)
+    defaults["factor"] = own if own is not None else page_factor
+    for name in ("original_max_position_embeddings", *FLOAT_FIELDS, "truncate"):
+        value = field_value(base, name)
+        defaults[name] = 0.0 if value is None else value
+    return defaults
+
+
+def _set_defaults(controls: PageControls, defaults: dict[str, object], context: object) -> None:
+    """The controls' defaults for this run; their values back to them when the config they
+    belong to changed since the last run (a field set for one config is never silently applied
+    to another)."""
+    for name, default in defaults.items():
+        controls.params[name] = replace(controls.params[name], default=default)
+    key = f"{_CONTEXT}{controls.page}"
+    state = st.session_state
+    if key in state and state[key] != context:
+        for name, default in defaults.items():
+            state[name] = default
+    state[key] = context
+
+
+def _paste_changed() -> None:
+    """The paste box's text, as the `pasted` code the link carries (or none)."""
+    config, _ = _read_paste(st.session_state.get(PASTE_KEY) or "")
+    st.session_state["pasted"] = "" if config is None else pack_pasted(config)
+
+
+def _pin(entry: Pinned) -> None:
+    state = st.session_state
+    pins = _pins(state.get("overlay", ""))
+    state["overlay"] = pack_overlay((*pins, entry)[-MAX_PINNED:])
+
+
+def _unpin(index: int) -> None:
+    state = st.session_state
+    pins = list(_pins(state.get("overlay", "")))
+    if 0 <= index < len(pins):
+        del pins[index]
+    state["overlay"] = pack_overlay(pins)
+
+
+def _pins(code: str) -> tuple[Pinned, ...]:
+    try:
+        return unpack_overlay(code)
+    except CodeError:  # the URL's check has said so already
+        return ()
+
+
+def variant_label(label: str, base: RopeConfig, rope_type: str, changes: dict[str, object]
+                  ) -> str:
+    """"Llama 3.1 8B · yarn, factor 16, beta_fast 24": the name and what the controls changed."""
+    parts = []
+    if rope_type != base.rope_type:
+        parts.append(t("fig.rope_config.no_scaling") if rope_type == "default" else rope_type)
+    for name, value in changes.items():
+        shown = "-" if value is None else (f"{value:g}" if isinstance(value, float) else value)
+        parts.append(f"{name} {shown}")
+    return f"{label} · {', '.join(parts)}" if parts else label
+
+
+def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
+    """The config view's controls: the config, the one to compare, a pasted config.json (its
+    RoPE fields and name travel in the link), the method and each rope_scaling field it reads
+    (a link carries only what it overrides), and the configs pinned to the overlay. Returns the
+    configs to draw (at most four) and the notices to show."""
+    notices: list[str] = []
+    state = st.session_state
+    code = controls.current("pasted")
+    if code and not state.get(PASTE_KEY):  # opened from a link: the box shows its fields
+        with contextlib.suppress(CodeError):
+            state[PASTE_KEY] = json.dumps(rope_fields(unpack_pasted(code)), indent=1)
+    config_column, paste_column, factor_column = controls.view_row([3, 1.5, 1.5])
+    with config_column:
+        choice = config_controls(controls, fields=True)
+    page_factor = params_of(controls.page)["factor"].default
+    most = controls.params["factor"].maximum
+    if choice.pasted is not None:
+        try:  # fields only drawing reads (the contexts) may still be unusable
+            _field_defaults(choice.pasted, page_factor, most)
+        except ValueError as error:
+            choice = replace(choice, pasted=None,
+                             paste_problem=t("rope-config.paste_problem", problem=str(error)))
+    base = choice.pasted or choice.preset
+    assert base is not None  # the rope page's config has no "none"
+    defaults = _field_defaults(base, page_factor, most)
+    _set_defaults(controls, defaults, (True, code if choice.pasted else base.name))
+    with paste_column:
+        paste_box(controls, on_change=_paste_changed)
+        with controls.shown(choice.pasted is not None, "name"):
+            name = controls.text("name", t("rope-config.name"), help=t("rope-config.name_help"))
+    label = (name or t("rope-config.pasted_label")) if choice.pasted else short_label(base)
+    [method_row] = controls.view_row(1)
+    with method_row:
+        rope_type = controls.choice("rope_type", t("rope-config.rope_type"),
+                                    help=t("rope-config.rope_type_help"))
+    read = METHOD_FIELDS[rope_type]
+    own = own_factor(base, controls.params["factor"].maximum)
+    unscaled = base.rope_type == "default"
+    with factor_column, controls.shown("factor" in read and (own is not None or unscaled),
+                                       "factor"):
+        factor = controls.slider("factor", t("rope-config.factor"),
+                                 help=t("rope-config.factor_help"))
+    values: dict[str, object] = {}
+    if "factor" in read and (own is not None or unscaled):
+        values["factor"] = factor
+    elif "factor" not in read and factor != defaults["factor"]:  # kept for another method
+        st.info(t("rope-config.factor_unused", label=label, factor=factor))
+    [fields_row] = controls.view_row(1)
+    with fields_row, controls.shown(len(read) > 1, "fields"), st.expander(
+            t("rope-config.fields", method=rope_type), icon=":material/tune:"):
+        columns = st.columns([1.6, 1, 1, 1])
+        for index, name in enumerate(n for n in read if n != "factor"):
+            with columns[index % 4]:
+                if name == "truncate":
+                    values[name] = controls.toggle(name, name, help=t(f"rope-config.{name}_help"))
+                else:
+                    values[name] = controls.number(name, name,
+                                                   help=t(f"rope-config.{name}_help"),
+                                                   fmt=None if name.startswith("original")
+                                                   else "%g")
+    for name in _ALL_FIELDS:  # a link's field the method does not read: said, and dropped
+        if name not in (*read, "rope_type") and name in st.query_params:
+            try:
+                del st.query_params[name]
+            except StreamlitAPIException:  # its widget's, from a method shown before: it
+                continue  # goes with the widget, as a control of another view does
+            notices.append(t("rope-config.field_unread", name=name, method=rope_type))
+    changes = {name: (None if name in UNSET_ZERO and value == 0 else value)
+               for name, value in values.items() if value != defaults[name]}
+    if rope_type != base.rope_type or changes:
+        try:
+            live = pinned(variant_label(label, base, rope_type, changes), base,
+                          rope_type if rope_type != base.rope_type else None, changes)
+        except CodeError as error:
+            notices.append(t("rope-config.variant_problem", problem=str(error)))
+            live = pinned(label, base, None, {})
+    else:
+        live = pinned(label, base, None, {})
+    if choice.paste_problem:
+        notices.append(choice.paste_problem)
+    # The overlay: the configs pinned, then the preset to compare, the edited one first.
+    with controls.shown(False, "codes"):
+        controls.text("overlay", "overlay")
+        controls.text("pasted", "pasted")
+    pins = _pins(controls.current("overlay"))
+    shown: list[tuple[RopeConfig, str]] = [(live.config, live.name)]
+    if choice.compare is not None:
+        shown.append((choice.compare, short_label(choice.compare)))
+    shown += [(pin.config, pin.name) for pin in pins]
+    if len(shown) > len(OVERLAY_COLOURS):
+        notices.append(t("rope-config.too_many", count=len(shown),
+                         most=len(OVERLAY_COLOURS),
+                         left=", ".join(label for _, label in shown[len(OVERLAY_COLOURS):])))
+        shown = shown[:len(OVERLAY_COLOURS)]
+    drawn = [Drawn(config, label, colour)
+             for (config, label), colour in zip(shown, OVERLAY_COLOURS, strict=False)]
+    overlay_row(controls, pins, live, drawn)
+    return drawn, notices
+
+
+def overlay_row(controls: PageControls, pins: tuple[Pinned, ...], live: Pinned,
+                drawn: list[Drawn]) -> None:
+    """The configs drawn, each in its colour (pinned ones with a button to unpin), the button
+    that pins the edited config, and overlay or side by side."""
+    pin_column, list_column, arrange_column = controls.view_row([1.5, 3, 1.5])
+    with pin_column:
+        st.button(t("rope-config.pin"), icon=":material/push_pin:", key="pin_config",
+                  help=t("rope-config.pin_help", most=MAX_PINNED),
+                  disabled=len(pins) >= MAX_PINNED or len(drawn) >= len(OVERLAY_COLOURS),
+                  on_click=_pin, args=(live,))
+    with list_column, st.container(horizontal=True, gap="medium",
+                                   vertical_alignment="center"):
+        first = len(drawn) - len(pins)  # the pinned ones come last
+        for index, shown in enumerate(drawn):
+            swatch = f'<span style="color:{shown.colour};font-size:1.3em">■</span>'
+            if index < first:  # the edited config and the one to compare: a key
+                st.html(f'<span class="pe-config-key">{swatch} {html.escape(shown.label)}</span>',
+                        width="content")
+                continue
+            with st.container(horizontal=True, gap=None, vertical_alignment="center",
+                              width="content"):
+                st.html(swatch, width="content")
+                st.button(shown.label, icon=":material/close:", type="tertiary",
+                          key=f"unpin_{index - first}", help=t("rope-config.unpin_help"),
+                          on_click=_unpin, args=(index - first,))
+    with arrange_column, controls.shown(len(drawn) > 1, "arrange"):
+        controls.choice("arrange", t("rope-config.arrange"), help=t("rope-config.arrange_help"))
+
+
+PANEL_KEYS = ("config", "compare", "overlay2", "overlay3")  # side by side: each panel's chart key
+
+
+def drawn_curves(drawn: list[Drawn]) -> tuple[list[RopeConfigCurves], list[str]]:
+    """The curves of each config drawn, and why a config could not be drawn (a pasted field
+    that only drawing reads): that one is left out, said."""
+    shown, problems = [], []
+    for entry in drawn:
+        try:
+            shown.append(_curves(entry.config, entry.label))
+        except ValueError as error:
+            problems.append(t("rope-config.variant_problem", problem=f"{entry.label}: {error}"))
+    if not shown:  # the edited config itself cannot be drawn: its preset is
+        preset = PRESETS[params_of("rope")["config"].default]
+        shown.append(_curves(preset, short_label(preset)))
+    return shown, problems
+
+
+def coloured_table(table: pd.DataFrame, colours: list[str]):
+    """`config_table` with a first row that shows each config's colour in the charts."""
+    key = t("rope-config.table_colour")
+    marked = pd.concat([pd.DataFrame([["━━━━"] * table.shape[1]], columns=table.columns,
+                                     index=pd.Index([key], name=table.index.name)), table])
+    by_column = dict(zip(marked.columns, colours, strict=True))
+    return marked.style.apply(
+        lambda column: [f"color: {by_column[column.name]}; font-weight: 700" if row == key
+                        else "" for row in column.index], axis=0)
+
+
+def coloured_pairs(columns: dict[str, list], shown: list[RopeConfigCurves],
+                   colours: list[str]):
+    """The per-pair table (`figures.rope_config.pair_columns`) with each config's columns in
+    its colour, numbers to six significant digits."""
+    frame = pd.DataFrame({name: pd.Series(values) for name, values in columns.items()})
+    per_config = (frame.shape[1] - 1) // len(shown)  # after the pair column, each config's own
+    colour_of = {name: colours[(index - 1) // per_config]
+                 for index, name in enumerate(frame.columns) if index}
+    numbers = [name for name in frame.columns if frame[name].dtype.kind == "f"]
+    return frame.style.format("{:.6g}", subset=numbers).apply(
+        lambda column: [f"color: {colour_of[column.name]}" if column.name in colour_of else ""
+                        ] * len(column), axis=0)

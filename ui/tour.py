@@ -17,15 +17,12 @@ Free of Streamlit: the tests and the player (app_pages/tour.py) both use it.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
-import zlib
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
 
 from core._checks import shorten
 from locales import LocalizedError
+from ui.codec import pack, unpack
 from ui.pages import HOME, MAX_DECK_LENGTH, MAX_DECK_SLIDES, PAGE_PARAMS, takeaway_key
 from ui.params import ParamError, url_value
 
@@ -107,9 +104,7 @@ def checked_settings(page: str, settings: dict[str, str]) -> dict[str, str]:
 
 def encode_deck(slides: list[Slide] | tuple[Slide, ...]) -> str:
     """The `deck` parameter of these slides (their pages, settings and notes)."""
-    rows = [[s.page, s.query, s.note] if s.note else [s.page, s.query] for s in slides]
-    text = json.dumps(rows, separators=(",", ":"), ensure_ascii=False).encode()
-    return base64.urlsafe_b64encode(zlib.compress(text, 9)).decode().rstrip("=")
+    return pack([[s.page, s.query, s.note] if s.note else [s.page, s.query] for s in slides])
 
 
 def decode_deck(code: str) -> tuple[Slide, ...]:
@@ -117,13 +112,8 @@ def decode_deck(code: str) -> tuple[Slide, ...]:
     if len(code) > MAX_DECK_LENGTH:
         raise DeckError("tour.too_long", length=len(code), maximum=MAX_DECK_LENGTH)
     try:
-        packed = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
-        inflater = zlib.decompressobj()
-        text = inflater.decompress(packed, _MAX_INFLATED)
-        if inflater.unconsumed_tail or not inflater.eof:
-            raise DeckError("tour.not_a_deck")
-        rows = json.loads(text.decode())
-    except (binascii.Error, ValueError, zlib.error, UnicodeDecodeError):
+        rows = unpack(code, max_inflated=_MAX_INFLATED)
+    except ValueError:
         raise DeckError("tour.not_a_deck") from None
     if not isinstance(rows, list) or not rows:
         raise DeckError("tour.not_a_deck")
