@@ -97,7 +97,7 @@ EXPORT_WIDTH = 1920
 EXPORT_HEIGHT = 1080
 
 
-def _swap_colour(value):
+def presentation_colour(value):
     """A figure colour in the colour-blind-safe palette (same role), or unchanged."""
     if isinstance(value, str):
         return PRESENTATION_COLOURS.get(value.lower(), value)
@@ -140,13 +140,13 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
         marker = getattr(trace, "marker", None)
         if marker is not None:
             if getattr(marker, "color", None) is not None:
-                marker.color = _swap_colour(marker.color)
+                marker.color = presentation_colour(marker.color)
             if getattr(marker, "size", None) is not None:
                 marker.size = _scaled(marker.size, PRESENTATION_SCALE)
         line = getattr(trace, "line", None)
         if line is not None:
             if getattr(line, "color", None) is not None:
-                line.color = _swap_colour(line.color)
+                line.color = presentation_colour(line.color)
             if getattr(line, "width", None) is not None:
                 line.width = _scaled(line.width, PRESENTATION_SCALE)
     # Subplot titles and notes are annotations: they grow with the rest.

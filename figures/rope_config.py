@@ -471,7 +471,8 @@ def _context_lines(fig: go.Figure, curves: RopeConfigCurves, colour: str, *, ver
 def _overlay_legend(fig: go.Figure, title: str) -> go.Figure:
     """The overlay's legend: one row per config below the axis."""
     fig = _finish(fig, title)
-    fig.update_layout(legend={"orientation": "h", "y": -0.22, "yanchor": "top"})
+    fig.update_layout(legend={"orientation": "h", "y": -0.22, "yanchor": "top"},
+                      margin={"b": 110})
     return fig
 
 

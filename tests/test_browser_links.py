@@ -25,21 +25,37 @@ TYPED = {"dims": "0,1,9", "patch": "2,3", "sentence": "A dog ran to the park",
          "text": "A dog ran to the park", "other": "The park ran to a dog"}
 
 # The option a choice is set to when not simply the first other one: a config whose rope_scaling
-# has a factor (the extrapolation page shows `factor` only then).
-CHOSEN = {"config": "llama-3.1-8b"}
+# has a factor (the extrapolation page shows `factor` only then); YaRN, the method with the most
+# rope_scaling fields (the RoPE config view shows a method's fields only).
+CHOSEN = {"config": "llama-3.1-8b", "rope_type": "yarn"}
 
 # Controls that no view shows with the page's other controls at their defaults, and why.
 NOT_REACHED = {
     # Shown only with embedding=random / encoding=learned and BERT's inputs: the word-position
     # tests change them (tests/test_app_word_position.py); here the page keeps its article preset.
     "word-position": {"seed", "bert_input", "special_tokens"},
+    # The RoPE config view's pinned and pasted configs are set by its Pin button and paste box,
+    # not typed (tests/test_browser_rope_config.py opens such a link fresh); llama3's two
+    # fields show only while the method is llama3, and here it becomes yarn.
+    "rope": {"overlay", "pasted", "name", "low_freq_factor", "high_freq_factor"},
 }
+
+# A control in a folded expander (the RoPE config view's rope_scaling fields) is on screen once
+# the expander is opened: it is opened, as a person would.
+_UNFOLD_JS = """e => { const d = e.closest('details');
+  if (!d || d.open) return false; d.querySelector('summary').click(); return true; }"""
+
+
+def unfold(seen: BrowserPage, box) -> None:
+    if box.count() and not box.first.is_visible() and box.first.evaluate(_UNFOLD_JS):
+        seen.page.wait_for_timeout(300)
 
 
 def control_value(seen: BrowserPage, name: str) -> str | None:
     """What control `name` shows: a slider's or box's value, the checked option, a switch's
     state; None when it is not on screen."""
     box = seen.page.locator(f".st-key-{name}")
+    unfold(seen, box)
     if box.count() == 0 or not box.first.is_visible():
         return None
     checked = box.locator("label:has(input[type=radio]:checked)")
@@ -59,6 +75,7 @@ def change(seen: BrowserPage, spec) -> bool:
     follow; False when it is not on screen (hidden in this view)."""
     page = seen.page
     box = page.locator(f".st-key-{spec.name}")
+    unfold(seen, box)
     if box.count() == 0 or not box.first.is_visible():
         return False
     before = page.url

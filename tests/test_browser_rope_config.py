@@ -1,7 +1,9 @@
-"""A model's config in headless Chromium: two presets side by side on the RoPE page (English,
-Chinese, presentation mode at 1920 x 1080) with no chart text colliding, `factor` following the
-config and the link, pasted config.json files that cannot be used, and the extrapolation page's
-config panel. Screenshots in test-artifacts/ (rope-configs-*.png; docs/screenshots/ has copies).
+"""A model's config in headless Chromium: two presets side by side and three configs overlaid on
+the RoPE page (English, Chinese, presentation mode at 1920 x 1080) with no chart text colliding,
+`factor` following the config and the link, variants pinned through the page and their link
+opened in a fresh browser, pasted config.json files (usable ones travel in the link, unusable
+ones get a notice), and the extrapolation page's config panel. Screenshots in test-artifacts/
+(rope-configs-*.png; docs/screenshots/ has copies).
 """
 
 from __future__ import annotations
@@ -16,9 +18,15 @@ from tests.test_browser_share import new_page
 
 pytestmark = pytest.mark.browser
 
-SIDE_BY_SIDE = "/rope?config=llama-3.1-8b&compare=qwen2.5-7b-yarn"
+SIDE_BY_SIDE = "/rope?config=llama-3.1-8b&compare=qwen2.5-7b-yarn&arrange=side"
 SIX_CHARTS = ["config_wavelengths_chart", "compare_wavelengths_chart", "config_angles_chart",
               "compare_angles_chart", "config_logits_chart", "compare_logits_chart"]
+# Llama 3.1 unscaled and with llama3 x16 pinned, and YaRN x16 with beta_fast 24 on the controls:
+# the long-context engineer's question, one link (ui/rope_codes.py makes the overlay code).
+OVERLAID = ("/rope?view=config&rope_type=yarn&factor=16&beta_fast=24&overlay=eNqLrlbKU7JS8slJz"
+            "E1UMNYzVLBwUji0XSElNS2xNKdESUepACibA5LVBcrqWiQBhUqAQjAFtTrYDUhLTC7JL1IwNMNuRJqSVbUSRI"
+            "2SlaFZbW0sAPASKIE")
+THREE_CHARTS = ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]
 
 
 def chart_keys(page) -> list[str]:
@@ -52,32 +60,42 @@ def query(page) -> str:
     return page.url.split("?", 1)[1] if "?" in page.url else ""
 
 
-@pytest.mark.parametrize(("name", "suffix", "width", "height"), [
-    ("en-1440", "", 1440, 900),
-    ("zh-1440", "&lang=zh", 1440, 900),
-    ("present-1920", "&present=1", 1920, 1080),
-    ("zh-present-1920", "&present=1&lang=zh", 1920, 1080),
+@pytest.mark.parametrize(("arrange", "name", "suffix", "width", "height"), [
+    ("side", "en-1440", "", 1440, 900),
+    ("side", "zh-present-1920", "&present=1&lang=zh", 1920, 1080),
+    ("overlay", "zh-1440", "&lang=zh", 1440, 900),
+    ("overlay", "present-1920", "&present=1", 1920, 1080),
 ])
-def test_two_presets_side_by_side(browser, app_url, name, suffix, width, height):
+def test_configs_side_by_side_and_overlaid(browser, app_url, arrange, name, suffix, width,
+                                           height):
     seen = new_page(browser, app_url)
     try:
         page = seen.page
         page.set_viewport_size({"width": width, "height": height})
-        page.goto(f"{app_url}{SIDE_BY_SIDE}{suffix}")
-        wait_for_charts(seen, 6)
-        assert chart_keys(page) == SIX_CHARTS
-        assert "view=config" in page.url and "compare=qwen2.5-7b-yarn" in page.url
-        assert "factor=" not in page.url  # the config's own: 8
+        page.goto(f"{app_url}{SIDE_BY_SIDE if arrange == 'side' else OVERLAID}{suffix}")
+        wait_for_charts(seen, 6 if arrange == "side" else 3)
+        assert chart_keys(page) == (SIX_CHARTS if arrange == "side" else THREE_CHARTS)
+        assert "view=config" in page.url
         if "present=1" in suffix:  # on a slide the view's controls are folded: unfold them
-            page.get_by_text("控件" if "lang=zh" in suffix else "Controls",
-                             exact=True).first.click()
+            for folded in page.get_by_text("控件" if "lang=zh" in suffix else "Controls",
+                                           exact=True).all():
+                folded.click()
             page.wait_for_timeout(300)
-        assert browser_support.shown_value(page, "factor") == "8"
+        if arrange == "side":
+            assert "compare=qwen2.5-7b-yarn" in page.url
+            assert "factor=" not in page.url  # the config's own: 8
+            assert browser_support.shown_value(page, "factor") == "8"
+        else:
+            assert browser_support.shown_value(page, "factor") == "16"
         assert seen.exceptions() == [] and seen.dialogs == []
         assert page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS) == []
         table = page.locator('[data-testid="stTable"]').first.inner_text()
-        assert "Qwen/Qwen2.5-7B-Instruct config.json" in table  # the numbers' sources
-        assert "meta-llama/Llama-3.1-8B config.json" in table
+        assert "meta-llama/Llama-3.1-8B config.json" in table  # the numbers' sources
+        if arrange == "side":
+            assert "Qwen/Qwen2.5-7B-Instruct config.json" in table
+        else:
+            assert all(method in table for method in ("yarn ×16", "llama3 ×16"))
+        name = name if arrange == "side" else f"overlay-{name}"
         # The shot: the first row of charts, the two configs side by side, at the window's top.
         # (Streamlit's header covers the window's top 60 px: the chart's title just below it.)
         page.locator(".st-key-config_wavelengths_chart").evaluate(
@@ -169,8 +187,76 @@ def test_unusable_pasted_configs_give_notices_and_keep_the_preset(browser_page):
     paste(seen, json.dumps(good))
     assert "The pasted config.json is not used" not in alerts(page)
     assert "Pasted config.json" in page.locator('[data-testid="stTable"]').first.inner_text()
-    assert "pasted" not in page.url and "head_dim" not in page.url  # never in the link
+    # Its RoPE fields travel in the link (compressed: never the text), with its name.
+    name = page.locator(".st-key-name input").first
+    name.fill("My 8k model")
+    name.press("Enter")
+    page.wait_for_function("() => location.href.includes('name=My')", timeout=30_000)
+    assert "pasted=" in page.url and "head_dim" not in page.url
     seen.screenshot("rope-configs-pasted")
+    link = page.url
+    fresh = new_page(seen.page.context.browser, seen.base_url)
+    try:
+        fresh.page.goto(link)
+        wait_for_charts(fresh, 3)
+        table = fresh.page.locator('[data-testid="stTable"]').first.inner_text()
+        assert "My 8k model" in table and "linear ×2" in table and "Llama 3.1 8B" not in table
+        assert fresh.exceptions() == [] and fresh.page.url == link
+    finally:
+        fresh.page.context.close()
+
+
+def test_variants_pinned_through_the_page_open_the_same_in_a_fresh_browser(browser_page):
+    """Llama 3.1 unscaled, with llama3 x16 and with YaRN x16 and beta_fast 24, built by clicks:
+    the link opens the same table, legend and charts elsewhere."""
+    seen, page = browser_page, browser_page.page
+    seen.open("/rope?view=config", charts=3)
+
+    def pin(count: int) -> None:
+        page.locator(".st-key-pin_config button").first.click()
+        seen.wait_idle()
+        page.locator(".st-key-unpin_" + str(count - 1)).first.wait_for(timeout=30_000)
+
+    choose(seen, "rope_type", "default")
+    pin(1)
+    choose(seen, "rope_type", "llama3")
+    page.locator('.st-key-factor input[type="range"]').first.focus()
+    for _ in range(8):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => location.href.includes('factor=16')", timeout=30_000)
+    seen.wait_idle()
+    pin(2)
+    choose(seen, "rope_type", "yarn")
+    page.locator('[data-testid="stExpander"] summary').filter(
+        has_text="rope_scaling fields").first.click()
+    beta = page.locator(".st-key-beta_fast input").first
+    beta.fill("24")
+    beta.press("Enter")
+    page.wait_for_function("() => location.href.includes('beta_fast=24')", timeout=30_000)
+    seen.wait_idle()
+    browser_support.wait_charts_drawn(page)
+    link = page.url
+    table = page.locator('[data-testid="stTable"]').first.inner_text()
+    legend = page.evaluate(LEGEND_JS)
+    assert "yarn ×16" in table and "llama3 ×16" in table and "no scaling" in table
+    assert any("beta_fast 24" in name for name in legend), legend
+    charts = page.evaluate(browser_support.CHART_SIGNATURE_JS)
+    fresh = new_page(page.context.browser, seen.base_url)
+    try:
+        fresh.page.goto(link)
+        wait_for_charts(fresh, 3)
+        browser_support.wait_charts_drawn(fresh.page)
+        assert fresh.page.url == link
+        assert fresh.page.locator('[data-testid="stTable"]').first.inner_text() == table
+        assert fresh.page.evaluate(LEGEND_JS) == legend
+        assert fresh.page.evaluate(browser_support.CHART_SIGNATURE_JS) == charts
+        assert fresh.exceptions() == [] and seen.exceptions() == []
+    finally:
+        fresh.page.context.close()
+
+
+LEGEND_JS = """() => [...document.querySelectorAll('.st-key-config_logits_chart .legendtext')]
+  .map(e => e.textContent)"""
 
 
 def test_extrapolation_panel_for_a_config(browser_page):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import re
 import types
 
 import numpy as np
@@ -15,7 +16,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core import rope_config
-from core.rope_config import PRESETS, RopeConfig, override, parse_config, published_config
+from core.rope_config import (
+    METHOD_FIELDS,
+    PRESETS,
+    RopeConfig,
+    config_contexts,
+    field_value,
+    override,
+    parse_config,
+    published_config,
+    variant,
+)
 
 # The brief each preset must meet, written out again here (not read from the module).
 EXPECTED = {
@@ -377,3 +388,95 @@ def test_the_per_pair_table_holds_each_configs_frequencies_as_transformers_compu
         # the first pairs turn as trained, the last are interpolated by the factor
         assert bands[0] == band_names("en")["unchanged"]
         assert bands[-1] == band_names("en")["interpolated"]
+
+
+# --- variants: a method and its rope_scaling fields, as the config view's controls set them -----
+def _validated_keys() -> dict[str, set[str]]:
+    """Per method, the rope_scaling keys transformers' `_validate_<method>_rope_parameters` takes
+    (required and optional), read from its source."""
+    import ast
+    import inspect
+
+    from transformers import modeling_rope_utils
+
+    found = {}
+    source = inspect.getsource(modeling_rope_utils)
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("_validate_") and \
+                node.name.endswith("_rope_parameters"):
+            method = node.name[len("_validate_"):-len("_rope_parameters")]
+            keys: set[str] = set()
+            for assign in ast.walk(node):
+                if isinstance(assign, ast.Assign) and any(
+                        isinstance(target, ast.Name) and target.id in {"required_keys",
+                                                                       "optional_keys"}
+                        for target in assign.targets) and isinstance(assign.value, ast.Set):
+                    keys |= {ast.literal_eval(element) for element in assign.value.elts}
+            found[method] = keys
+    return found
+
+
+def test_each_methods_fields_are_the_ones_transformers_validates():
+    validated = _validated_keys()
+    not_controls = {"rope_type", "rope_theta", "short_factor", "long_factor"}
+    for method, fields in METHOD_FIELDS.items():
+        assert set(fields) == validated[method] - not_controls, method
+
+
+@pytest.mark.parametrize("name, rope_type, fields, scaling", [
+    ("llama-3.1-8b", "yarn", {"factor": 16, "beta_fast": 24},
+     {"rope_type": "yarn", "factor": 16, "beta_fast": 24, "beta_slow": 1.0, "truncate": True,
+      "original_max_position_embeddings": 8192}),
+    ("llama-3.1-8b", "llama3", {"factor": 16},
+     {"rope_type": "llama3", "factor": 16, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+      "original_max_position_embeddings": 8192}),
+    ("qwen2.5-7b-yarn", "yarn", {"mscale": 0.707, "mscale_all_dim": 1.0},
+     {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768,
+      "mscale": 0.707, "mscale_all_dim": 1.0}),
+    ("llama-2-7b", "dynamic", {"factor": 4},
+     {"rope_type": "dynamic", "factor": 4, "original_max_position_embeddings": 4096}),
+    ("deepseek-v2-lite", "linear", {"factor": 8},
+     {"rope_type": "linear", "factor": 8, "original_max_position_embeddings": 4096}),
+])
+def test_a_variant_is_the_config_transformers_reads_with_those_fields(hf, name, rope_type,
+                                                                      fields, scaling):
+    """The config with its rope_scaling replaced as written out by hand, through transformers'
+    model config class and rope function, against `variant`'s frequencies."""
+    made = variant(PRESETS[name], rope_type, fields)
+    assert dict(made.rope_scaling) == scaling
+    config_json = {**published_config(name), "rope_scaling": scaling}
+    config = hf.classes[name](**config_json)
+    for seq_len in (None, made.max_position_embeddings, 4 * made.max_position_embeddings):
+        want, want_attention = hf.init[rope_type](config, device="cpu", seq_len=seq_len)
+        got, attention = made.scaled_frequencies(seq_len=seq_len)
+        np.testing.assert_allclose(got, want.double().numpy(), rtol=1e-6, atol=0)
+        assert attention == pytest.approx(float(want_attention), rel=1e-6)
+
+
+def test_a_variant_without_scaling_is_still_trained_on_its_own_context():
+    unscaled = variant(PRESETS["llama-3.1-8b"], "default", {})
+    assert unscaled.rope_scaling is None
+    assert config_contexts(unscaled) == (8192, 131072, 1.0)  # L as trained, T as asked
+    np.testing.assert_allclose(unscaled.scaled_frequencies()[0],
+                               500000.0 ** (-np.arange(0, 128, 2) / 128), rtol=1e-12)
+
+
+@pytest.mark.parametrize("rope_type, fields, problem", [
+    ("llama3", {"beta_fast": 3}, "beta_fast is not read by llama3"),
+    ("longrope", {}, "rope_scaling has no 'short_factor'"),
+    ("yarn", {"factor": 0.5}, "factor must be"),
+    ("llama3", {"low_freq_factor": 4.0, "high_freq_factor": 1.0}, "greater than low_freq_factor"),
+    ("rotary", {}, "rope_type='rotary' is not allowed"),
+])
+def test_a_variant_it_cannot_draw_is_refused_naming_the_field(rope_type, fields, problem):
+    with pytest.raises(ValueError, match=re.escape(problem)):
+        variant(PRESETS["llama-3.1-8b"], rope_type, fields)
+
+
+def test_field_values_are_the_configs_own_else_transformers_defaults():
+    deepseek = PRESETS["deepseek-v2-lite"]
+    assert [field_value(deepseek, n) for n in METHOD_FIELDS["yarn"]] == [
+        40.0, 4096, None, 32.0, 1.0, 0.707, 0.707, True]
+    llama = PRESETS["llama-3.1-8b"]
+    assert [field_value(llama, n) for n in METHOD_FIELDS["llama3"]] == [8.0, 8192, 1.0, 4.0]
+    assert field_value(PRESETS["llama-2-7b"], "beta_fast") == 32.0  # YaRN's own default

@@ -11,9 +11,10 @@ import math
 import numpy as np
 import pytest
 
-from core.rope_config import MAX_CONFIG_CHARS, PRESETS, parse_config
-from ui.rope_codes import unpack_pasted
+from core.rope_config import MAX_CONFIG_CHARS, PRESETS, parse_config, published_config, variant
 from core.rope_scaling import critical_pair, scaling_bands
+from figures.common import presentation_colour
+from figures.contrast import readable
 from figures.rope_config import (
     LOGIT_BINS,
     config_contexts,
@@ -25,6 +26,9 @@ from figures.rope_config import (
 from locales import message
 from tests.apptest import control, decode, has_cjk, notices, open_page, plotly_figures
 from tests.test_controls import _keys_in_hidden_blocks
+from ui.codec import pack
+from ui.rope_codes import pack_overlay, pinned, unpack_overlay, unpack_pasted
+from ui.rope_config import OVERLAY_COLOURS
 
 ROPE, EXTRAPOLATION = "app_pages/rope.py", "app_pages/extrapolation.py"
 CONFIG_CHARTS = ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]
@@ -533,3 +537,108 @@ def test_the_table_says_what_context_each_factor_covers():
     at = open_page(ROPE, {"view": "config", "config": "llama-2-7b"})
     assert table(at).loc["T / L, and the context the factor covers"].tolist() == [
         "1× L (no scaling)"]
+
+
+# --- every field a control, configs overlaid -------------------------------------------------
+LLAMA_VARIANTS = pack_overlay([
+    pinned("Llama 3.1 unscaled", PRESETS["llama-3.1-8b"], "default", {}),
+    pinned("Llama 3.1 llama3 ×16", PRESETS["llama-3.1-8b"], None, {"factor": 16})])
+OVERLAID = {"view": "config", "rope_type": "yarn", "factor": "16", "beta_fast": "24",
+            "overlay": LLAMA_VARIANTS}
+
+
+def legend(at, key: str) -> list[str]:
+    return [trace["name"] for trace in figure(at, key)["data"]
+            if trace.get("showlegend", True) and trace.get("name")]
+
+
+def test_three_configs_overlaid_on_one_axis_each_its_colour():
+    at = open_page(ROPE, OVERLAID)
+    assert not at.exception and notices(at) == []
+    live = "Llama 3.1 8B · yarn, factor 16, beta_fast 24"
+    assert list(table(at).columns) == [live, "Llama 3.1 unscaled", "Llama 3.1 llama3 ×16"]
+    assert table(at).iloc[0].tolist() == ["yarn ×16", "no scaling", "llama3 ×16"]
+    assert chart_keys(at) == CONFIG_CHARTS
+    assert legend(at, "config_wavelengths_chart") == [
+        message("fig.rope_config.plain", "en"), live, "Llama 3.1 unscaled",
+        "Llama 3.1 llama3 ×16"]
+    colours = {trace["name"]: trace["line"]["color"]
+               for trace in figure(at, "config_angles_chart")["data"] if "line" in trace}
+    assert [colours[name] for name in table(at).columns] == [
+        readable(c, ("#ffffff", "#171614")) for c in OVERLAY_COLOURS[:3]]
+    # The long distance: YaRN's logit at k = 1 is m^2 mean cos(theta'_i), theta' and m from
+    # transformers' own YaRN on the same rope_scaling.
+    from transformers import LlamaConfig
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    config = LlamaConfig(**{**published_config("llama-3.1-8b"), "rope_scaling": {
+        "rope_type": "yarn", "factor": 16, "beta_fast": 24, "beta_slow": 1,
+        "original_max_position_embeddings": 8192}})
+    inv_freq, m = ROPE_INIT_FUNCTIONS["yarn"](config, device="cpu", seq_len=131072)
+    want = float(m) ** 2 * np.cos(inv_freq.double().numpy()).mean()
+    [mean] = [trace for trace in figure(at, "config_logits_chart")["data"]
+              if trace["name"].startswith(live) and trace.get("showlegend", True)]
+    assert mean["name"] == f"{live} (m = {float(m):.3g})"
+    assert decode(mean["y"])[0] == pytest.approx(want, rel=1e-6)
+
+
+def test_pinning_and_unpinning_the_edited_config():
+    at = open_page(ROPE, {"view": "config", "factor": "16"})
+    at.button(key="pin_config").click().run()
+    [pin] = unpack_overlay(at.query_params["overlay"])
+    assert (pin.name, pin.config) == ("Llama 3.1 8B · factor 16",
+                                      variant(PRESETS["llama-3.1-8b"], "llama3", {"factor": 16}))
+    at.radio(key="rope_type").set_value("dynamic").run()
+    assert list(table(at).columns) == ["Llama 3.1 8B · dynamic, factor 16",
+                                       "Llama 3.1 8B · factor 16"]
+    at.button(key="pin_config").click().run()
+    at.button(key="pin_config").click().run()  # three pinned: four configs drawn
+    assert len(table(at).columns) == 4 and at.button(key="pin_config").disabled
+    at.button(key="unpin_0").click().run()
+    assert [p.name for p in unpack_overlay(at.query_params["overlay"])] == [
+        "Llama 3.1 8B · dynamic, factor 16"] * 2
+    at.button(key="unpin_0").click().run()
+    at.button(key="unpin_0").click().run()
+    assert "overlay" not in at.query_params and len(table(at).columns) == 1
+
+
+def test_a_field_changed_for_one_config_goes_back_to_the_next_configs_own():
+    at = open_page(ROPE, {"view": "config", "config": "deepseek-v2-lite", "beta_fast": "16"})
+    assert table(at).iloc[0].tolist() == ["yarn ×40"]
+    assert control(at, "beta_fast").value == 16 and control(at, "mscale").value == 0.707
+    at.radio(key="config").set_value("qwen2.5-7b-yarn").run()
+    assert control(at, "beta_fast").value == 32 and control(at, "mscale").value == 0
+    assert control(at, "factor").value == 4
+    assert "beta_fast" not in at.query_params and "factor" not in at.query_params
+
+
+@pytest.mark.parametrize("query, notice", [
+    ({"rope_type": "llama3", "beta_fast": "24"},
+     "URL parameter beta_fast is not read by llama3: it is left out."),
+    ({"overlay": "garbage"},
+     "URL parameter overlay is not usable: it is not an overlay's code. It is left out."),
+    ({"pasted": pack({"head_dim": 63, "max_position_embeddings": 8})},
+     "URL parameter pasted is not usable: the rotated head width is 63"),
+    ({"rope_type": "longrope"}, "Not drawn: rope_scaling has no 'short_factor'"),
+    ({"beta_slow": "-1", "rope_type": "yarn"}, "URL parameter beta_slow=-1.0 is not allowed"),
+    ({"compare": "mistral-7b", "overlay": pack_overlay([
+        pinned(f"pin {n}", PRESETS["llama-2-7b"], None, {}) for n in range(3)])},
+     "5 configs asked for, at most 4 are drawn together: pin 2 left out."),
+])
+def test_a_link_the_view_cannot_follow_says_so(query, notice):
+    at = open_page(ROPE, {"view": "config", **query})
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(shown.startswith(notice) for shown in notices(at)), notices(at)
+    assert chart_keys(at) == CONFIG_CHARTS
+
+
+def test_on_a_slide_the_tables_colours_are_the_charts():
+    at = open_page(ROPE, {**OVERLAID, "present": "1"})
+    colours = {trace["name"]: trace["line"]["color"]
+               for trace in figure(at, "config_angles_chart")["data"] if "line" in trace}
+    shown = [colours[name] for name in table(at).columns]
+    assert shown == [readable(presentation_colour(c), ("#ffffff", "#171614"))
+                     for c in OVERLAY_COLOURS[:3]]
+    assert shown[0] == "#0072B2"  # Okabe and Ito's blue
+    styles = at.table[0].proto.arrow_data.styler.styles
+    assert all(f"color: {colour}" in styles for colour in shown)

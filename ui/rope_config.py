@@ -35,10 +35,12 @@ from core.rope_config import (
     override,
     parse_config,
 )
+from figures.common import presentation_colour
+from figures.contrast import BACKGROUNDS, readable
 from figures.rope_config import RopeConfigCurves, method_text, rope_config_curves
 from ui.cache import MB, bounded_cache
 from ui.controls import PageControls
-from ui.i18n import current_language, t
+from ui.i18n import current_language, presenting, t
 from ui.pages import params_of
 from ui.rope_codes import (
     MAX_PINNED,
@@ -280,6 +282,15 @@ UNSET_ZERO = ("attention_factor", "mscale", "mscale_all_dim")  # 0 on the contro
 _ALL_FIELDS = ("rope_type", "original_max_position_embeddings", *FLOAT_FIELDS, "truncate")
 
 
+def shown_colours() -> list[str]:
+    """The overlay's colours as the charts show them: on a slide the colour-blind-safe
+    palette, and each at 3:1 on both themes' backgrounds (ui.charts.show_chart's
+    ensure_contrast), so that the table's key is the charts' colour."""
+    backgrounds = tuple(BACKGROUNDS.values())
+    return [readable(presentation_colour(c) if presenting() else c, backgrounds)
+            for c in OVERLAY_COLOURS]
+
+
 @dataclass(frozen=True)
 class Drawn:
     """A config the view draws: its config, its name in legends and columns, its colour."""
@@ -448,8 +459,9 @@ def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
                          most=len(OVERLAY_COLOURS),
                          left=", ".join(label for _, label in shown[len(OVERLAY_COLOURS):])))
         shown = shown[:len(OVERLAY_COLOURS)]
+    colours = shown_colours()
     drawn = [Drawn(config, label, colour)
-             for (config, label), colour in zip(shown, OVERLAY_COLOURS, strict=False)]
+             for (config, label), colour in zip(shown, colours, strict=False)]
     overlay_row(controls, pins, live, drawn)
     return drawn, notices
 
