@@ -97,6 +97,14 @@ def test_url_value_round_trips_through_parse(spec):
         values = st.sampled_from(spec.choices)
     elif isinstance(spec, BoolParam):
         values = st.booleans()
+    elif spec.check is not None:  # a code (the RoPE view's configs): codes it makes
+        from core.rope_config import PRESETS
+        from ui.rope_codes import pack_overlay, pack_pasted, pinned
+
+        codes = {"overlay": pack_overlay([pinned("x", PRESETS["llama-2-7b"], "yarn",
+                                                 {"factor": 4})]),
+                 "pasted": pack_pasted(PRESETS["phi-3-mini-128k"])}
+        values = st.sampled_from(["", codes[spec.name]])
     else:
         values = st.text(max_size=spec.max_length)
 

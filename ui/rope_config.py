@@ -279,6 +279,22 @@ OVERLAY_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
 FLOAT_FIELDS = ("attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
                 "low_freq_factor", "high_freq_factor")
 UNSET_ZERO = ("attention_factor", "mscale", "mscale_all_dim")  # 0 on the control: not set
+def field_help() -> dict[str, str]:
+    """Each field's help in the visitor's language: what it does, as transformers reads it."""
+    return {
+        "original_max_position_embeddings": t(
+            "rope-config.original_max_position_embeddings_help"),
+        "attention_factor": t("rope-config.attention_factor_help"),
+        "beta_fast": t("rope-config.beta_fast_help"),
+        "beta_slow": t("rope-config.beta_slow_help"),
+        "mscale": t("rope-config.mscale_help"),
+        "mscale_all_dim": t("rope-config.mscale_all_dim_help"),
+        "truncate": t("rope-config.truncate_help"),
+        "low_freq_factor": t("rope-config.low_freq_factor_help"),
+        "high_freq_factor": t("rope-config.high_freq_factor_help"),
+    }
+
+
 _ALL_FIELDS = ("rope_type", "original_max_position_embeddings", *FLOAT_FIELDS, "truncate")
 
 
@@ -416,13 +432,13 @@ def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
     with fields_row, controls.shown(len(read) > 1, "fields"), st.expander(
             t("rope-config.fields", method=rope_type), icon=":material/tune:"):
         columns = st.columns([1.6, 1, 1, 1])
+        helps = field_help()
         for index, name in enumerate(n for n in read if n != "factor"):
             with columns[index % 4]:
                 if name == "truncate":
-                    values[name] = controls.toggle(name, name, help=t(f"rope-config.{name}_help"))
+                    values[name] = controls.toggle(name, name, help=helps[name])
                 else:
-                    values[name] = controls.number(name, name,
-                                                   help=t(f"rope-config.{name}_help"),
+                    values[name] = controls.number(name, name, help=helps[name],
                                                    fmt=None if name.startswith("original")
                                                    else "%g")
     for name in _ALL_FIELDS:  # a link's field the method does not read: said, and dropped
