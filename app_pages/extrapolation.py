@@ -10,14 +10,18 @@ from figures.extrapolation import (
     make_rope_reach_figure,
     make_sinusoid_novelty_figure,
 )
-from figures.rope_config import make_config_angle_figure, method_text
+from figures.rope_config import (
+    make_config_angle_figure,
+    make_overlay_angle_figure,
+    method_text,
+)
 from locales import error_text
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
-from ui.rope_config import config_row, curves_to_draw, short_label
+from ui.rope_config import config_row, curves_to_draw, short_label, shown_colours
 from ui.text import escape_markdown, explain
 
 
@@ -97,19 +101,22 @@ with top_right:
         explain(t("extrapolation.learned_text", rows=learned.rows))
 
 
-def rope_panel(curves, others: list, index: int, override: str | None) -> None:
-    """One config's largest angles against the trained ones."""
-    show_chart(
-        make_config_angle_figure(curves, lang=lang, shown_with=others),
-        key=("rope_chart", "compare_rope_chart")[index],
-        name=file_stem("extrapolation-rope", curves.name, override if index == 0 else None),
-    )
-    explain(t("rope-config.extrapolation_text", label=curves.label,
-              d_head=curves.d_head, trained=curves.trained_context,
-              target=curves.target_context, pairs=curves.pairs.size,
-              unscaled=int(curves.beyond_unscaled.sum()),
-              scaled=int(curves.beyond_scaled.sum()),
-              method=method_text(curves, lang)))
+def rope_panel(shown: list, override: str | None) -> None:
+    """A config's largest angles against the trained ones; two configs on the same axes, each
+    in its colour (as the RoPE page's config view overlays them)."""
+    if len(shown) == 1:
+        figure = make_config_angle_figure(shown[0], lang=lang)
+    else:
+        figure = make_overlay_angle_figure(shown, shown_colours()[:len(shown)], lang=lang)
+    show_chart(figure, key="rope_chart",
+               name=file_stem("extrapolation-rope", *(c.name for c in shown), override))
+    for curves in shown:
+        explain(t("rope-config.extrapolation_text", label=curves.label,
+                  d_head=curves.d_head, trained=curves.trained_context,
+                  target=curves.target_context, pairs=curves.pairs.size,
+                  unscaled=int(curves.beyond_unscaled.sum()),
+                  scaled=int(curves.beyond_scaled.sum()),
+                  method=method_text(curves, lang)))
 
 
 def lengths_rope_panel() -> None:
@@ -160,19 +167,13 @@ def rope_row() -> None:
                                          trained=c.trained_context, target=c.target_context)
                                        for c in config_curves)))
     bottom_left, bottom_right = st.columns(2, gap="large")
-    # With two configs, their RoPE panels share a row and ALiBi moves below.
-    rope_cells = [bottom_left, bottom_right] if len(config_curves) > 1 else [bottom_left]
-    alibi_cell = st.columns(2, gap="large")[0] if len(config_curves) > 1 else bottom_right
-    if config_curves:
-        override = f"x{factor}" if choice.own_factor not in (None, factor) else None
-        for index, (cell, curves) in enumerate(zip(rope_cells, config_curves, strict=True)):
-            with cell:
-                rope_panel(curves, [other for other in config_curves if other is not curves],
-                           index, override)
-    else:
-        with bottom_left:
+    with bottom_left:  # two configs: on the same axes, so that ALiBi keeps its place beside
+        if config_curves:
+            rope_panel(config_curves,
+                       f"x{factor}" if choice.own_factor not in (None, factor) else None)
+        else:
             lengths_rope_panel()
-    with alibi_cell:
+    with bottom_right:
         alibi_panel()
 
 
