@@ -29,10 +29,12 @@ import streamlit as st
 from ui import share
 from ui.controls import option_label
 from ui.i18n import current_language, t
-from ui.pages import HOME, PAGE_PARAMS, PAGES, ROOT, TOUR_PAGE
+from ui.pages import HOME, MAX_DECK_SLIDES, PAGE_PARAMS, PAGES, ROOT, TOUR_PAGE
 from ui.params import ParamError
 from ui.text import escape_markdown, slide_line
 from ui.tour import TOUR, DeckError, Slide, clean_note, decode_deck, encode_deck, moved
+
+TOUR_PARAMS = {param.name: param for param in TOUR_PAGE.params}  # slide, deck
 
 APP_PARAMS = ("lang", "present")  # kept by the address bar from slide to slide
 _AT = "_tour_at"  # (deck, slide number) whose settings the widgets were last given
@@ -153,7 +155,7 @@ def slides_of(code: str) -> tuple[tuple[Slide, ...], str | None]:
     if not code:
         return TOUR, None
     try:
-        TOUR_PAGE.params[1].parse(code)
+        TOUR_PARAMS["deck"].parse(code)
         return decode_deck(code), None
     except (DeckError, ParamError) as error:
         return TOUR, t("tour.deck_notice", error=error.in_language(current_language()))
@@ -182,7 +184,7 @@ def play() -> None:
         code = ""
     count = len(slides)
     try:
-        number = TOUR_PAGE.params[0].parse(st.query_params.get_all("slide") or "1")
+        number = TOUR_PARAMS["slide"].parse(st.query_params.get_all("slide") or "1")
         if number > count:
             raise ValueError(number)
     except ValueError:
@@ -228,11 +230,18 @@ def play() -> None:
 
 
 def _run_page(page: str) -> None:
-    """The page's own script, run here as Streamlit runs a page (a fresh `__main__`)."""
+    """The page's own script, run here as Streamlit runs a page (a fresh `__main__`, its
+    bytecode from Streamlit's script cache: compiled once per process, dropped when the file
+    changes, as a page opened from the navigation has it)."""
     import types
 
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
     path = ROOT / _PAGES[page].script
-    code = compile(Path(path).read_text(encoding="utf-8"), str(path), "exec")
+    ctx = get_script_run_ctx()
+    code = ctx.pages_manager.get_page_script_byte_code(str(path)) if ctx is not None else ""
+    if not code:  # no script cache (a bare run)
+        code = compile(Path(path).read_text(encoding="utf-8"), str(path), "exec")
     module = types.ModuleType("__main__")
     module.__dict__["__file__"] = str(path)
     exec(code, module.__dict__)  # the app's own page script
@@ -243,7 +252,7 @@ def add_view(page: str) -> None:
     """A callback: the view shown (its page, and its settings as its link has them: those of
     the run before this callback, fragments' included) joins the session's deck."""
     deck = st.session_state.get(MY_DECK, ())
-    if len(deck) >= TOUR_PAGE.params[0].maximum:
+    if len(deck) >= MAX_DECK_SLIDES:
         st.session_state["_deck_full"] = True
         return
     names = {p.name for p in PAGE_PARAMS.get(page, ())}
@@ -257,7 +266,7 @@ def deck_sidebar(page: str) -> None:
     st.button(t("tour.add"), key="deck_add", icon=":material/add_to_queue:",
               on_click=add_view, args=(page,), help=t("tour.add_help"))
     if st.session_state.pop("_deck_full", False):
-        st.caption(t("tour.full", maximum=TOUR_PAGE.params[0].maximum))
+        st.caption(t("tour.full", maximum=MAX_DECK_SLIDES))
     if deck:
         st.page_link(TOUR_PAGE.script, label=t("tour.open", count=len(deck)),
                      icon=":material/slideshow:",
