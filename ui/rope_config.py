@@ -410,8 +410,10 @@ def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
     with paste_column:
         paste_box(controls, on_change=_paste_changed)
         with controls.shown(choice.pasted is not None, "name"):
-            name = controls.text("name", t("rope-config.name"), help=t("rope-config.name_help"))
-    label = (name or t("rope-config.pasted_label")) if choice.pasted else short_label(base)
+            pasted_name = controls.text("name", t("rope-config.name"),
+                                        help=t("rope-config.name_help"))
+    label = ((pasted_name or t("rope-config.pasted_label")) if choice.pasted
+             else short_label(base))
     [method_row] = controls.view_row(1)
     with method_row:
         rope_type = controls.choice("rope_type", t("rope-config.rope_type"),
