@@ -16,7 +16,9 @@ kaleido_scopes.js, `kaleido.PageGenerator`) driven through its browser library (
 - the file comes back in `READ_BYTES` pieces (no message larger than that in the renderer, the
   browser process or here), and Python writes the PNG's chunks around the stream;
 - each image's tab is closed once its file is read: its renderer process exits and gives all of
-  its memory back (a reloaded tab kept ~300 MB);
+  its memory back (a reloaded tab kept ~300 MB). A drawing stopped midway closes its tab too,
+  and then the browser if nothing else is drawing: a renderer stopped mid-task was seen still
+  alive 30 s after its tab closed on a loaded machine;
 - the browser itself lives while images are drawn or waiting (`close_when_idle`): a queue of
   exports starts it once. Idle, it would hold ~100-150 MB, so the caller closes it once nobody
   waits (ui.charts does, inside its memory share).
@@ -257,6 +259,10 @@ class _Chromium:
             # Scheduled after `start`, so the task exists; it stops and closes its tab.
             loop.call_soon_threadsafe(lambda: tasks[0].cancel())
             done.wait(CLEANUP_S)
+            # A renderer stopped mid-task may outlive its closed tab a long while on a loaded
+            # machine (a test run saw one 30 s on): with nothing else drawing, the browser
+            # goes, and all its memory with it. The next image starts it again (~1 s).
+            self.close_when_idle()
             raise
         return tasks[0].result()
 

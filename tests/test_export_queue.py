@@ -9,7 +9,6 @@ press draws nothing more, and a failure is said, never raised."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import itertools
 import threading
@@ -18,7 +17,6 @@ import zlib
 
 import numpy as np
 import plotly.graph_objects as go
-import psutil
 import pytest
 from PIL import Image
 
@@ -155,23 +153,6 @@ def test_a_waiter_whose_visitor_leaves_gives_up_its_place(room_for_one, monkeypa
     assert budget.used == 0
 
 
-def chromium_renderers() -> int:
-    """The export Chromium's renderer processes: one per open page (no spare one). Only its
-    own: the browser tests' Chromium (Playwright's, also under this worker) has others."""
-    browser = CHROMIUM._browser
-    if browser is None:
-        return 0
-    try:
-        processes = psutil.Process(browser.subprocess.pid).children(recursive=True)
-    except psutil.Error:  # gone meanwhile
-        return 0
-    count = 0
-    for process in processes:
-        with contextlib.suppress(psutil.Error):  # gone meanwhile
-            count += "--type=renderer" in process.cmdline()
-    return count
-
-
 def test_a_drawing_stopped_midway_closes_its_tab_and_the_next_one_draws():
     class StopError(Exception):
         pass
@@ -183,12 +164,12 @@ def test_a_drawing_stopped_midway_closes_its_tab_and_the_next_one_draws():
         if seconds >= 1:
             raise StopError
 
-    before = chromium_renderers()  # a page an earlier test closed may still be exiting
     started = time.monotonic()
     with pytest.raises(StopError):
         figure_image(small_figure(), "png", scale=4, poll=stop_after_a_second)
     assert time.monotonic() - started < 15  # stopped, not drawn to the end
-    until(lambda: chromium_renderers() <= before, 30)  # its page is gone, and its memory
+    # Nothing else drawing: its tab and the browser are gone, every renderer with them.
+    assert not CHROMIUM.running()
     assert figure_image(small_figure(), "svg").startswith(b"<svg")
 
 
@@ -225,11 +206,10 @@ def test_a_drawing_stopped_while_chromium_makes_its_tab_closes_the_tab_once_made
 
 
 def test_a_drawing_that_takes_too_long_says_so():
-    before = chromium_renderers()  # a page an earlier test closed may still be exiting
     with pytest.raises(ImageExportError) as raised:
         figure_image(small_figure(), "png", scale=4, timeout=0.5)
     assert raised.value.reason == "timeout"
-    until(lambda: chromium_renderers() <= before, 30)
+    assert not CHROMIUM.running()  # and its memory is back
 
 
 def test_a_queue_of_images_starts_chromium_once():
