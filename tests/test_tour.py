@@ -156,3 +156,32 @@ def test_every_view_of_every_page_has_a_takeaway_in_each_language():
             if key is None or any(len(catalogue(lang).get(key, "")) < 20 for lang in LANGUAGES):
                 missing.append((page.slug, view))
     assert missing == []
+
+
+def test_a_view_carrying_pinned_and_pasted_configs_travels_in_a_deck():
+    """The RoPE config view's codes (three pinned LongRoPE configs and a pasted one: ~1,700
+    characters of settings) fit a slide, and come back the same."""
+    import json
+
+    from core.rope_config import PRESETS, parse_config
+    from ui.rope_codes import pack_overlay, pack_pasted, pinned
+
+    phi = parse_config(json.dumps(PRESETS["phi-3-mini-128k"].to_config_json()))
+    settings = {"view": "config", "pasted": pack_pasted(phi),
+                "overlay": pack_overlay([pinned(f"x{n}", phi, None, {"factor": 8 * n})
+                                         for n in (1, 2, 3)])}
+    assert sum(map(len, settings.values())) > 1500
+    [slide] = decode_deck(encode_deck([Slide("rope", settings)]))
+    assert slide.settings == settings
+
+
+def test_a_view_too_long_for_a_deck_stays_out_and_says_so(monkeypatch):
+    from tests.apptest import open_page
+    from ui import player
+
+    monkeypatch.setattr(player, "MAX_DECK_LENGTH", 20)  # any view's deck is longer
+    at = open_page("app_pages/heatmap.py", {"d_model": "64"})
+    at.button(key="deck_add").click().run()
+    assert player.MY_DECK not in at.session_state or not at.session_state[player.MY_DECK]
+    shown = [c.value for c in at.sidebar.caption]
+    assert any(text.startswith("This view did not join the deck") for text in shown), shown

@@ -29,7 +29,15 @@ import streamlit as st
 from ui import share
 from ui.controls import option_label
 from ui.i18n import current_language, t
-from ui.pages import HOME, MAX_DECK_SLIDES, PAGE_PARAMS, PAGES, ROOT, TOUR_PAGE
+from ui.pages import (
+    HOME,
+    MAX_DECK_LENGTH,
+    MAX_DECK_SLIDES,
+    PAGE_PARAMS,
+    PAGES,
+    ROOT,
+    TOUR_PAGE,
+)
 from ui.params import ParamError
 from ui.text import escape_markdown, slide_line
 from ui.tour import TOUR, DeckError, Slide, clean_note, decode_deck, encode_deck, moved
@@ -257,7 +265,12 @@ def add_view(page: str) -> None:
         return
     names = {p.name for p in PAGE_PARAMS.get(page, ())}
     settings = {k: v for k, v in share.values().items() if k in names}
-    st.session_state[MY_DECK] = (*deck, Slide(page, settings))
+    slides = (*deck, Slide(page, settings))
+    length = len(encode_deck(slides))
+    if length > MAX_DECK_LENGTH:  # a view's long codes (pinned configs): its link would fail
+        st.session_state["_deck_too_long"] = length
+        return
+    st.session_state[MY_DECK] = slides
 
 
 def deck_sidebar(page: str) -> None:
@@ -267,6 +280,8 @@ def deck_sidebar(page: str) -> None:
               on_click=add_view, args=(page,), help=t("tour.add_help"))
     if st.session_state.pop("_deck_full", False):
         st.caption(t("tour.full", maximum=MAX_DECK_SLIDES))
+    if (length := st.session_state.pop("_deck_too_long", None)) is not None:
+        st.caption(t("tour.view_too_long", length=length, maximum=MAX_DECK_LENGTH))
     if deck:
         st.page_link(TOUR_PAGE.script, label=t("tour.open", count=len(deck)),
                      icon=":material/slideshow:",

@@ -28,7 +28,9 @@ from ui.params import ParamError, url_value
 
 MAX_NOTE = 120  # characters of a slide's note: one line on a slide
 _MAX_INFLATED = 16 * 1024  # bytes a deck may inflate to: no zip bomb
-_QUERY_LENGTH = 1000  # characters of one slide's settings
+# Characters of one slide's settings: the RoPE view's config codes take up to ~10,000 (the
+# deck's own cap, MAX_DECK_LENGTH deflated, is what bounds a deck).
+_QUERY_LENGTH = 12_000
 
 
 class DeckError(LocalizedError):
