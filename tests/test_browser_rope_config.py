@@ -192,6 +192,9 @@ def test_unusable_pasted_configs_give_notices_and_keep_the_preset(browser_page):
     name.fill("My 8k model")
     name.press("Enter")
     page.wait_for_function("() => location.href.includes('name=My')", timeout=30_000)
+    seen.wait_idle()
+    page.locator('[data-testid="stTable"]').filter(has_text="My 8k model").first.wait_for(
+        timeout=30_000)
     assert "pasted=" in page.url and "head_dim" not in page.url
     seen.screenshot("rope-configs-pasted")
     link = page.url

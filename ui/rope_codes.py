@@ -84,15 +84,19 @@ def pack_pasted(config: RopeConfig) -> str:
     return pack(rope_fields(config))
 
 
+def _unpack(code: str, maximum: int, what: str) -> Any:
+    """The value of a code of at most `maximum` characters (CodeError naming `what` if not)."""
+    if len(code) > maximum:
+        raise CodeError(f"the code has {len(code)} characters: at most {maximum}")
+    try:
+        return unpack(code, max_inflated=_MAX_INFLATED)
+    except ValueError:
+        raise CodeError(f"it is not {what}") from None
+
+
 def unpack_pasted(code: str) -> RopeConfig:
     """The config of a `pasted` code (CodeError if it is none)."""
-    if len(code) > MAX_PASTED_CODE:
-        raise CodeError(f"the code has {len(code)} characters: at most {MAX_PASTED_CODE}")
-    try:
-        fields = unpack(code, max_inflated=_MAX_INFLATED)
-    except ValueError:
-        raise CodeError("it is not a pasted config's code") from None
-    return config_from_fields(fields, "")
+    return config_from_fields(_unpack(code, MAX_PASTED_CODE, "a pasted config's code"), "")
 
 
 def pinned(name: str, base: RopeConfig, rope_type: str | None,
@@ -141,12 +145,7 @@ def unpack_overlay(code: str) -> tuple[Pinned, ...]:
     """The pinned configs of an `overlay` code (CodeError if it is none); "" is none."""
     if not code:
         return ()
-    if len(code) > MAX_OVERLAY_CODE:
-        raise CodeError(f"the code has {len(code)} characters: at most {MAX_OVERLAY_CODE}")
-    try:
-        entries = unpack(code, max_inflated=_MAX_INFLATED)
-    except ValueError:
-        raise CodeError("it is not an overlay's code") from None
+    entries = _unpack(code, MAX_OVERLAY_CODE, "an overlay's code")
     if not isinstance(entries, list) or not entries:
         raise CodeError("it is not an overlay's code")
     if len(entries) > MAX_PINNED:

@@ -397,15 +397,17 @@ def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
         choice = config_controls(controls, fields=True)
     page_factor = params_of(controls.page)["factor"].default
     most = controls.params["factor"].maximum
+    defaults = None
     if choice.pasted is not None:
         try:  # fields only drawing reads (the contexts) may still be unusable
-            _field_defaults(choice.pasted, page_factor, most)
+            defaults = _field_defaults(choice.pasted, page_factor, most)
         except ValueError as error:
             choice = replace(choice, pasted=None,
                              paste_problem=t("rope-config.paste_problem", problem=str(error)))
     base = choice.pasted or choice.preset
     assert base is not None  # the rope page's config has no "none"
-    defaults = _field_defaults(base, page_factor, most)
+    if defaults is None:
+        defaults = _field_defaults(base, page_factor, most)
     _set_defaults(controls, defaults, (True, code if choice.pasted else base.name))
     with paste_column:
         paste_box(controls, on_change=_paste_changed)
