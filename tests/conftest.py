@@ -95,7 +95,7 @@ def browser():
 @dataclass
 class BrowserPage:
     """A Playwright page plus what it saw: dialogs (alert/confirm), console errors and warnings,
-    and the address of every request the page made."""
+    and the address of every request the page made. Made by `new_page`; `close()` when done."""
 
     page: object
     base_url: str
@@ -103,6 +103,20 @@ class BrowserPage:
     console_errors: list[str] = field(default_factory=list)
     console_warnings: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
+    listeners: list[tuple[str, object]] = field(default_factory=list)
+    tabs: TabPool | None = None  # where the page goes back to on close(), or None: it is closed
+
+    def listen(self, event: str, handler) -> None:
+        """`page.on(event, handler)`, removed on close() (the tab serves the next test)."""
+        self.page.on(event, handler)
+        self.listeners.append((event, handler))
+
+    def record_console_and_requests(self) -> None:
+        self.listen("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
+        # plotly.js logs its warnings ("WARN: ...") with console.trace
+        self.listen("console", lambda m: m.type in ("warning", "trace")
+                    and self.console_warnings.append(m.text))
+        self.listen("request", lambda request: self.requests.append(request.url))
 
     def open(self, path: str, *, charts: int = 1, timeout: float = 60_000) -> None:
         """Go to `path`, wait until the script has finished and `charts` plotly charts are drawn."""
@@ -129,20 +143,86 @@ class BrowserPage:
         self.page.screenshot(path=str(path), full_page=True)
         return path
 
+    def close(self) -> None:
+        """Done with the page: back to its pool, blank and reset, or closed with its context."""
+        for event, handler in self.listeners:
+            self.page.remove_listener(event, handler)
+        self.listeners.clear()
+        if self.tabs is None:
+            self.page.context.close()
+        else:
+            self.tabs.give_back(self.page)
+
+
+DEFAULT_VIEWPORT = {"width": 1400, "height": 1600}
+
+
+class TabPool:
+    """Warm Chromium tabs, one browser context per set of context options, handed to one test
+    after another. A new tab spends ~1 s (2 s on a loaded machine) starting its renderer and
+    compiling Streamlit's 6 MB of JavaScript before the app's first byte; a tab that has shown
+    the app opens the next page in under half that. A tab comes back blank (about:blank), its
+    listeners removed, the app's local and session storage and the context's cookies cleared,
+    its viewport and colour scheme as the context made them."""
+
+    def __init__(self, browser, options: dict) -> None:
+        self.options = {"viewport": DEFAULT_VIEWPORT, **options}
+        self.context = browser.new_context(**self.options)
+        self.free: list = []
+
+    def take(self):
+        while self.free:
+            page = self.free.pop()
+            if not page.is_closed():
+                return page
+        return self.context.new_page()
+
+    def give_back(self, page) -> None:
+        if page.is_closed():
+            return
+        try:
+            if page.url.startswith("http"):
+                page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+            self.context.clear_cookies()
+            page.goto("about:blank")
+            page.set_viewport_size(self.options["viewport"])
+            page.emulate_media(media="screen",
+                               color_scheme=self.options.get("color_scheme", "light"))
+        except Exception:  # a crashed or hung tab: not worth keeping
+            page.close()
+            return
+        for other in self.context.pages:  # popups and extra tabs the test left open
+            if other is not page and other not in self.free:
+                other.close()
+        self.free.append(page)
+
+
+_TAB_POOLS: dict[tuple, TabPool] = {}
+
+
+def new_page(browser, base_url: str, *, fresh: bool = False, **context_options) -> BrowserPage:
+    """A page on `base_url` in a warm tab of this worker's context for `context_options`
+    (TabPool), or with `fresh` one in a new context (a browser that never saw the app: no
+    cache, cookies or storage). Dialogs are recorded and dismissed. `close()` it when done."""
+    if fresh:
+        context = browser.new_context(**{"viewport": DEFAULT_VIEWPORT, **context_options})
+        seen = BrowserPage(page=context.new_page(), base_url=base_url)
+    else:
+        key = (id(browser), repr(sorted(context_options.items())))
+        tabs = _TAB_POOLS.get(key)
+        if tabs is None or not browser.is_connected():
+            tabs = _TAB_POOLS[key] = TabPool(browser, context_options)
+        seen = BrowserPage(page=tabs.take(), base_url=base_url, tabs=tabs)
+    seen.listen("dialog", lambda dialog: (seen.dialogs.append(dialog.message), dialog.dismiss()))
+    return seen
+
 
 @pytest.fixture
 def browser_page(browser, app_url) -> Iterator[BrowserPage]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1600})
-    page = context.new_page()
-    seen = BrowserPage(page=page, base_url=app_url)
-    page.on("dialog", lambda dialog: (seen.dialogs.append(dialog.message), dialog.dismiss()))
-    page.on("console", lambda m: m.type == "error" and seen.console_errors.append(m.text))
-    # plotly.js logs its warnings ("WARN: ...") with console.trace
-    page.on("console", lambda m: m.type in ("warning", "trace")
-            and seen.console_warnings.append(m.text))
-    page.on("request", lambda request: seen.requests.append(request.url))
+    seen = new_page(browser, app_url)
+    seen.record_console_and_requests()
     yield seen
-    context.close()
+    seen.close()
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.test_browser_share import new_page
+from tests.conftest import new_page
 
 pytestmark = pytest.mark.browser
 
@@ -69,7 +69,7 @@ def test_wavelength_spectrum_labels_stay_off_the_markers(browser, app_url, query
         assert seen.exceptions() == []
         chart.screenshot(path=f"test-artifacts/wavelength-spectrum{query.replace('&', '-')}.png")
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 # Each heatmap's drawn plot area (its axes' box) and its colour bar, in page pixels.
@@ -97,7 +97,7 @@ def test_vit_tiles_colour_bars_match_their_plots_and_each_other(browser, app_url
         assert seen.exceptions() == []
         seen.screenshot(f"vit-tiles-{width}x{height}")
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 def test_alibi_enlarged_head_axis_spans_the_keys(browser, app_url):
@@ -107,7 +107,7 @@ def test_alibi_enlarged_head_axis_spans_the_keys(browser, app_url):
             "() => document.querySelector('.js-plotly-plot')._fullLayout.xaxis.range")
         assert -1 <= low <= 0 and 255 <= high <= 256.5, (low, high)
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 # Every trace's line and marker colour (strings only) as the browser drew them, and the page's
@@ -155,4 +155,4 @@ def test_drawn_lines_reach_three_to_one_on_the_page(browser, app_url, path, sche
         assert drawn["colours"] and low == []
         seen.screenshot(f"contrast-{scheme}-{path.strip('/').replace('?', '-')}")
     finally:
-        seen.page.context.close()
+        seen.close()

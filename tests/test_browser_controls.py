@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser_share import new_page, shown_link
+from tests.conftest import new_page
+from tests.test_browser_share import shown_link
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +37,7 @@ def test_hidden_controls_keep_their_values_in_the_link(browser, app_url):
         assert seen.exceptions() == []
         seen.screenshot("controls-rope-rotation")
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 def test_exact_box_sets_a_width_between_the_stops(browser, app_url):
@@ -57,7 +58,7 @@ def test_exact_box_sets_a_width_between_the_stops(browser, app_url):
         assert seen.exceptions() == []
         seen.screenshot("controls-exact-d-model")
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 def test_a_stops_slider_moved_by_the_keyboard_keeps_its_value(browser, app_url):
@@ -85,4 +86,4 @@ def test_a_stops_slider_moved_by_the_keyboard_keeps_its_value(browser, app_url):
         assert "x 160 dimensions" in page.locator("body").inner_text()
         assert seen.exceptions() == []
     finally:
-        seen.page.context.close()
+        seen.close()

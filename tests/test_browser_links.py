@@ -12,8 +12,8 @@ import re
 import pytest
 
 from tests import browser_support
-from tests.conftest import BrowserPage
-from tests.test_browser_share import new_page, same_link, shown_link
+from tests.conftest import BrowserPage, new_page
+from tests.test_browser_share import same_link, shown_link
 from ui.pages import PAGE_PARAMS, PAGES
 from ui.params import BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
 
@@ -149,7 +149,7 @@ def test_every_control_set_through_its_widget_is_in_the_link(browser, app_url, p
              if isinstance(s, IntParam | FloatParam | ChoiceParam | BoolParam | TextParam)]
     views = next((s.choices for s in specs if s.name == "view"), (None,))
     first = new_page(browser, app_url)
-    fresh = new_page(browser, app_url)
+    fresh = new_page(browser, app_url, fresh=True)
     try:
         first.open(f"/{page.url_path}", charts=1, timeout=120_000)
         changed: set[str] = set()
@@ -182,5 +182,5 @@ def test_every_control_set_through_its_widget_is_in_the_link(browser, app_url, p
         assert {s.name: control_value(fresh, s.name) for s in specs} == values
         assert fresh.exceptions() == []
     finally:
-        first.page.context.close()
-        fresh.page.context.close()
+        first.close()
+        fresh.close()

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from locales import message
-from tests.test_browser_share import new_page
+from tests.conftest import new_page
 
 pytestmark = pytest.mark.browser
 
@@ -30,4 +30,4 @@ def test_an_unknown_page_says_so_in_the_visitors_language(browser, app_url, lang
         assert seen.exceptions() == []
         seen.screenshot(f"not-found-{lang}")
     finally:
-        seen.page.context.close()
+        seen.close()

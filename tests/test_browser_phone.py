@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import BrowserPage
+from tests.conftest import BrowserPage, new_page
 from tests.test_browser_slides import chart_text_problems, view_paths
 from ui.pages import HOME, PAGES
 
@@ -18,7 +18,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 
 
 def phone_page(browser, app_url) -> BrowserPage:
-    return BrowserPage(page=browser.new_context(**PHONE).new_page(), base_url=app_url)
+    return new_page(browser, app_url, **PHONE)
 
 
 # One test per page (its views one after the other), so that the pages spread over the workers.
@@ -32,7 +32,7 @@ def test_no_chart_text_collides_or_is_cut_on_a_phone(browser, app_url, lang, pag
         found = chart_text_problems(seen, view_paths(page), lang, f"phone-390x844-{lang}",
                                     points=False)
     finally:
-        seen.page.context.close()
+        seen.close()
     assert found == {}
 
 
@@ -62,4 +62,4 @@ def test_panels_stack_on_a_phone_and_stand_side_by_side_when_wide(browser, app_u
         assert wide[0]["x"][1] <= wide[1]["x"][0] and wide[1]["x"][1] <= wide[2]["x"][0], wide
         assert all(p["y"] == wide[0]["y"] for p in wide), wide
     finally:
-        seen.page.context.close()
+        seen.close()

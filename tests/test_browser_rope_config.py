@@ -13,8 +13,7 @@ import json
 import pytest
 
 from tests import browser_support
-from tests.conftest import ARTIFACTS
-from tests.test_browser_share import new_page
+from tests.conftest import ARTIFACTS, new_page
 
 pytestmark = pytest.mark.browser
 
@@ -106,7 +105,7 @@ def test_configs_side_by_side_and_overlaid(browser, app_url, arrange, name, suff
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"rope-configs-{name}.png"))
     finally:
-        page.context.close()
+        seen.close()
 
 
 def test_factor_follows_the_config_unless_the_link_carries_it(browser_page):
@@ -198,7 +197,7 @@ def test_unusable_pasted_configs_give_notices_and_keep_the_preset(browser_page):
     assert "pasted=" in page.url and "head_dim" not in page.url
     seen.screenshot("rope-configs-pasted")
     link = page.url
-    fresh = new_page(seen.page.context.browser, seen.base_url)
+    fresh = new_page(seen.page.context.browser, seen.base_url, fresh=True)
     try:
         fresh.page.goto(link)
         wait_for_charts(fresh, 3)
@@ -206,7 +205,7 @@ def test_unusable_pasted_configs_give_notices_and_keep_the_preset(browser_page):
         assert "My 8k model" in table and "linear ×2" in table and "Llama 3.1 8B" not in table
         assert fresh.exceptions() == [] and fresh.page.url == link
     finally:
-        fresh.page.context.close()
+        fresh.close()
 
 
 def test_variants_pinned_through_the_page_open_the_same_in_a_fresh_browser(browser_page):
@@ -244,7 +243,7 @@ def test_variants_pinned_through_the_page_open_the_same_in_a_fresh_browser(brows
     assert "yarn ×16" in table and "llama3 ×16" in table and "no scaling" in table
     assert any("beta_fast 24" in name for name in legend), legend
     charts = page.evaluate(browser_support.CHART_SIGNATURE_JS)
-    fresh = new_page(page.context.browser, seen.base_url)
+    fresh = new_page(page.context.browser, seen.base_url, fresh=True)
     try:
         fresh.page.goto(link)
         wait_for_charts(fresh, 3)
@@ -255,7 +254,7 @@ def test_variants_pinned_through_the_page_open_the_same_in_a_fresh_browser(brows
         assert fresh.page.evaluate(browser_support.CHART_SIGNATURE_JS) == charts
         assert fresh.exceptions() == [] and seen.exceptions() == []
     finally:
-        fresh.page.context.close()
+        fresh.close()
 
 
 LEGEND_JS = """() => [...document.querySelectorAll('.st-key-config_logits_chart .legendtext')]

@@ -15,7 +15,7 @@ import pytest
 
 from locales import message
 from tests import browser_support
-from tests.conftest import ARTIFACTS, BrowserPage
+from tests.conftest import ARTIFACTS, BrowserPage, new_page
 from ui.pages import HOME, PAGE_PARAMS, PAGES
 from ui.params import ChoiceParam, IntParam
 
@@ -30,14 +30,6 @@ def same_link(a: str, b: str) -> bool:
     first, second = urlsplit(a), urlsplit(b)
     return (first.scheme, first.netloc, first.path) == (second.scheme, second.netloc, second.path) \
         and sorted(parse_qsl(first.query)) == sorted(parse_qsl(second.query))
-
-
-def new_page(browser, app_url, **context_options) -> BrowserPage:
-    context = browser.new_context(viewport={"width": 1400, "height": 1600}, **context_options)
-    page = context.new_page()
-    seen = BrowserPage(page=page, base_url=app_url)
-    page.on("dialog", lambda dialog: (seen.dialogs.append(dialog.message), dialog.dismiss()))
-    return seen
 
 
 @pytest.mark.parametrize("page", [HOME, *PAGES], ids=lambda p: p.slug)
@@ -69,7 +61,7 @@ def test_the_browser_locale_chooses_the_language(browser, app_url):
         seen.page.wait_for_function("() => location.search.includes('lang=en')")
         seen.page.wait_for_function("() => document.title.startsWith('Sinusoid heatmap')")
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -99,8 +91,8 @@ def test_presentation_mode_hides_the_explanations(browser, app_url, scheme):
         presenting.screenshot(f"present-heatmap-{scheme}")
         normal.screenshot(f"heatmap-{scheme}")
     finally:
-        normal.page.context.close()
-        presenting.page.context.close()
+        normal.close()
+        presenting.close()
 
 
 def shown_link(seen: BrowserPage) -> str:
@@ -188,8 +180,8 @@ def test_every_pages_state_round_trips_through_its_url(browser, app_url, page):
         assert second.exceptions() == [] and first.exceptions() == []
         second.screenshot(f"round-trip-{page.url_path}")
     finally:
-        first.page.context.close()
-        second.page.context.close()
+        first.close()
+        second.close()
 
 
 def test_export_menu_downloads_a_png(browser_page):
@@ -301,5 +293,5 @@ def test_link_carries_fragment_controls_and_restores_them(browser, app_url):
         assert first.exceptions() == [] and second.exceptions() == []
         first.screenshot("link-fragment-controls")
     finally:
-        first.page.context.close()
-        second.page.context.close()
+        first.close()
+        second.close()

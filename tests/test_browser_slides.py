@@ -11,7 +11,7 @@ import re
 import pytest
 
 from tests import browser_support
-from tests.test_browser_share import new_page
+from tests.conftest import new_page
 from ui.pages import HOME, PAGES, PageInfo
 
 pytestmark = pytest.mark.browser
@@ -55,7 +55,7 @@ def test_no_chart_text_collides_or_is_cut_on_a_slide(browser, app_url, width, he
         found = chart_text_problems(seen, view_paths(page, "present=1"), lang,
                                     f"slide-{width}x{height}-{lang}")
     finally:
-        seen.page.context.close()
+        seen.close()
     assert found == {}
 
 
@@ -90,7 +90,7 @@ def test_controls_grow_with_the_type_on_a_slide(browser, app_url):
             sizes[query] = seen.page.evaluate(CONTROL_TYPE_JS)
         seen.screenshot("slide-controls-1920x1080")
     finally:
-        seen.page.context.close()
+        seen.close()
     slide, plain = sizes["&present=1"], sizes[""]
     for control in ("label", "option", "slider", "button"):
         assert slide[control] >= slide["text"] - 0.5, (control, slide)
@@ -116,7 +116,7 @@ def test_word_positions_point_labels_stay_apart_on_a_slide(browser, app_url, wid
                     found[path] = problems
         seen.screenshot(f"slide-word-position-{width}x{height}-last")
     finally:
-        seen.page.context.close()
+        seen.close()
     assert found == {}
 
 
@@ -135,4 +135,4 @@ def test_the_export_menu_opened_low_on_a_slide_is_within_the_window(browser, app
             box = last.nth(index).bounding_box()
             assert box["y"] >= 0 and box["y"] + box["height"] <= 1080, box
     finally:
-        seen.page.context.close()
+        seen.close()

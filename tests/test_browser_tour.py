@@ -16,7 +16,7 @@ import pytest
 
 from locales import message
 from tests import browser_support
-from tests.test_browser_share import new_page
+from tests.conftest import new_page
 from ui.pages import HOME, PAGES
 from ui.tour import TOUR, encode_deck
 
@@ -115,7 +115,7 @@ def test_the_clickers_keys_walk_the_tour_and_the_address_bar_names_each_slide(br
         expect_slide(seen, 1)
         assert "slide=99" in seen.page.locator('[data-testid="stAlert"]').inner_text()
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 def test_a_control_on_a_slide_repaints_it_in_place(browser, app_url):
@@ -141,7 +141,7 @@ def test_a_control_on_a_slide_repaints_it_in_place(browser, app_url):
         expect_slide(seen, heatmap + 1)
         assert "positions" not in query(seen)  # the next slide has its own settings
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 def test_a_deck_made_from_views_opens_the_same_in_a_fresh_browser(browser, app_url):
@@ -175,8 +175,8 @@ def test_a_deck_made_from_views_opens_the_same_in_a_fresh_browser(browser, app_u
         link = seen.page.url
         assert len(link) < 400
     finally:
-        seen.page.context.close()
-    fresh = new_page(browser, app_url)
+        seen.close()
+    fresh = new_page(browser, app_url, fresh=True)
     try:
         fresh.open(link.replace(app_url, ""), charts=1, timeout=120_000)
         assert counter(fresh) == "1 / 2"
@@ -187,7 +187,7 @@ def test_a_deck_made_from_views_opens_the_same_in_a_fresh_browser(browser, app_u
         assert line(fresh) == "Start *here*: the whole table"  # the note, as typed
         assert fresh.exceptions() == []
     finally:
-        fresh.page.context.close()
+        fresh.close()
 
 
 def test_the_player_is_in_a_thumbs_reach_on_a_phone_in_chinese(browser, app_url):
@@ -209,7 +209,7 @@ def test_the_player_is_in_a_thumbs_reach_on_a_phone_in_chinese(browser, app_url)
         seen.wait_idle(timeout=120_000)
         assert counter(seen) == f"3 / {len(TOUR)}" and query(seen)["lang"] == "zh"
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 def test_a_deck_becomes_a_pdf_of_16_9_pages_and_a_zip_of_its_slides(browser, app_url):
@@ -230,7 +230,7 @@ def test_a_deck_becomes_a_pdf_of_16_9_pages_and_a_zip_of_its_slides(browser, app
             files[kind] = Path(download.value.path()).read_bytes()
         assert seen.exceptions() == []
     finally:
-        seen.page.context.close()
+        seen.close()
     pdf = files["pdf"]
     assert pdf.startswith(b"%PDF-")
     assert len(re.findall(rb"/Type\s*/Page\b", pdf)) == 2  # one page per slide

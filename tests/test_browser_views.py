@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tests import browser_support
-from tests.test_browser_share import new_page
+from tests.conftest import new_page
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +46,7 @@ def test_a_slide_keeps_a_way_to_the_controls_the_pages_and_out(browser, app_url)
             is False
         assert seen.exceptions() == []
     finally:
-        page.context.close()
+        seen.close()
 
 
 def test_a_slides_view_controls_are_folded_and_stay_live(browser, app_url):
@@ -71,7 +71,7 @@ def test_a_slides_view_controls_are_folded_and_stay_live(browser, app_url):
         assert not page.locator('[data-testid="stSidebarNav"]').is_visible()
         assert seen.exceptions() == []
     finally:
-        page.context.close()
+        seen.close()
 
 
 def test_on_a_phone_a_views_controls_are_above_its_chart(browser, app_url):
@@ -87,7 +87,7 @@ def test_on_a_phone_a_views_controls_are_above_its_chart(browser, app_url):
         assert not page.locator('[data-testid="stSidebar"]').is_visible()
         seen.screenshot("views-phone-heatmap")
     finally:
-        page.context.close()
+        seen.close()
 
 
 def test_a_change_inside_a_view_reruns_it_alone_and_the_link_follows(browser_page):
