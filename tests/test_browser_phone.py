@@ -9,8 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import BrowserPage, new_page
-from tests.test_browser_slides import chart_text_problems, view_paths
-from ui.pages import HOME, PAGES
+from tests.test_browser_slides import chart_text_problems, every_view
 
 pytestmark = pytest.mark.browser
 
@@ -21,16 +20,15 @@ def phone_page(browser, app_url) -> BrowserPage:
     return new_page(browser, app_url, **PHONE)
 
 
-# One test per page (its views one after the other), so that the pages spread over the workers.
-@pytest.mark.parametrize("page", [HOME, *PAGES], ids=lambda p: p.slug)
+# One test per view, so that the views spread over the workers.
+@pytest.mark.parametrize("path", every_view())
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_no_chart_text_collides_or_is_cut_on_a_phone(browser, app_url, lang, page):
+def test_no_chart_text_collides_or_is_cut_on_a_phone(browser, app_url, lang, path):
     seen = phone_page(browser, app_url)
     try:
         # Titles, ticks, legends and annotations: a scatter's point labels may still touch on
         # a phone's 390 px (the clocks' wavelength labels, word-position's), not on a slide.
-        found = chart_text_problems(seen, view_paths(page), lang, f"phone-390x844-{lang}",
-                                    points=False)
+        found = chart_text_problems(seen, [path], lang, f"phone-390x844-{lang}", points=False)
     finally:
         seen.close()
     assert found == {}

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests import browser_support
-from tests.conftest import ARTIFACTS, BrowserPage
+from tests.conftest import ARTIFACTS, BrowserPage, new_page
 from ui import plotly_react
 
 pytestmark = pytest.mark.browser
@@ -55,18 +55,16 @@ def react_url():
 
 
 def _page(browser, url: str, **context_options) -> BrowserPage:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000},
-                                  accept_downloads=True, **context_options)
-    page = context.new_page()
-    seen = BrowserPage(page=page, base_url=url)
+    seen = new_page(browser, url, viewport={"width": 1400, "height": 1000},
+                    accept_downloads=True, **context_options)
     # Console errors, but not the "Failed to load resource" of Streamlit's own probe of a page
     # path's /_stcore/ (404 with st.plotly_chart too): failed responses are checked by address.
-    page.on("console", lambda m: m.type == "error" and not m.text.startswith(
+    seen.listen("console", lambda m: m.type == "error" and not m.text.startswith(
         "Failed to load resource") and seen.console_errors.append(m.text))
-    page.on("request", lambda request: seen.requests.append(request.url))
+    seen.listen("request", lambda request: seen.requests.append(request.url))
     seen.failed = []
-    page.on("response", lambda r: r.status >= 400 and "/_stcore/" not in r.url
-            and seen.failed.append(f"{r.status} {r.url}"))
+    seen.listen("response", lambda r: r.status >= 400 and "/_stcore/" not in r.url
+                and seen.failed.append(f"{r.status} {r.url}"))
     return seen
 
 
@@ -236,7 +234,7 @@ def test_it_draws_what_st_plotly_chart_draws(browser, probe_url, scheme, query):
         seen.page.screenshot(path=str(ARTIFACTS / f"plotly-react-probe-{scheme}"
                                       f"{query.replace('?theme=', '-')}.png"), full_page=True)
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 X_RANGE_JS = """(key) => { const a = document.querySelector(
@@ -278,7 +276,7 @@ def test_a_zoom_lasts_until_the_figure_changes_as_with_st_plotly_chart(browser, 
         assert after["ref0"] == after["new0"] and after["new0"]["autorange"] is True
         assert seen.console_errors == [] == seen.failed
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 def test_the_chart_div_is_kept_across_a_control_change(browser, react_url):
@@ -314,7 +312,7 @@ def test_the_chart_div_is_kept_across_a_control_change(browser, react_url):
         assert _foreign(seen.requests, react_url) == []
         assert seen.exceptions() == [] and seen.console_errors == [] == seen.failed
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 def test_hover_and_the_modebar_download(browser, react_url):
@@ -333,7 +331,7 @@ def test_hover_and_the_modebar_download(browser, react_url):
         assert download_info.value.suggested_filename == "pe-heatmap_d64_pos32_interleaved.png"
         assert seen.console_errors == [] == seen.failed
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 def test_the_fullscreen_button(browser, react_url):
@@ -355,7 +353,7 @@ def test_the_fullscreen_button(browser, react_url):
             ".getBoundingClientRect().width - w) < 2", arg=width)
         assert seen.console_errors == [] == seen.failed
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 def test_the_theme_follows_the_browser_without_a_rerun(browser, react_url):
@@ -373,7 +371,7 @@ def test_the_theme_follows_the_browser_without_a_rerun(browser, react_url):
         assert _rgb(seen.page.evaluate(paper)) == _rgb(background)
         assert _level(background) < 128
     finally:
-        seen.page.context.close()
+        seen.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -390,4 +388,4 @@ def test_screenshots(browser, react_url, scheme, present):
         assert seen.exceptions() == [] and seen.console_errors == [] == seen.failed
         seen.screenshot(f"plotly-react-heatmap-{scheme}{'-present' if present else ''}")
     finally:
-        seen.page.context.close()
+        seen.close()

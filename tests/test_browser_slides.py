@@ -56,18 +56,23 @@ def chart_text_problems(seen, paths: list[str], lang: str, name: str, *,
     return found
 
 
-# One test per page (its views one after the other), so that the pages spread over the workers.
-# Each view is measured at both sizes: opened at one and the window then resized to the other
-# (English opens at 1920 x 1080, Chinese at 1280 x 720), so both sizes are drawn first and after
-# a resize, and a view is loaded once for the two.
-@pytest.mark.parametrize("page", [HOME, *PAGES], ids=lambda p: p.slug)
+def every_view(query: str = "") -> list:
+    """Every page's every view (view_paths), one pytest parameter each, named page-view."""
+    return [pytest.param(path, id=f"{page.slug}-{path.partition('view=')[2] or 'page'}")
+            for page in (HOME, *PAGES) for path in view_paths(page, query)]
+
+
+# One test per view, so that the views spread over the workers. Each is measured at both sizes:
+# opened at one and the window then resized to the other (English opens at 1920 x 1080, Chinese
+# at 1280 x 720), so both sizes are drawn first and after a resize, and a view loads once for two.
+@pytest.mark.parametrize("path", every_view("present=1"))
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_no_chart_text_collides_or_is_cut_on_a_slide(browser, app_url, lang, page):
+def test_no_chart_text_collides_or_is_cut_on_a_slide(browser, app_url, lang, path):
     first, then = SLIDE_SIZES if lang == "en" else SLIDE_SIZES[::-1]
     seen = new_page(browser, app_url)
     seen.page.set_viewport_size(first)
     try:
-        found = chart_text_problems(seen, view_paths(page, "present=1"), lang,
+        found = chart_text_problems(seen, [path], lang,
                                     f"slide-{first['width']}x{first['height']}-{lang}",
                                     then=then)
     finally:
