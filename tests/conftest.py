@@ -105,6 +105,7 @@ class BrowserPage:
     requests: list[str] = field(default_factory=list)
     listeners: list[tuple[str, object]] = field(default_factory=list)
     tabs: TabPool | None = None  # where the page goes back to on close(), or None: it is closed
+    closed: bool = False
 
     def listen(self, event: str, handler) -> None:
         """`page.on(event, handler)`, removed on close() (the tab serves the next test)."""
@@ -144,7 +145,11 @@ class BrowserPage:
         return path
 
     def close(self) -> None:
-        """Done with the page: back to its pool, blank and reset, or closed with its context."""
+        """Done with the page: back to its pool, blank and reset, or closed with its context.
+        A second call does nothing (the tab may already serve another test)."""
+        if self.closed:
+            return
+        self.closed = True
         for event, handler in self.listeners:
             self.page.remove_listener(event, handler)
         self.listeners.clear()
@@ -159,9 +164,9 @@ DEFAULT_VIEWPORT = {"width": 1400, "height": 1600}
 
 class TabPool:
     """Warm Chromium tabs, one browser context per set of context options, handed to one test
-    after another. A new tab spends ~1 s (2 s on a loaded machine) starting its renderer and
-    compiling Streamlit's 6 MB of JavaScript before the app's first byte; a tab that has shown
-    the app opens the next page in under half that. A tab comes back blank (about:blank), its
+    after another. A new tab spends 1-1.5 s more than a warm one (more on a loaded machine)
+    starting its renderer and compiling Streamlit's 6 MB of JavaScript: a tab that has shown
+    the app opens the next page in under half the time. A tab comes back blank (about:blank), its
     listeners removed, the app's local and session storage and the context's cookies cleared,
     its viewport and colour scheme as the context made them."""
 

@@ -9,6 +9,7 @@ press draws nothing more, and a failure is said, never raised."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import io
 import itertools
 import threading
@@ -201,7 +202,10 @@ def test_a_drawing_stopped_while_chromium_makes_its_tab_closes_the_tab_once_made
             await making
 
     browser = Browser()
-    asyncio.run(stop_midway(browser))
+    # In a thread of its own: once Playwright's sync API has started in this worker (any earlier
+    # browser test), this thread has a running event loop and asyncio.run refuses to start.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, stop_midway(browser)).result()
     assert browser.closed == ["T1"]
 
 
