@@ -28,7 +28,7 @@ def test_no_chart_text_collides_or_is_cut_on_a_phone(browser, app_url, lang, pat
     try:
         # Titles, ticks, legends and annotations: a scatter's point labels may still touch on
         # a phone's 390 px (the clocks' wavelength labels, word-position's), not on a slide.
-        found = chart_text_problems(seen, [path], lang, f"phone-390x844-{lang}", points=False)
+        found = chart_text_problems(seen, path, lang, f"phone-390x844-{lang}", points=False)
     finally:
         seen.close()
     assert found == {}

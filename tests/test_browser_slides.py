@@ -30,29 +30,25 @@ def view_paths(page: PageInfo, query: str = "") -> list[str]:
     return paths
 
 
-def chart_text_problems(seen, paths: list[str], lang: str, name: str, *,
-                        points: bool = True, then: dict | None = None) -> dict:
-    """Every path's chart text problems, by path (the pages opened one after the other), with
-    `points` a scatter's labels beside its points too; with `then` (a viewport) measured again
-    once the window is resized to it. A screenshot of each path and size with problems,
+def chart_text_problems(seen, path: str, lang: str, name: str, *, points: bool = True,
+                        then: dict | None = None) -> dict:
+    """The chart text problems of `path` in `lang`, by path and window size, with `points` a
+    scatter's labels beside its points too; with `then` (a viewport) measured again once the
+    window is resized to it. A screenshot of each size with problems,
     test-artifacts/<name>-<path>[-<width>x<height>].png."""
     found = {}
-    start = seen.page.viewport_size
-    for path in paths:
-        if then:
-            seen.page.set_viewport_size(start)
-        seen.open(f"{path}&lang={lang}".replace("?&", "?"), charts=1, timeout=120_000)
-        shot = f"{name}-{re.sub(r'[^a-z0-9]+', '-', path).strip('-') or 'home'}"
-        for size in (None, then) if then else (None,):
-            if size:
-                seen.page.set_viewport_size(size)
-                shot = f"{shot}-{size['width']}x{size['height']}"
-            browser_support.wait_charts_drawn(seen.page)  # plotly's text layout after the paint
-            problems = seen.page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS, points)
-            if problems:
-                found[f"{path} {seen.page.viewport_size}"] = problems
-                seen.screenshot(shot)
-        assert seen.exceptions() == [], path
+    seen.open(f"{path}&lang={lang}".replace("?&", "?"), charts=1, timeout=120_000)
+    shot = f"{name}-{re.sub(r'[^a-z0-9]+', '-', path).strip('-') or 'home'}"
+    for size in (None, then) if then else (None,):
+        if size:
+            seen.page.set_viewport_size(size)
+            shot = f"{shot}-{size['width']}x{size['height']}"
+        browser_support.wait_charts_drawn(seen.page)  # plotly's text layout after the paint
+        problems = seen.page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS, points)
+        if problems:
+            found[f"{path} {seen.page.viewport_size}"] = problems
+            seen.screenshot(shot)
+    assert seen.exceptions() == [], path
     return found
 
 
@@ -72,7 +68,7 @@ def test_no_chart_text_collides_or_is_cut_on_a_slide(browser, app_url, lang, pat
     seen = new_page(browser, app_url)
     seen.page.set_viewport_size(first)
     try:
-        found = chart_text_problems(seen, [path], lang,
+        found = chart_text_problems(seen, path, lang,
                                     f"slide-{first['width']}x{first['height']}-{lang}",
                                     then=then)
     finally:
