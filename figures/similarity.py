@@ -96,15 +96,17 @@ def make_offset_scatter_figure(
                    hovertemplate="k = %{x}<br>%{y:.5f}<extra></extra>"),
         row=1, col=1,
     )
-    fig.add_trace(
-        go.Scatter(x=[-offset, offset], y=[offset_value, offset_value], mode="markers+text",
-                   marker={"size": 12, "color": NEUTRAL, "symbol": "diamond"},
-                   text=[f"−k = {-offset}", f"k = {offset}"],
-                   textposition=["top left", "top right"],
-                   name=message("fig.similarity.offset_marks", lang),
-                   hovertemplate="k = %{x}<br>%{y:.5f}<extra></extra>"),
-        row=1, col=1,
-    )
+    # +-k are marks of the layout, not a trace: moving them leaves the 2,000 points as drawn
+    # (ui/plotly_react.js keeps an unchanged trace's arrays, so plotly.js redraws the marks alone).
+    marks = ((-1, f"−k = {-offset}"), (1, f"k = {offset}"))
+    for sign, label in ((sign, label.replace("-", "−")) for sign, label in marks):
+        fig.add_shape(type="path", path="M 0,7 L 7,0 L 0,-7 L -7,0 Z", xref="x", yref="y",
+                      xsizemode="pixel", ysizemode="pixel", xanchor=sign * offset,
+                      yanchor=offset_value, fillcolor=NEUTRAL, line={"width": 0},
+                      showlegend=sign > 0, name=message("fig.similarity.offset_marks", lang))
+        fig.add_annotation(x=sign * offset, y=offset_value, xref="x", yref="y", text=label,
+                           showarrow=False, xanchor="left" if sign > 0 else "right",
+                           yanchor="bottom", xshift=5 * sign, yshift=5)
     envelope_k, low, high = random_envelope
     fig.add_trace(
         go.Scatter(x=_f32(np.concatenate([envelope_k, envelope_k[::-1]])),

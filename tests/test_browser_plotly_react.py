@@ -171,10 +171,14 @@ frames.update_layout(
                                                    "args": [None]}}]}}])
 config = {{"displaylogo": False, "toImageButtonOptions": {{
     "format": "png", "filename": "probe", "width": 1920, "height": 1080, "scale": 2}}}}
-other = go.Figure(go.Bar(x=["a", "b"], y=[1, m]))
+other = go.Figure(go.Bar(x=["a", "b"], y=np.array([1.0, n])))
+other.add_annotation(x="b", y=n, text=f"m = {{m}}", showarrow=False, yshift=10)
+# The last chart's file name follows m, as the app's follow their views.
+named = {{**config, "toImageButtonOptions": {{**config["toImageButtonOptions"],
+                                              "filename": f"probe-m{{m}}"}}}}
 for i, fig in enumerate([lines, heat, shared, frames, other]):
-    st.plotly_chart(fig, key=f"ref{{i}}", theme=theme, config=config)
-    plotly_react_chart(fig, key=f"new{{i}}", theme=theme, config=config)
+    st.plotly_chart(fig, key=f"ref{{i}}", theme=theme, config=named if i == 4 else config)
+    plotly_react_chart(fig, key=f"new{{i}}", theme=theme, config=named if i == 4 else config)
 """
 PROBE_CHARTS = 5
 
@@ -274,6 +278,34 @@ def test_a_zoom_lasts_until_the_figure_changes_as_with_st_plotly_chart(browser, 
         _move(seen, "n")  # this chart changes
         after = {key: seen.page.evaluate(X_RANGE_JS, key) for key in ("ref0", "new0")}
         assert after["ref0"] == after["new0"] and after["new0"]["autorange"] is True
+        assert seen.console_errors == [] == seen.failed
+    finally:
+        seen.close()
+
+
+def test_a_mark_moved_alone_leaves_the_traces_as_computed(browser, probe_url):
+    """A change that moves only a mark of the layout (here an annotation) and the download's
+    file name keeps each unchanged trace's arrays and the chart's config, so plotly.js redraws
+    the mark alone: the traces' computed points (the chart's calcdata) stay the same object,
+    and the modebar's download takes the new name. A change of the data computes them again."""
+    seen = _page(browser, probe_url)
+    try:
+        seen.page.goto(probe_url)
+        _wait_charts(seen, 2 * PROBE_CHARTS)
+        browser_support.wait_charts_drawn(seen.page)
+        chart = "document.querySelector('.st-key-new4 .js-plotly-plot')"
+        seen.page.evaluate(f"() => {{ window.__calc = {chart}.calcdata; }}")
+        _move(seen, "m")
+        seen.page.wait_for_function(f"() => {chart}.layout.annotations[0].text === 'm = 6'")
+        browser_support.wait_charts_drawn(seen.page)
+        assert seen.page.evaluate(f"() => {chart}.calcdata === window.__calc")
+        assert seen.page.locator(".st-key-new4 .annotation-text").text_content() == "m = 6"
+        assert seen.page.evaluate(
+            f"() => {chart}._context.toImageButtonOptions.filename") == "probe-m6"
+        _move(seen, "n")
+        seen.page.wait_for_function(f"() => {chart}._fullData[0].y[1] === 6")
+        browser_support.wait_charts_drawn(seen.page)
+        assert not seen.page.evaluate(f"() => {chart}.calcdata === window.__calc")
         assert seen.console_errors == [] == seen.failed
     finally:
         seen.close()

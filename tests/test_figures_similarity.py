@@ -57,9 +57,12 @@ def test_similarity_curve_equals_offset_dot_product():
 
 def test_direction_blindness_markers_have_equal_heights():
     fig, _, _ = scatter_figure(offset=9)
-    marks = next(t for t in fig.data if t.name.startswith("±k"))
-    assert list(marks.x) == [-9, 9]
-    assert marks.y[0] == marks.y[1] == pytest.approx(core.offset_dot_product(9, 32))
+    marks = [shape for shape in fig.layout.shapes if shape.name.startswith("±k")]
+    assert [(m.xanchor, m.xref, m.yref) for m in marks] == [(-9, "x", "y"), (9, "x", "y")]
+    assert marks[0].yanchor == marks[1].yanchor == pytest.approx(core.offset_dot_product(9, 32))
+    assert [m.showlegend for m in marks] == [False, True]  # one legend entry for both
+    labels = [(a.x, a.y, a.text) for a in fig.layout.annotations if a.xref == "x"]
+    assert labels == [(-9, marks[0].yanchor, "−k = −9"), (9, marks[0].yanchor, "k = 9")]
 
 
 def test_cosine_curve_is_dot_over_half_d():

@@ -265,6 +265,14 @@ const FULLSCREEN_ICONS = {
 // Streamlit's config for a chart without selections.
 function chartConfig(given, state) {
   const config = { ...given };
+  // The download's options (its file name follows the view: a size, an offset) in one object
+  // for the chart's whole life, its contents replaced: plotly.js draws a chart anew when its
+  // config differs, and a new file name alone would redraw every point.
+  if (isObject(config.toImageButtonOptions)) {
+    const options = state.imageOptions || (state.imageOptions = {});
+    for (const key of Object.keys(options)) delete options[key];
+    config.toImageButtonOptions = Object.assign(options, config.toImageButtonOptions);
+  }
   const label = state.fullscreen ? "Close fullscreen" : "Fullscreen";
   config.modeBarButtonsToAdd = [
     { name: label, title: label,
@@ -634,6 +642,61 @@ function fitToWidth(spec, width) {
   if (narrow) fitNarrow(spec, width, font, titleRoom);
 }
 
+// A figure whose traces are all as drawn before (the same JSON: a change moved only a mark of
+// the layout, a shape or an annotation) is given the arrays, template and axis ranges drawn
+// before, so that plotly.js redraws the marks alone instead of computing every point again.
+// plotly.js compares a trace's arrays and the template by identity (a new array is new data);
+// a {dtype, bdata} array it decodes afresh at every draw, keeping the last decoding on the spec
+// as `_inputArray`, which is given back as the array itself. It ranges its axes only when it
+// computes the traces, writing the range it found into the layout: an axis it ranged keeps that
+// range (a figure that sets no range of its own). Not when an axis would need ranging again (a
+// reader's zoom undone, a new axis), nor for other than flat x-y traces: then all is new.
+const FLAT_TRACES = new Set(["scatter", "bar", "heatmap"]);
+const AXIS = /^[xy]axis\d*$/;
+
+function keepDrawn(drawn, keys, state, gd) {
+  const before = state.sent;
+  if (!before || keys.length !== state.traces.length || keys.some((k, i) => k !== state.traces[i])
+      || drawn.data.some(t => !FLAT_TRACES.has(t.type || "scatter"))) return;
+  const axes = new Set([...Object.keys(drawn.layout), ...Object.keys(gd.layout || {})]
+    .filter(key => AXIS.test(key)));
+  const ranges = [];
+  for (const key of axes) {
+    const axis = isObject(drawn.layout[key]) ? drawn.layout[key] : {};
+    if (Array.isArray(axis.range) && !axis.autorange) continue;  // the figure's own range
+    const old = (gd.layout || {})[key];
+    if (!isObject(old) || !old.autorange || !Array.isArray(old.range)
+        || (axis.autorange !== undefined && axis.autorange !== old.autorange)) return;
+    ranges.push([key, old]);
+  }
+  for (const [key, old] of ranges) {
+    drawn.layout[key] = { ...(drawn.layout[key] || {}), range: [...old.range],
+                          autorange: old.autorange };
+  }
+  drawn.data.forEach((trace, i) => keepArrays(trace, before.data[i]));
+  if (JSON.stringify(drawn.layout.template) === JSON.stringify(before.layout.template)) {
+    drawn.layout.template = before.layout.template;
+  }
+}
+
+// `trace` with the arrays of `before` (an equal trace): arrays of numbers or strings and numpy's
+// arrays; everything else stays `trace`'s own, so a legend click is undone by a rerun that
+// changes the figure, as st.plotly_chart's redraw undoes it.
+function keepArrays(trace, before) {
+  if (!isObject(before)) return;
+  for (const key of Object.keys(trace)) {
+    const value = trace[key];
+    const flat = Array.isArray(value) && (value.length === 0 || !isObject(value[0])
+                                          && !Array.isArray(value[0]));
+    const kept = before[key];
+    if ((flat || isObject(value) && "bdata" in value) && kept !== undefined) {
+      trace[key] = kept && kept._inputArray ? kept._inputArray : kept;
+    } else if (isObject(value)) {
+      keepArrays(value, kept);
+    }
+  }
+}
+
 // The element's state lives on its div (the same div on every call).
 function setUp(root, gd) {
   const state = { data: null, fullscreen: false, queue: Promise.resolve(), latest: 0,
@@ -652,9 +715,13 @@ function setUp(root, gd) {
                                         : state.width];
       if (state.drawn && drawing.every((v, i) => v === state.drawn[i])) return undefined;
       const drawn = figure(data, state, theme);
+      const traces = drawn.data.map(trace => JSON.stringify(trace));
+      keepDrawn(drawn, traces, state, gd);
       if (!state.fullscreen) gd.style.minHeight = `${drawn.layout.height}px`;
       return Plotly.react(gd, drawn).then(() => {
         state.drawn = drawing;
+        state.traces = traces;
+        state.sent = drawn;
       });
     }).catch(error => {
       console.error("plotly_react:", error);
