@@ -181,6 +181,7 @@ def test_every_control_set_through_its_widget_is_in_the_link(browser, app_url, p
         assert fresh.page.evaluate(browser_support.CHART_SIGNATURE_JS) == charts
         assert {s.name: control_value(fresh, s.name) for s in specs} == values
         assert fresh.exceptions() == []
+        fresh.screenshot(f"round-trip-{page.url_path}")
     finally:
         first.close()
         fresh.close()

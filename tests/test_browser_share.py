@@ -1,6 +1,6 @@
 """Sharing and presenting, in headless Chromium: the Chinese interface, presentation mode in both
-themes, every page's state round-tripping through its URL (and the "link to this view"), and a
-PNG downloaded from the Export menu. Screenshots in test-artifacts/."""
+themes and a PNG downloaded from the Export menu. Screenshots in test-artifacts/. (Every page's
+state round-tripping through its link: tests/test_browser_links.py, which sets every control.)"""
 
 from __future__ import annotations
 
@@ -14,15 +14,12 @@ import numpy as np
 import pytest
 
 from locales import message
-from tests import browser_support
 from tests.conftest import ARTIFACTS, BrowserPage, new_page
-from ui.pages import HOME, PAGE_PARAMS, PAGES
-from ui.params import ChoiceParam, IntParam
+from ui.pages import HOME, PAGES
 
 pytestmark = pytest.mark.browser
 
 CJK = "[\u4e00-\u9fff]"
-ROUND_TRIP_CHANGES = 2  # controls changed per page before the link is reopened
 
 
 def same_link(a: str, b: str) -> bool:
@@ -98,90 +95,6 @@ def test_presentation_mode_hides_the_explanations(browser, app_url, scheme):
 def shown_link(seen: BrowserPage) -> str:
     """The text of the "Link to this view" element at the top of the page."""
     return seen.page.locator(".pe-link code").first.text_content().strip()
-
-
-def _controls_to_change(page: str) -> list[tuple[str, str]]:
-    """(key, kind) of the controls a person would change first: numbers, then choices."""
-    wanted = []
-    for spec in PAGE_PARAMS[page]:
-        if isinstance(spec, IntParam) and spec.name not in ("seed",):
-            wanted.append((spec.name, "number"))
-        elif isinstance(spec, ChoiceParam):
-            wanted.append((spec.name, "radio"))
-    return wanted
-
-
-def _change(seen: BrowserPage, key: str, kind: str) -> bool:
-    """One change of control `key` as a person makes it; False if it is not on screen."""
-    page = seen.page
-    box = page.locator(f".st-key-{key}")
-    if box.count() == 0 or not box.first.is_visible():
-        return False
-    if kind == "number" and box.locator("input[type=range]").count():
-        kind = "slider"  # a number swept with a slider (ui.controls: slider, stops)
-    action, selector, what = browser_support.control_change(key, kind, 0, down=False)
-    target = page.locator(selector).first
-    if target.count() == 0 or not target.is_enabled():
-        return False
-    before = page.url
-    if action == "key":
-        target.focus()
-        page.keyboard.press(what)
-    else:
-        target.click()
-    seen.wait_idle()
-    try:
-        page.wait_for_function("u => location.href !== u", arg=before, timeout=10_000)
-    except Exception:
-        return False
-    seen.wait_idle()
-    return True
-
-
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.url_path)
-def test_every_pages_state_round_trips_through_its_url(browser, app_url, page):
-    """Non-default values set through the controls; the address bar's URL and the "link to this
-    view" are the same link, and that link opened in a fresh browser gives the same figures."""
-    first = new_page(browser, app_url)
-    second = new_page(browser, app_url)
-    try:
-        first.open(f"/{page.url_path}", charts=1, timeout=120_000)
-        changed = []
-        for key, kind in _controls_to_change(page.url_path):
-            if len(changed) == ROUND_TRIP_CHANGES:
-                break
-            if _change(first, key, kind):
-                changed.append(key)
-        assert len(changed) == ROUND_TRIP_CHANGES, changed
-        url = first.page.url
-        assert all(f"{key}=" in url for key in changed), (changed, url)
-        first.page.wait_for_timeout(400)  # the link element re-reads the address bar every 250 ms
-        link = shown_link(first)
-        assert same_link(link, url), (link, url)
-        browser_support.wait_charts_drawn(first.page)
-        expected = first.page.evaluate(browser_support.CHART_SIGNATURE_JS)
-
-        second.page.goto(link)
-        second.wait_idle(timeout=120_000)
-        second.page.wait_for_function(
-            "n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n",
-            arg=expected.count("|") + 1, timeout=60_000)
-        browser_support.wait_charts_drawn(second.page)
-        assert second.page.evaluate(browser_support.CHART_SIGNATURE_JS) == expected
-        for key in changed:  # the controls show the same values
-            number = f".st-key-{key} input[type=number], .st-key-{key} input[type=range]"
-            if first.page.locator(number).count():
-                assert (first.page.locator(number).first.input_value()
-                        == second.page.locator(number).first.input_value())
-            else:
-                checked = f".st-key-{key} input:checked"
-                assert (first.page.locator(checked).first.get_attribute("value")
-                        == second.page.locator(checked).first.get_attribute("value"))
-        assert second.exceptions() == [] and first.exceptions() == []
-        second.screenshot(f"round-trip-{page.url_path}")
-    finally:
-        first.close()
-        second.close()
 
 
 def test_export_menu_downloads_a_png(browser_page):

@@ -12,6 +12,7 @@ import pytest
 
 from tests import browser_support
 from tests.conftest import new_page
+from tests.test_browser_offline import foreign
 from ui.pages import HOME, PAGES, PageInfo
 
 pytestmark = pytest.mark.browser
@@ -35,8 +36,11 @@ def chart_text_problems(seen, path: str, lang: str, name: str, *, points: bool =
     """The chart text problems of `path` in `lang`, by path and window size, with `points` a
     scatter's labels beside its points too; with `then` (a viewport) measured again once the
     window is resized to it. A screenshot of each size with problems,
-    test-artifacts/<name>-<path>[-<width>x<height>].png."""
+    test-artifacts/<name>-<path>[-<width>x<height>].png. And no request the page made left the
+    app's server (tests/test_browser_offline.py)."""
     found = {}
+    requests: list[str] = []
+    seen.listen("request", lambda request: requests.append(request.url))
     seen.open(f"{path}&lang={lang}".replace("?&", "?"), charts=1, timeout=120_000)
     shot = f"{name}-{re.sub(r'[^a-z0-9]+', '-', path).strip('-') or 'home'}"
     for size in (None, then) if then else (None,):
@@ -49,6 +53,8 @@ def chart_text_problems(seen, path: str, lang: str, name: str, *, points: bool =
             found[f"{path} {seen.page.viewport_size}"] = problems
             seen.screenshot(shot)
     assert seen.exceptions() == [], path
+    assert requests, path  # the recorder works: the page itself was requested
+    assert foreign(requests, seen.base_url) == [], path
     return found
 
 
