@@ -261,10 +261,10 @@ def anchor_section() -> None:
 # --- Euclidean distance ------------------------------------------------------------------------
 @st.fragment
 def distance_section() -> None:
-    """Euclidean distance, a function of the dot product."""
-    metric = view_controls("metric")["metric"]
-    curves = sinusoid(positions, d_model, base).curves(metric)
-    sinusoid_sample = cached_sample(positions, d_model, base, metric)
+    """Euclidean distance, a function of the dot product. No control of its own: the distance
+    is the same whatever the similarity metric (a metric control here would change nothing)."""
+    curves = sinusoid(positions, d_model, base).curves()
+    sinusoid_sample = cached_sample(positions, d_model, base, "dot")
     st.subheader(t("similarity.distance"))
     st.latex(
         r"\|PE_p - PE_q\|^2 = |PE_p|^2 + |PE_q|^2 - 2\,PE_p \cdot PE_q "

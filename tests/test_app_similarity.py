@@ -47,6 +47,21 @@ def test_similarity_every_view_draws_its_charts():
         assert len(plotly_figures(at)) == count, view
 
 
+def test_the_distance_view_has_no_control_that_changes_nothing():
+    """The distance is the same whatever the similarity metric: the view shows no metric
+    control (the matrix view does), and a link's metric leaves its chart as it is."""
+    drawn = []
+    for metric in ("dot", "cosine"):
+        at = open_page(SIMILARITY, {"positions": "300", "d_model": "64", "view": "distance",
+                                    "metric": metric})
+        assert not at.exception
+        assert [r.key for r in at.radio if r.key == "metric"] == []
+        drawn.append(plotly_figures(at)[0]["data"])
+    assert drawn[0] == drawn[1]
+    at = open_page(SIMILARITY, {"view": "matrix"})
+    assert [r.key for r in at.radio if r.key == "metric"] == ["metric"]
+
+
 def test_similarity_curve_and_residual_numbers():
     query = {"positions": "300", "d_model": "64", "metric": "dot", "offset": "5",
              "anchor": "100", "view": "offset"}
