@@ -72,7 +72,7 @@ SIMILARITY_EXPLANATIONS = {
 
 
 VIEW_CONTROLS = {"matrix": {"metric"}, "offset": {"metric", "anchor", "offset"},
-                 "anchor": {"metric", "anchor"}, "distance": {"metric"},
+                 "anchor": {"metric", "anchor"}, "distance": set(),
                  "rotation": {"anchor", "offset", "pair"}}
 
 
@@ -86,6 +86,8 @@ def test_similarity_views_in_chinese(view):
     if "metric" in own:
         assert at.main.radio(key="metric").label == message("similarity.metric", "zh")
         assert at.radio(key="metric").help == message("similarity.metric_help", "zh")
+    else:
+        assert "metric" not in [w.key for w in at.radio]
     for name in ("anchor", "offset", "pair"):
         if name in own:
             assert at.main.slider(key=name).label == message(f"similarity.{name}", "zh")
