@@ -7,6 +7,7 @@ import threading
 import time
 
 import numpy as np
+import pytest
 
 from ui import cache
 from ui.cache import MB, bounded_cache, own_memory
@@ -185,6 +186,33 @@ def test_the_trimmer_returns_freed_heap_pages_to_the_system():
     assert cache._rss_bytes() < before + 60 * MB, (before / MB, grown / MB,
                                                    cache._rss_bytes() / MB)
     del keep
+
+
+def test_the_trimmer_trims_again_after_a_trim_that_came_while_the_memory_was_held():
+    """The RSS grows (a rerun builds its figure) and the trim comes before the rerun frees it:
+    that trim returns nothing and the RSS does not grow again once the pages are free. The
+    next seconds' trims return them. (A fake process: RSS in MB, a trim returns what is free.)"""
+    process = {"rss": 100, "free": 0, "tick": 0}
+    trims: list[int] = []
+
+    def sleep(_seconds):
+        process["tick"] += 1
+        if process["tick"] == 1:
+            process["rss"] += 50  # the rerun's figure, still held at the next trim
+        elif process["tick"] == 2:
+            process["free"] = 50  # freed after that trim: the RSS stays
+        elif process["tick"] > 4:
+            raise StopIteration
+
+    def trim(_pad):
+        trims.append(process["tick"])
+        process["rss"] -= process["free"]
+        process["free"] = 0
+
+    with pytest.raises(StopIteration):
+        cache._trim_forever(rss=lambda: process["rss"] * MB, trim=trim, sleep=sleep)
+    assert trims[:2] == [1, 2]  # the growth's trim, then one that finds the freed pages
+    assert process["rss"] == 100
 
 
 def test_an_images_turn_drops_what_is_reclaimable_and_waits_for_the_memory_to_fall(monkeypatch):

@@ -111,6 +111,10 @@ def _libc_malloc_trim() -> Callable[[int], int] | None:
 _malloc_trim = _libc_malloc_trim()
 TRIM_EVERY_S = 1.0  # how often the trimmer looks at the process's RSS
 TRIM_GROWTH = 16 * MB  # RSS grown by this much since the last trim: trim again
+# Trims after each growth, a second apart: a trim while a rerun still holds its figure returns
+# nothing, and the RSS does not grow again when the rerun then frees it (the RSS cannot tell
+# freed pages from used ones): without these, those pages stayed until the next growth.
+TRIM_FOLLOW_UPS = 5
 
 
 def _rss_bytes() -> int:
@@ -124,15 +128,19 @@ def _rss_bytes() -> int:
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
-def _trim_forever() -> None:
-    after_trim = _rss_bytes()
+def _trim_forever(rss: Callable[[], int] = _rss_bytes, trim=_malloc_trim,
+                  sleep: Callable[[float], None] = time.sleep) -> None:
+    after_trim = rss()
+    follow_ups = 0
     while True:
-        time.sleep(TRIM_EVERY_S)
-        if _rss_bytes() > after_trim + TRIM_GROWTH:
-            _malloc_trim(0)  # type: ignore[misc]
-            after_trim = _rss_bytes()
+        sleep(TRIM_EVERY_S)
+        grown = rss() > after_trim + TRIM_GROWTH
+        if grown or follow_ups:
+            trim(0)
+            follow_ups = TRIM_FOLLOW_UPS if grown else follow_ups - 1
+            after_trim = rss()
         else:
-            after_trim = min(after_trim, _rss_bytes())
+            after_trim = min(after_trim, rss())
 
 
 _trimmer: threading.Thread | None = None
