@@ -42,12 +42,14 @@ CHART_SIGNATURE_JS = """() => {
                                                                : sample(JSON.stringify(v)));
     const hash = s => { let h = 5381; for (let i = 0; i < s.length; i++) {
         h = ((h << 5) + h + s.charCodeAt(i)) | 0; } return h; };
-    // and the marks placed on the data (a shape or an annotation on an axis, not the paper:
-    // the fitting to a width moves only those on the paper).
-    const onData = m => m.xref !== 'paper' || m.yref !== 'paper';
+    // and the marks placed on the data (a shape's or an annotation's coordinates on an axis,
+    // not on the paper: the fitting to a width moves only those on the paper).
+    const along = (m, a) => m[a + 'ref'] === 'paper' ? []
+        : [m[a + 'anchor'], m[a + '0'], m[a + '1'], m[a]];
     const marks = gd => ((gd.layout || {}).shapes || []).concat((gd.layout || {}).annotations
-        || []).filter(onData).map(m => [m.xanchor, m.yanchor, m.x0, m.x1, m.y0, m.y1, m.x, m.y,
-                                        m.text].join(' ')).join(';');
+        || []).filter(m => m.xref !== 'paper' || m.yref !== 'paper')
+        .map(m => [...along(m, 'x'), ...along(m, 'y'),
+                   m.xref === 'paper' || m.yref === 'paper' ? '' : m.text].join(' ')).join(';');
     return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd =>
         (gd.data || []).map(t => t.type + ':' + hash(text(t.z) + text(t.y) + text(t.x)
                                                       + text(t.r) + text(t.text))).join(',')
