@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -149,6 +151,13 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
                 line.color = presentation_colour(line.color)
             if getattr(line, "width", None) is not None:
                 line.width = _scaled(line.width, PRESENTATION_SCALE)
+    # A mark drawn in pixels (the similarity offset's ±k diamonds) grows as a marker does.
+    for shape in styled.layout.shapes:
+        if shape.xsizemode == "pixel" and shape.ysizemode == "pixel" and shape.path:
+            shape.path = re.sub(r"-?\d+(?:\.\d+)?",
+                                lambda n: f"{float(n.group()) * PRESENTATION_SCALE:g}", shape.path)
+        if shape.fillcolor is not None:
+            shape.fillcolor = presentation_colour(shape.fillcolor)
     # Subplot titles and notes are annotations: they grow with the rest.
     for annotation in styled.layout.annotations:
         annotation.font.size = round(PRESENTATION_FONT_SIZE * 0.9)

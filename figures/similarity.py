@@ -102,7 +102,8 @@ def make_offset_scatter_figure(
     for sign, label in ((sign, label.replace("-", "−")) for sign, label in marks):
         fig.add_shape(type="path", path="M 0,7 L 7,0 L 0,-7 L -7,0 Z", xref="x", yref="y",
                       xsizemode="pixel", ysizemode="pixel", xanchor=sign * offset,
-                      yanchor=offset_value, fillcolor=NEUTRAL, line={"width": 0},
+                      yanchor=offset_value, fillcolor=NEUTRAL, line={"width": 0}, opacity=1,
+                      layer="above",
                       showlegend=sign > 0, name=message("fig.similarity.offset_marks", lang))
         fig.add_annotation(x=sign * offset, y=offset_value, xref="x", yref="y", text=label,
                            showarrow=False, xanchor="left" if sign > 0 else "right",

@@ -9,6 +9,7 @@ import pytest
 
 import core
 from core import similarity
+from figures.common import presentation_style
 from figures.similarity import (
     make_anchor_profile_figure,
     make_distance_figure,
@@ -63,6 +64,17 @@ def test_direction_blindness_markers_have_equal_heights():
     assert [m.showlegend for m in marks] == [False, True]  # one legend entry for both
     labels = [(a.x, a.y, a.text) for a in fig.layout.annotations if a.xref == "x"]
     assert labels == [(-9, marks[0].yanchor, "−k = −9"), (9, marks[0].yanchor, "k = 9")]
+
+
+def test_direction_blindness_markers_on_a_slide_grow_and_stay_opaque():
+    """On a slide markers grow by PRESENTATION_SCALE: the ±k diamonds (pixel-sized shapes) too,
+    and the slide template's faded shapes (simple_white: opacity 0.3) do not fade them."""
+    fig, _, _ = scatter_figure(offset=9)
+    slide = presentation_style(fig)
+    marks = [shape for shape in slide.layout.shapes if shape.name.startswith("±k")]
+    assert [m.path for m in marks] == ["M 0,11.2 L 11.2,0 L 0,-11.2 L -11.2,0 Z"] * 2
+    assert [m.opacity for m in marks] == [1, 1]
+    assert [m.xanchor for m in marks] == [-9, 9]  # placed on the data as before
 
 
 def test_cosine_curve_is_dot_over_half_d():
