@@ -34,6 +34,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.long]
 
 ROOT = Path(__file__).resolve().parent.parent
 SESSIONS = 10
+# Pages each visitor clicks to after its deep link: the i-th visitor starts on the tour's i-th page
+# and goes on to the next three, so the ten together open every page (each page by three or four
+# visitors, spread over both replicas) and each visitor's one websocket carries several page runs.
+CLICKS = 3
 WAIT_MS = 120_000  # two servers, nginx and ten pages share two cores
 # One line of the pe_replicas log format (deploy/nginx/pe-explorer.conf.template).
 LOG_LINE = re.compile(r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d{3}) \d+ '
@@ -260,11 +264,11 @@ def download_csv(visitor: Visitor) -> bytes:
 
 
 def test_ten_sessions_open_every_page_through_the_proxy_each_on_its_replica(replicas, browser):
-    """Ten visitors, five per replica, each starting on a different page's deep link, click
-    through every other page in the sidebar, then move the heatmap's d_model twice (a rerun per
-    click, all over one websocket); one per replica downloads a CSV from the Export menu. Every
-    response, the websocket and the downloads of a visitor come from the replica its first page
-    came from; no exception box, no page error."""
+    """Ten visitors, five per replica, each starting on a different page's deep link, click on
+    through the next three pages in the sidebar (the ten open every page between them), then move
+    the heatmap's d_model twice (a rerun per click, all over one websocket); one per replica
+    downloads a CSV from the Export menu. Every response, the websocket and the downloads of a
+    visitor come from the replica its first page came from; no exception box, no page error."""
     tour = [HOME, *PAGES]
     warm_up(browser, replicas.url)
     starts = [HEATMAP_LINK if p.url_path == "heatmap" else f"/{p.url_path}" for p in tour]
@@ -279,7 +283,8 @@ def test_ten_sessions_open_every_page_through_the_proxy_each_on_its_replica(repl
         assert browser_support.shown_value(linked.page, "positions") == "32"
 
         reruns = Counter()  # runs each visitor asked for over its websocket
-        for step in range(1, len(tour)):
+        opened = {visitor.page.title() for visitor in visitors}
+        for step in range(1, CLICKS + 1):
             targets = [tour[(index + step) % len(tour)] for index in range(len(visitors))]
             for visitor, target in zip(visitors, targets, strict=True):
                 visitor.page.locator(f'[data-testid="stSidebarNav"] '
@@ -287,6 +292,8 @@ def test_ten_sessions_open_every_page_through_the_proxy_each_on_its_replica(repl
             wait_drawn(visitors, targets)
             for visitor in visitors:
                 reruns[id(visitor)] += 1
+                opened.add(visitor.page.title())
+        assert opened == {tab_title(page) for page in tour}, opened
         # Reruns on one page: every visitor goes to the heatmap and moves d_model twice.
         for visitor in visitors:
             if visitor.page.title() != tab_title(HEATMAP):
