@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.request
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -338,9 +340,16 @@ def test_the_chart_div_is_kept_across_a_control_change(browser, react_url):
         assert kept["drawn"] >= 1
         assert "layout=concatenated" in seen.page.url
         # plotly.js came from the app's own server, and nothing else left it.
-        assert any(urlsplit(u).path.endswith(f"/app/static/plotly-"
-                                             f"{plotly_react.plotly_js_version()}.min.js")
-                   for u in seen.requests)
+        plotly_js = next(u for u in seen.requests if urlsplit(u).path.endswith(
+            f"/app/static/plotly-{plotly_react.plotly_js_version()}.min.js"))
+        # ...and a browser keeps it: nothing forbids caching, and Last-Modified lies far enough
+        # back that its heuristic freshness (a tenth of the age) is years (ui/plotly_react.py).
+        with urllib.request.urlopen(plotly_js, timeout=30) as response:
+            headers = response.headers
+        assert "no-" not in headers.get("Cache-Control", "")
+        age = (parsedate_to_datetime(headers["Date"])
+               - parsedate_to_datetime(headers["Last-Modified"])).total_seconds()
+        assert age / 10 > 365 * 24 * 3600, headers["Last-Modified"]
         assert _foreign(seen.requests, react_url) == []
         assert seen.exceptions() == [] and seen.console_errors == [] == seen.failed
     finally:

@@ -30,9 +30,14 @@ when the app starts (Streamlit's static file serving, `server.enableStaticServin
 .streamlit/config.toml, serves them at `app/static/...`, named with plotly.js's version and the
 code's hash), and the page loads each once: the component's inline JavaScript is a small
 loader that preloads plotly.js and imports the code, which adds plotly.js with a `<script>`
-tag. Each render sends the figure's JSON as bytes, after one line of settings. A rerun that
-resends an unchanged figure (same theme, same width) leaves the chart as it is drawn, a zoom
-included, as st.plotly_chart does.
+tag. A browser keeps both in its cache: Streamlit's static route sends no Cache-Control
+(and answers every request in full, gzipped anew), so the copies are dated 2000-01-01, and a
+browser then keeps them fresh for a tenth of that age (heuristic freshness, RFC 9111 §4.2.2):
+their names change with their content, as Streamlit's own hashed bundles, which it marks
+immutable for a year. Dated by the copy, a fresh server's 4.8 MB came again with every page
+load for its first hours. Each render sends the figure's JSON as bytes, after one line of
+settings. A rerun that resends an unchanged figure (same theme, same width) leaves the chart as
+it is drawn, a zoom included, as st.plotly_chart does.
 
 The element is used only where it can work: a browser session of `streamlit run` (not AppTest,
 which has no browser and whose tests read `st.plotly_chart`'s spec), static serving on, and the
@@ -97,14 +102,17 @@ def _url(prefix: str) -> str:
 
 # Names this module writes (and so may remove when they are outdated), and no other file.
 _KEEP_OUTDATED_S = 24 * 3600
+# The copies' modification time, sent as Last-Modified (see the module's docstring); their last
+# access time says when a server last started with them.
+SERVED_MTIME = 946_684_800  # 2000-01-01 00:00 UTC
 _OURS = re.compile(r"^(plotly-[0-9A-Za-z.+-]+\.min\.js|pe-plotly-react-[0-9a-f]{12}\.js)$")
 
 
 def install_static(static_dir: Path) -> list[Path]:
     """Put `static_files()` into `static_dir`: each file missing or different is written to a
-    temporary name and renamed (a concurrent reader never sees half a file); other versions of
-    them are removed once unused for a day. Returns their paths; raises OSError when the folder
-    cannot be written."""
+    temporary name and renamed (a concurrent reader never sees half a file), dated SERVED_MTIME
+    and accessed now; other versions of them are removed once unused (not accessed) for a day.
+    Returns their paths; raises OSError when the folder cannot be written."""
     wanted = static_files()
     paths = []
     with _lock:
@@ -112,20 +120,19 @@ def install_static(static_dir: Path) -> list[Path]:
             content = source.read_bytes()  # not kept: 4.8 MB a server need not hold
             target = static_dir / name
             paths.append(target)
-            if target.is_file() and target.stat().st_size == len(content) \
-                    and target.read_bytes() == content:
-                os.utime(target)  # in use: see below
-                continue
-            static_dir.mkdir(parents=True, exist_ok=True)
-            temporary = target.with_name(f".{name}.{os.getpid()}.tmp")
-            temporary.write_bytes(content)
-            os.replace(temporary, target)
+            if not (target.is_file() and target.stat().st_size == len(content)
+                    and target.read_bytes() == content):
+                static_dir.mkdir(parents=True, exist_ok=True)
+                temporary = target.with_name(f".{name}.{os.getpid()}.tmp")
+                temporary.write_bytes(content)
+                os.replace(temporary, target)
+            os.utime(target, (time.time(), SERVED_MTIME))  # in use (see below), dated
         # Other versions go when no process has started with them for a day: a server still
         # running the previous code (a deployment's overlap, a developer's second server) keeps
         # its files meanwhile.
         for old in static_dir.iterdir():
             if _OURS.match(old.name) and old.name not in wanted \
-                    and time.time() - old.stat().st_mtime > _KEEP_OUTDATED_S:
+                    and time.time() - old.stat().st_atime > _KEEP_OUTDATED_S:
                 old.unlink(missing_ok=True)
     return paths
 
