@@ -86,7 +86,7 @@ def browser():
     executable = find_chromium()
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
-            executable_path=executable, args=browser_support.CHROMIUM_ARGS
+            executable_path=executable, args=browser_support.TEST_CHROMIUM_ARGS
         )
         yield chromium
         chromium.close()
