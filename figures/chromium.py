@@ -19,6 +19,10 @@ kaleido_scopes.js, `kaleido.PageGenerator`) driven through its browser library (
   its memory back (a reloaded tab kept ~300 MB). A drawing stopped midway closes its tab too,
   and then the browser if nothing else is drawing: a renderer stopped mid-task was seen still
   alive 30 s after its tab closed on a loaded machine;
+- a browser that stops answering (an image not drawn within its time, or a stopped image's tab
+  not closed within `CLEANUP_S`) is never used again: its processes are killed and the next
+  image starts another. A test run on a saturated machine saw one alive but silent, and every
+  later image waited on it to its timeout;
 - the browser itself lives while images are drawn or waiting (`close_when_idle`): a queue of
   exports starts it once. Idle, it would hold ~100-150 MB, so the caller closes it once nobody
   waits (ui.charts does, inside its memory share).
@@ -35,7 +39,9 @@ import atexit
 import base64
 import contextlib
 import logging
+import os
 import shutil
+import signal
 import struct
 import tempfile
 import threading
@@ -198,6 +204,19 @@ def _command_result(response: dict[str, Any]) -> Any:
     return result.get("result", {}).get("value")
 
 
+def process_tree(pid: int) -> list[int]:
+    """`pid` and its descendants, parents first (Linux's /proc; elsewhere `pid` alone).
+    choreographer starts a small Python wrapper, which starts Chromium, which starts its own
+    processes."""
+    tree, index = [pid], 0
+    while index < len(tree):
+        with contextlib.suppress(OSError, ValueError):
+            children = Path(f"/proc/{tree[index]}/task/{tree[index]}/children").read_text()
+            tree += [int(child) for child in children.split()]
+        index += 1
+    return tree
+
+
 def _ended(done: threading.Event) -> Callable[[asyncio.Task], None]:
     """A drawing's done-callback: `done` set, its error marked as seen (a stopped drawing's caller
     raises its own error, not the task's: asyncio would log "exception was never retrieved")."""
@@ -221,6 +240,7 @@ class _Chromium:
         self._drawing = 0  # images being drawn now (read and written in the loop)
         self._opening: asyncio.Lock | None = None  # made in the loop
         self.launches = 0  # browsers started (tests: one for a queue of images)
+        self._cleanups: set[asyncio.Future] = set()  # abandoned browsers' (held till done)
 
     # --- the caller's side (any thread) ---
     def _event_loop(self) -> asyncio.AbstractEventLoop:
@@ -248,23 +268,38 @@ class _Chromium:
 
         loop.call_soon_threadsafe(start)
         begun = time.monotonic()
+        timed_out = False
         try:
             while not done.wait(POLL_S):
                 elapsed = time.monotonic() - begun
                 if elapsed > timeout:
+                    timed_out = True
                     raise ImageExportError("timeout", f"not drawn within {timeout:.0f} s")
                 if poll is not None:
                     poll(elapsed)
         except BaseException:
             # Scheduled after `start`, so the task exists; it stops and closes its tab.
             loop.call_soon_threadsafe(lambda: tasks[0].cancel())
-            done.wait(CLEANUP_S)
-            # A renderer stopped mid-task may outlive its closed tab a long while on a loaded
-            # machine (a test run saw one 30 s on): with nothing else drawing, the browser
-            # goes, and all its memory with it. The next image starts it again (~1 s).
-            self.close_when_idle()
+            if timed_out:  # the browser did not answer in time: not asked again (its tab
+                self.abandon()  # went with it; the task ends on its own, its waits bounded)
+            elif not done.wait(CLEANUP_S):  # nor did it close the tab in time
+                self.abandon()
+            else:
+                # A renderer stopped mid-task may outlive its closed tab a long while on a
+                # loaded machine (a test run saw one 30 s on): with nothing else drawing, the
+                # browser goes, and all its memory with it. The next image starts it again.
+                self.close_when_idle()
             raise
         return tasks[0].result()
+
+    def abandon(self) -> None:
+        """Kill the browser (its processes, at once) and forget it, whatever it is drawing: it
+        stopped answering. The next image starts a new one."""
+        if self._loop is None:
+            return
+        future = asyncio.run_coroutine_threadsafe(self._abandon(), self._loop)
+        with contextlib.suppress(Exception):
+            future.result(CLEANUP_S)
 
     def close_when_idle(self) -> None:
         """Close the browser if no image is being drawn (its memory goes back to the system)."""
@@ -328,6 +363,23 @@ class _Chromium:
         self._browser = browser
         self.launches += 1
         return browser
+
+    async def _abandon(self) -> None:
+        browser, self._browser = self._browser, None
+        if browser is None:
+            return
+        _LOGGER.warning("image export: Chromium stopped answering; killed, the next image "
+                        "starts another")
+        for pid in reversed(process_tree(browser.subprocess.pid)):  # children first
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+        async def clean_up() -> None:  # choreographer's own (its profile folder), in the
+            with contextlib.suppress(Exception):  # background: it may wait on the dead pipe
+                await asyncio.wait_for(browser.close(), CLEANUP_S)
+
+        self._cleanups.add(cleanup := asyncio.ensure_future(clean_up()))
+        cleanup.add_done_callback(self._cleanups.discard)
 
     async def _close(self, *, only_idle: bool) -> None:
         if only_idle and self._drawing:

@@ -10,8 +10,11 @@ press draws nothing more, and a failure is said, never raised."""
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import io
 import itertools
+import os
+import signal
 import threading
 import time
 import zlib
@@ -21,7 +24,7 @@ import plotly.graph_objects as go
 import pytest
 from PIL import Image
 
-from figures.chromium import CHROMIUM, png_file
+from figures.chromium import CHROMIUM, png_file, process_tree
 from figures.export import ImageExportError, figure_image, find_browser, image_cost
 from locales import message
 from tests.apptest import open_page
@@ -392,3 +395,27 @@ def test_an_image_says_it_waits_for_the_servers_memory_to_fall(monkeypatch):
     assert statuses["image"].labels[:3] == [said] * 3
     assert statuses["image"].labels[3].startswith(
         message("export_queue.drawing", "en", what=message("export.svg", "en"), seconds=0))
+
+
+def test_a_browser_that_stops_answering_is_replaced_for_the_next_image():
+    """A Chromium alive but answering nothing (its processes stopped here with SIGSTOP; under
+    load a test run saw one so for minutes): the image waiting on it times out, and the next
+    image is drawn by a new browser instead of waiting on the same one again."""
+    figure_image(small_figure(), "svg")
+    stuck = CHROMIUM._browser.subprocess
+    stopped = process_tree(stuck.pid)
+    for pid in stopped:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        with pytest.raises(ImageExportError, match="timeout"):
+            figure_image(small_figure(), "svg", timeout=3)
+        started = time.monotonic()
+        svg = figure_image(small_figure(), "svg", timeout=60)
+        assert svg.lstrip().startswith(b"<svg")
+        assert time.monotonic() - started < 30
+        assert CHROMIUM._browser.subprocess.pid != stuck.pid
+    finally:
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        charts.close_browser_when_idle()
