@@ -35,8 +35,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.long]
 ROOT = Path(__file__).resolve().parent.parent
 SESSIONS = 10
 # Pages each visitor clicks to after its deep link: the i-th visitor starts on the tour's i-th page
-# and goes on to the next three, so the ten together open every page (each page by three or four
-# visitors, spread over both replicas) and each visitor's one websocket carries several page runs.
+# and goes on to the next three, so the ten together open every page (each by three or four
+# visitors) and each visitor's one websocket carries several page runs.
 CLICKS = 3
 WAIT_MS = 120_000  # two servers, nginx and ten pages share two cores
 # One line of the pe_replicas log format (deploy/nginx/pe-explorer.conf.template).
