@@ -211,14 +211,13 @@ def projection_section() -> None:
     projected = shown.projection
     st.subheader(t("word-position.projection_pca") if projected.method == "PCA"
                  else t("word-position.projection"))
+    # A 2-D table (the article's) is drawn as it is in either projection: the control stays,
+    # with its value and its link, but cannot be changed there (the caption says why).
     with controls.view_row(1)[0]:
-        controls.choice("projection", t("word-position.projection_control"))
+        controls.choice("projection", t("word-position.projection_control"),
+                        disabled=shown.d_model < 3)
     if projected.method == "raw":
-        explain(
-            t("word-position.raw_caption_3d", d=shown.d_model) if components == 3
-            else t("word-position.raw_caption", d=shown.d_model),
-            caption=True,
-        )
+        explain(t("word-position.raw_caption_3d", d=shown.d_model), caption=True)
     else:
         ratios = projected.explained_variance_ratio
         shares = ", ".join(f"PC{i + 1} {r:.1%}" for i, r in enumerate(ratios))

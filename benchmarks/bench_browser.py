@@ -164,6 +164,7 @@ VIEW_CONTROL_JS = """(names) => {
   for (const name of names) {
     const box = main && main.querySelector('.st-key-' + CSS.escape(name));
     if (!box || box.getClientRects().length === 0) continue;
+    if (box.querySelector('input:disabled')) continue;  // shown, but changes nothing here
     if (box.querySelector('input[type=range]')) return [name, 'slider'];
     if (box.querySelector('[data-testid="stNumberInputStepUp"]')) return [name, 'number'];
     if (box.querySelector('input[type=radio]')) return [name, 'radio'];

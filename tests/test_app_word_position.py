@@ -186,3 +186,15 @@ def test_the_projection_lives_above_the_chart_and_keeps_its_value():
     assert {t["type"] for t in plotly_figures(at)[0]["data"]} == {"scatter"}
     assert at.main.radio(key="projection").value == "2-D"
     assert at.dataframe[0].value.equals(table)
+
+
+def test_the_projection_cannot_be_changed_for_a_two_dimensional_table():
+    """The article's table has d = 2: 2-D and 3-D draw the same points, so the control is shown
+    disabled (its link value kept) and the caption says why; a wider table enables it."""
+    at = open_page(WORD, {"projection": "3-D"})
+    radio = at.main.radio(key="projection")
+    assert radio.disabled and radio.value == "3-D"
+    assert any("no third axis" in c.value for c in at.caption)
+    assert {t["type"] for t in plotly_figures(at)[0]["data"]} == {"scatter"}
+    assert not open_page(WORD, {"embedding": "random", "d_model": "4"}).main.radio(
+        key="projection").disabled

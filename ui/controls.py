@@ -278,7 +278,7 @@ class PageControls:
 
     def choice(
         self, name: str, label: str | None = None, *, help: str | None = CATALOGUE_HELP,
-        captions: Sequence[str] | None = None,
+        captions: Sequence[str] | None = None, disabled: bool = False,
     ) -> str:
         # No format_func: a bound radio writes the *formatted* label into the URL, so the option
         # shown must be the value itself for links to stay the documented contract.
@@ -293,6 +293,7 @@ class PageControls:
             key=name,
             help=self._help(name, help),
             captions=captions,
+            disabled=disabled,
             bind="query-params",
         )
         if captions is None:
