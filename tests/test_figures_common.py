@@ -1,0 +1,35 @@
+"""figures.common's subplot grid: the layout `make_subplots` makes, built once per shape."""
+
+from __future__ import annotations
+
+import pytest
+from plotly.subplots import make_subplots
+
+from figures.common import grid_axes, grid_layout
+
+
+@pytest.mark.parametrize(("rows", "cols", "titles"), [(1, 1, 1), (1, 4, 4), (2, 8, 12), (8, 8, 64),
+                                                      (2, 3, 0)])
+def test_grid_layout_is_make_subplots_layout(rows, cols, titles):
+    """Each panel's axes (domains, anchors) and titles as plotly's make_subplots has them, with
+    the given titles' texts, for full and partly filled grids, with and without titles."""
+    texts = [f"<b>head {i + 1}</b>" if i == 2 else f"head {i + 1}" for i in range(titles)]
+    expected = make_subplots(rows=rows, cols=cols, subplot_titles=texts or None,
+                             horizontal_spacing=0.02, vertical_spacing=0.3 / rows)
+    layout = grid_layout(rows, cols, titles=texts or None, horizontal_spacing=0.02,
+                         vertical_spacing=0.3 / rows)
+    assert layout == expected.layout.to_plotly_json()
+
+
+def test_grid_layout_copies_are_independent():
+    """The grid is made once per shape: a figure's changes to its copy reach no other figure."""
+    first = grid_layout(2, 2, titles=["a", "b", "c", "d"], horizontal_spacing=0.1,
+                        vertical_spacing=0.1)
+    first["xaxis"]["showgrid"] = False
+    first["annotations"][0]["font"] = {"size": 10}
+    second = grid_layout(2, 2, titles=["e", "f", "g", "h"], horizontal_spacing=0.1,
+                         vertical_spacing=0.1)
+    assert "showgrid" not in second["xaxis"] and second["annotations"][0]["font"] == {"size": 16}
+    assert [a["text"] for a in second["annotations"]] == ["e", "f", "g", "h"]
+    assert [grid_axes(i) for i in (0, 1, 11)] == [("xaxis", "yaxis"), ("xaxis2", "yaxis2"),
+                                                  ("xaxis12", "yaxis12")]
