@@ -155,7 +155,7 @@ def patch_control(column) -> tuple[int, int]:
     """The selected patch: a view's own control (tiles, halves, 2-D RoPE), made in `column` of
     its row; a patch the grid does not have is said there, and the centre is used."""
     with column:
-        patch_text = controls.text("patch")
+        patch_text = controls.text("patch", placeholder=f"{grid_h // 2},{grid_w // 2}")
     try:
         return vit_grid.parse_patch(patch_text, grid_h, grid_w)
     except InputError as error:

@@ -68,7 +68,7 @@ def dims_control() -> tuple[list[int], str]:
     """The dimensions a view draws (its own row) and their file-name part; dimensions the
     table does not have are said in the view, and the default ones are drawn."""
     with controls.view_row(1)[0]:
-        dims_text = controls.text("dims")
+        dims_text = controls.text("dims", placeholder=", ".join(map(str, default_dims(d_model))))
     try:
         dims = parse_dims(dims_text, d_model)
     except InputError as error:

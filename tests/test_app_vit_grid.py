@@ -181,3 +181,15 @@ def test_the_selected_patch_is_a_control_of_the_views_that_draw_it():
     at.text_input(key="patch").set_value("9,9").run()
     assert "patch=9,9 is outside the grid" in " ".join(w.value for w in at.warning)
     assert "Patch (3, 5)" in plotly_figures(at)[0]["layout"]["title"]["text"]  # the centre
+
+
+@pytest.mark.parametrize(("grid", "centre"), [((14, 14), "7,7"), ((6, 10), "3,5")])
+def test_an_empty_patch_box_shows_the_centre_it_stands_for(grid, centre):
+    """The patch box is empty by default (the centre): its greyed placeholder names that patch,
+    and typing it draws the same map."""
+    query = {"grid_h": str(grid[0]), "grid_w": str(grid[1]), "view": "halves"}
+    at = open_page(VIT_GRID, query)
+    assert at.text_input(key="patch").value == ""
+    assert at.text_input(key="patch").placeholder == centre
+    typed = open_page(VIT_GRID, query | {"patch": centre})
+    assert plotly_figures(typed) == plotly_figures(at)

@@ -108,3 +108,17 @@ def test_the_dimensions_are_the_curves_and_clocks_own_control():
     at.text_input(key="dims").set_value("999").run()  # off the table: said in the view
     assert "dims=999" in " ".join(w.value for w in at.warning)
     assert plotly_figures(at)  # the default dimensions drawn
+
+
+@pytest.mark.parametrize("d_model", ["128", "512"])
+def test_an_empty_dims_box_shows_the_dimensions_it_stands_for(d_model):
+    """The dims box is empty by default (the fastest, a middle and the slowest pair): its
+    greyed placeholder lists those columns, and typing them draws the same curves."""
+    at = open_page(WAVELENGTHS, {"d_model": d_model})
+    half = int(d_model) // 2
+    pairs = [0, half // 2, half - 1]  # the article's three: fastest, middle, slowest
+    columns = ", ".join(str(c) for i in pairs for c in (2 * i, 2 * i + 1))
+    assert at.text_input(key="dims").value == ""
+    assert at.text_input(key="dims").placeholder == columns
+    typed = open_page(WAVELENGTHS, {"d_model": d_model, "dims": columns})
+    assert plotly_figures(typed)[0] == plotly_figures(at)[0]

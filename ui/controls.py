@@ -310,7 +310,8 @@ class PageControls:
         return self._checked(name, value)
 
     def text(self, name: str, label: str | None = None, *,
-             help: str | None = CATALOGUE_HELP) -> str:
+             help: str | None = CATALOGUE_HELP, placeholder: str | None = None) -> str:
+        """A text box; `placeholder` shows, greyed, what an empty box stands for."""
         param = self.params[name]
         self._restore(name)
         assert isinstance(param, TextParam)
@@ -320,6 +321,7 @@ class PageControls:
             max_chars=param.max_length,
             key=name,
             help=self._help(name, help),
+            placeholder=placeholder,
             bind="query-params",
         )
         return self._checked(name, value)
