@@ -32,22 +32,23 @@ def base_layout(fig: go.Figure, title: str, height: int = FIGURE_HEIGHT) -> go.F
 
 @functools.lru_cache(maxsize=32)
 def _grid_layout(rows: int, cols: int, horizontal_spacing: float, vertical_spacing: float,
-                 titles: int) -> str:
+                 titles: int, shared_yaxes: bool) -> str:
     placeholders = [str(i) for i in range(titles)] or None  # the texts are set per figure
     return json.dumps(make_subplots(
         rows=rows, cols=cols, subplot_titles=placeholders, horizontal_spacing=horizontal_spacing,
-        vertical_spacing=vertical_spacing).layout.to_plotly_json())
+        vertical_spacing=vertical_spacing, shared_yaxes=shared_yaxes).layout.to_plotly_json())
 
 
 def grid_layout(rows: int, cols: int, *, titles: list[str] | None = None,
-                horizontal_spacing: float, vertical_spacing: float) -> dict:
+                horizontal_spacing: float, vertical_spacing: float,
+                shared_yaxes: bool = False) -> dict:
     """`make_subplots`' layout as a dict: each panel's x and y axes (domains, anchors) and its
     title as an annotation. Many panels cost `make_subplots` and plotly's per-panel updates
     tens of milliseconds each rerun (64 ALiBi heads: ~270 ms a figure); the grid is made once
     per shape, and the caller sets the axes' options in the dict and builds the figure once
     (`go.Figure(data=..., layout=...)`), each trace naming its axes (`grid_axes`)."""
     layout = json.loads(_grid_layout(rows, cols, horizontal_spacing, vertical_spacing,
-                                     len(titles or ())))
+                                     len(titles or ()), shared_yaxes))
     for annotation, title in zip(layout.get("annotations", []), titles or [], strict=True):
         annotation["text"] = title
     return layout

@@ -8,16 +8,18 @@ from plotly.subplots import make_subplots
 from figures.common import grid_axes, grid_layout
 
 
-@pytest.mark.parametrize(("rows", "cols", "titles"), [(1, 1, 1), (1, 4, 4), (2, 8, 12), (8, 8, 64),
-                                                      (2, 3, 0)])
-def test_grid_layout_is_make_subplots_layout(rows, cols, titles):
-    """Each panel's axes (domains, anchors) and titles as plotly's make_subplots has them, with
-    the given titles' texts, for full and partly filled grids, with and without titles."""
+@pytest.mark.parametrize(("rows", "cols", "titles", "shared"), [
+    (1, 1, 1, False), (1, 4, 4, False), (2, 8, 12, False), (8, 8, 64, False), (2, 3, 0, False),
+    (2, 3, 5, True), (1, 2, 2, True)])
+def test_grid_layout_is_make_subplots_layout(rows, cols, titles, shared):
+    """Each panel's axes (domains, anchors, shared y axes) and titles as plotly's make_subplots
+    has them, with the given titles' texts, for full and partly filled grids."""
     texts = [f"<b>head {i + 1}</b>" if i == 2 else f"head {i + 1}" for i in range(titles)]
     expected = make_subplots(rows=rows, cols=cols, subplot_titles=texts or None,
-                             horizontal_spacing=0.02, vertical_spacing=0.3 / rows)
+                             horizontal_spacing=0.02, vertical_spacing=0.3 / rows,
+                             shared_yaxes=shared)
     layout = grid_layout(rows, cols, titles=texts or None, horizontal_spacing=0.02,
-                         vertical_spacing=0.3 / rows)
+                         vertical_spacing=0.3 / rows, shared_yaxes=shared)
     assert layout == expected.layout.to_plotly_json()
 
 
