@@ -356,6 +356,56 @@ def test_the_chart_div_is_kept_across_a_control_change(browser, react_url):
         seen.close()
 
 
+# A redraw of one chart, as a rerun's new figure makes it (its title changed), and the
+# Plotly.react calls it made: after a few microtask turns (an on-screen chart is drawn at once,
+# within them) and once its draw is done.
+REDRAW_JS = """async (key) => {
+  const gd = document.querySelector(`.st-key-${key} .js-plotly-plot`);
+  const state = gd.__pePlotlyReact;
+  const Plotly = window.__pePlotly, react = Plotly.react;
+  const calls = [];
+  Plotly.react = function (target, ...rest) {
+    calls.push(target === gd ? key : 'other');
+    return react.call(this, target, ...rest);
+  };
+  try {
+    const spec = JSON.parse(state.data.spec);
+    spec.layout.title.text += ' (redrawn)';
+    state.data = {...state.data, spec: JSON.stringify(spec)};
+    state.draw();
+    for (let turn = 0; turn < 20; turn++) await Promise.resolve();
+    const atOnce = calls.length;
+    await state.queue;
+    return {onScreen: state.onScreen, atOnce, calls,
+            title: gd.layout.title.text.includes('redrawn')};
+  } finally {
+    Plotly.react = react;
+  }
+}"""
+
+
+def test_a_chart_out_of_the_window_is_redrawn_after_the_next_frame(browser, react_url):
+    """A redraw of a chart out of the window waits for the next frame, so the charts in view
+    are drawn and painted first; it is still drawn without scrolling to it. A chart in view is
+    redrawn at once."""
+    seen = _page(browser, react_url)
+    try:
+        seen.open("/vit-grid?view=rope", charts=2)
+        page = seen.page
+        # The first chart in view, the tiles (below it) out of the window.
+        page.locator(".st-key-rope_chart").scroll_into_view_if_needed()
+        page.evaluate("() => window.scrollBy(0, -200)")
+        page.wait_for_function("""() => document.querySelector(
+            '.st-key-rope_tiles_chart .js-plotly-plot').__pePlotlyReact.onScreen === false""")
+        assert page.evaluate(REDRAW_JS, "rope_tiles_chart") == {
+            "onScreen": False, "atOnce": 0, "calls": ["rope_tiles_chart"], "title": True}
+        assert page.evaluate(REDRAW_JS, "rope_chart") == {
+            "onScreen": True, "atOnce": 1, "calls": ["rope_chart"], "title": True}
+        assert seen.exceptions() == [] and seen.console_errors == [] == seen.failed
+    finally:
+        seen.close()
+
+
 def test_hover_and_the_modebar_download(browser, react_url):
     seen = _page(browser, react_url)
     try:

@@ -701,28 +701,48 @@ function keepArrays(trace, before) {
 function setUp(root, gd) {
   const state = { data: null, fullscreen: false, queue: Promise.resolve(), latest: 0,
                   width: 0, observer: null, keydown: null, resize: null };
+  // Whether the chart is in the window (an IntersectionObserver's last word; unknown: yes).
+  state.onScreen = true;
+  state.visibility = new IntersectionObserver(entries => {
+    state.onScreen = entries[entries.length - 1].isIntersecting;
+  });
+  state.visibility.observe(gd);
+  // What a draw would draw: the same figure, theme and size are left as they are drawn (a
+  // rerun resends every element; a zoom stays, an animation plays on), as st.plotly_chart
+  // leaves its chart.
+  const drawingOf = (data, theme) => [
+    data.spec, JSON.stringify(data.config || {}), data.theme, JSON.stringify(theme), theme.px(1),
+    state.fullscreen, state.fullscreen ? `${window.innerWidth}x${window.innerHeight}`
+                                       : state.width];
+  const unchanged = drawing => state.drawn && drawing.every((v, i) => v === state.drawn[i]);
+  const render = (Plotly, data) => {
+    const theme = readTheme(root);
+    const drawing = drawingOf(data, theme);
+    if (unchanged(drawing)) return undefined;
+    const drawn = figure(data, state, theme);
+    const traces = drawn.data.map(trace => JSON.stringify(trace));
+    keepDrawn(drawn, traces, state, gd);
+    if (!state.fullscreen) gd.style.minHeight = `${drawn.layout.height}px`;
+    return Plotly.react(gd, drawn).then(() => {
+      state.drawn = drawing;
+      state.traces = traces;
+      state.sent = drawn;
+    });
+  };
   state.draw = () => {
     const ticket = ++state.latest;
     const data = state.data;
+    const superseded = () => ticket !== state.latest || !gd.isConnected;  // a newer draw follows
     state.queue = state.queue.then(() => loadPlotly(data.src)).then(Plotly => {
-      if (ticket !== state.latest || !gd.isConnected) return undefined;  // a newer draw follows
-      // A rerun resends every element: the same figure, theme and size are left as they are
-      // drawn (a zoom stays, an animation plays on), as st.plotly_chart leaves its chart.
-      const theme = readTheme(root);
-      const drawing = [data.spec, JSON.stringify(data.config || {}), data.theme,
-                       JSON.stringify(theme), theme.px(1), state.fullscreen,
-                       state.fullscreen ? `${window.innerWidth}x${window.innerHeight}`
-                                        : state.width];
-      if (state.drawn && drawing.every((v, i) => v === state.drawn[i])) return undefined;
-      const drawn = figure(data, state, theme);
-      const traces = drawn.data.map(trace => JSON.stringify(trace));
-      keepDrawn(drawn, traces, state, gd);
-      if (!state.fullscreen) gd.style.minHeight = `${drawn.layout.height}px`;
-      return Plotly.react(gd, drawn).then(() => {
-        state.drawn = drawing;
-        state.traces = traces;
-        state.sent = drawn;
-      });
+      if (superseded() || unchanged(drawingOf(data, readTheme(root)))) return undefined;
+      // A redraw out of the window waits for the next frame: the charts in view are drawn and
+      // painted first (a view's second chart, a page's charts below the fold), then this one,
+      // before anyone could scroll to it. A first draw never waits (the page's first paint).
+      if (state.drawn && !state.fullscreen && !state.onScreen) {
+        return new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)))
+          .then(() => (superseded() ? undefined : render(Plotly, data)));
+      }
+      return render(Plotly, data);
     }).catch(error => {
       console.error("plotly_react:", error);
     });
@@ -790,6 +810,7 @@ export default function ({ parentElement, data }) {
     window.setTimeout(() => {
       if (gd.isConnected) return;
       state.observer.disconnect();
+      state.visibility.disconnect();
       document.removeEventListener("keydown", state.keydown, false);
       window.removeEventListener("resize", state.resize);
       if (state.fullscreen) document.body.style.overflow = "unset";
