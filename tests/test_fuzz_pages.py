@@ -96,11 +96,12 @@ def test_generated_control_values(page):
     def run(data):
         at = open_page(SCRIPTS[page])
         for _ in range(3):
-            # the controls on the page in this state (a view shows its own; `view` switches)
+            # the controls on the page in this state (a view shows its own; `view` switches),
+            # but not a disabled one (no one can change it)
             shown = {getattr(w, "key", None): w
                      for kind in ("number_input", "slider", "radio", "toggle", "selectbox",
                                   "select_slider", "checkbox", "multiselect", "segmented_control")
-                     for w in at.get(kind)}
+                     for w in at.get(kind) if not getattr(w, "disabled", False)}
             available = [spec for spec in specs if spec.name in shown]
             assert available, "no control of this page was found by its key"
             spec = data.draw(st.sampled_from(available), label="control")
