@@ -311,9 +311,14 @@ def config_section() -> None:
                     )
         explain(caption, caption=True)
     # Per pair, every config side by side: to copy, or download as CSV (the table's toolbar).
-    with st.expander(t("rope-config.pairs_heading"), icon=":material/table_rows:"):
-        columns = pair_columns(shown, lang)
-        st.dataframe(coloured_pairs(columns, shown, colours), hide_index=True)
+    # Built only while open (opening it reruns this view), as the Export menu's buttons are: a
+    # folded table re-sent with every change of the view cost ~20-30 ms a change.
+    pairs = st.expander(t("rope-config.pairs_heading"), icon=":material/table_rows:",
+                        key="config_pairs", on_change="rerun")
+    if pairs.open:
+        with pairs:
+            columns = pair_columns(shown, lang)
+            st.dataframe(coloured_pairs(columns, shown, colours), hide_index=True)
 
 
 # One section at a time (in the URL as `view`): a change redraws only what is on screen.

@@ -644,3 +644,20 @@ def test_on_a_slide_the_tables_colours_are_the_charts():
     assert shown[0] == "#0072B2"  # Okabe and Ito's blue
     styles = at.table[0].proto.arrow_data.styler.styles
     assert all(f"color: {colour}" in styles for colour in shown)
+
+
+def test_the_per_pair_table_is_built_only_while_open():
+    """Folded, the per-pair table is not sent (a change of the view re-sends nothing of it);
+    opened, it holds every pair of the config: θ_i = base^(-2i/d) (Llama 3.1 8B: base 500000,
+    d = 128), and it stays open across a change of the factor."""
+    at = open_page(ROPE, {"view": "config"})
+    assert len(at.dataframe) == 0
+    at.session_state["config_pairs"] = True
+    at.run()
+    assert not at.exception
+    [pairs] = at.dataframe
+    theta = pairs.value["Llama 3.1 8B · θᵢ"].to_numpy()
+    assert theta.shape == (64,)
+    np.testing.assert_allclose(theta, 500000.0 ** (-2 * np.arange(64) / 128), rtol=1e-6)
+    control(at, "factor").set_value(4).run()
+    assert not at.exception and len(at.dataframe) == 1
