@@ -181,17 +181,15 @@ def make_clock_figure(frames: ClockFrames, *, start: int = 0, lang: Lang = "en")
     frame_list = []
     for f, pos in enumerate(frames.positions):
         h = _hands(frames, f, cx, cy, lang)
-        frame_list.append(
-            go.Frame(
-                name=str(pos),
-                data=[
-                    go.Scatter(x=h["hand_x"], y=h["hand_y"]),
-                    go.Scatter(x=h["tip_x"], y=h["tip_y"]),
-                    go.Scatter(text=h["text"]),
-                ],
-                traces=animated,
-            )
-        )
+        frame_list.append({
+            "name": str(pos),
+            "data": [{"type": "scatter", "x": h["hand_x"], "y": h["hand_y"]},
+                     {"type": "scatter", "x": h["tip_x"], "y": h["tip_y"]},
+                     {"type": "scatter", "text": h["text"]}],
+            "traces": animated,
+        })
+    # Plain dicts, checked once as the figure takes them: go.Frame and go.Scatter objects were
+    # checked twice, and 400 frames took ~400 ms a rerun.
     fig.frames = frame_list
     step_options = {"mode": "immediate", "frame": {"duration": 0, "redraw": False},
                     "transition": {"duration": 0}}
