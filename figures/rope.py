@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from core.rope import ContextExtension
 from figures.common import NEUTRAL, arrow_trace, base_layout, grid_axes, grid_layout
@@ -84,44 +83,43 @@ def make_rope_rotation_figure(
 
     `positions` ``(P,)``; each trajectory ``(P, 2)``: (first, second) coordinate of the pair.
     """
-    fig = make_subplots(rows=1, cols=len(trajectories), subplot_titles=list(titles))
+    # One layout dict and one figure (figures.common.grid_layout).
+    layout = grid_layout(1, len(trajectories), titles=list(titles),
+                         horizontal_spacing=0.2 / len(trajectories), vertical_spacing=0.3)
     circle = np.linspace(0, 2 * np.pi, 181)  # (181,) a smooth unit circle
     last = len(positions) - 1
     # Every position up to MAX_ROTATION_POINTS, else evenly spread ones (first and last kept): each
     # point is a styled SVG node in the browser, and a few hundred already show the circle.
     shown = np.unique(np.linspace(0, last, min(len(positions), MAX_ROTATION_POINTS)).round()
                       .astype(int))  # (S,)
+    traces = []
     for col, points in enumerate(trajectories, start=1):
-        fig.add_trace(
-            go.Scatter(x=np.cos(circle), y=np.sin(circle), mode="lines",
-                       line={"color": "#cccccc", "width": 1}, hoverinfo="skip", showlegend=False),
-            row=1, col=col,
-        )
-        fig.add_trace(
-            go.Scatter(
-                x=points[shown, 0], y=points[shown, 1], mode="markers",
-                marker={"size": 5, "color": positions[shown], "colorscale": "Viridis",
-                        "cmin": 0, "cmax": max(positions[-1], 1), "showscale": col == 1,
-                        "colorbar": {"title": {"text": message("fig.rope.rotation_colorbar", lang)},
-                                     "x": 1.02}},
-                customdata=positions[shown],
-                hovertemplate=message("fig.rope.rotation_hover", lang),
-                name=message("fig.rope.rotation_trace", lang), showlegend=False,
-            ),
-            row=1, col=col,
-        )
+        x_key, y_key = grid_axes(col - 1)
+        axes = {"xaxis": x_key.replace("axis", ""), "yaxis": y_key.replace("axis", "")}
+        traces.append(go.Scatter(x=np.cos(circle), y=np.sin(circle), mode="lines",
+                                 line={"color": "#cccccc", "width": 1}, hoverinfo="skip",
+                                 showlegend=False, **axes))
+        traces.append(go.Scatter(
+            x=points[shown, 0], y=points[shown, 1], mode="markers",
+            marker={"size": 5, "color": positions[shown], "colorscale": "Viridis",
+                    "cmin": 0, "cmax": max(positions[-1], 1), "showscale": col == 1,
+                    "colorbar": {"title": {"text": message("fig.rope.rotation_colorbar", lang)},
+                                 "x": 1.02}},
+            customdata=positions[shown],
+            hovertemplate=message("fig.rope.rotation_hover", lang),
+            name=message("fig.rope.rotation_trace", lang), showlegend=False, **axes,
+        ))
         for index, colour in ((0, TRAINED_COLOUR), (last, BEYOND_COLOUR)):  # from the origin
-            fig.add_trace(
-                arrow_trace(np.zeros((1, 2)), points[[index]], color=colour, width=2, head=12,
-                            hoverinfo="skip", showlegend=False),
-                row=1, col=col,
-            )
-        fig.update_xaxes(range=[-1.25, 1.25], title_text=message("fig.rope.rotation_x_title", lang),
-                         row=1, col=col, constrain="domain")
-        fig.update_yaxes(range=[-1.25, 1.25], scaleanchor=f"x{col}", row=1, col=col,
-                         title_text=message("fig.rope.rotation_y_title", lang) if col == 1
-                         else None)
-    fig.update_annotations(font={"size": 12})
+            traces.append(arrow_trace(np.zeros((1, 2)), points[[index]], color=colour, width=2,
+                                      head=12, hoverinfo="skip", showlegend=False).update(axes))
+        layout[x_key].update(range=[-1.25, 1.25], constrain="domain",
+                             title={"text": message("fig.rope.rotation_x_title", lang)})
+        layout[y_key].update(range=[-1.25, 1.25], scaleanchor=f"x{col}")
+        if col == 1:
+            layout[y_key]["title"] = {"text": message("fig.rope.rotation_y_title", lang)}
+    for annotation in layout.get("annotations", []):
+        annotation["font"] = {"size": 12}
+    fig = go.Figure(data=traces, layout=layout)
     base_layout(fig, message("fig.rope.rotation_title", lang), height=460)
     fig.update_layout(margin={"t": 110})  # room for the two-line panel titles
     return fig
