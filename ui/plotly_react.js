@@ -715,9 +715,8 @@ function setUp(root, gd) {
     state.fullscreen, state.fullscreen ? `${window.innerWidth}x${window.innerHeight}`
                                        : state.width];
   const unchanged = drawing => state.drawn && drawing.every((v, i) => v === state.drawn[i]);
-  const render = (Plotly, data) => {
-    const theme = readTheme(root);
-    const drawing = drawingOf(data, theme);
+  // `theme` and `drawing` as read when the draw began, or read again (after a wait).
+  const render = (Plotly, data, theme = readTheme(root), drawing = drawingOf(data, theme)) => {
     if (unchanged(drawing)) return undefined;
     const drawn = figure(data, state, theme);
     const traces = drawn.data.map(trace => JSON.stringify(trace));
@@ -734,7 +733,10 @@ function setUp(root, gd) {
     const data = state.data;
     const superseded = () => ticket !== state.latest || !gd.isConnected;  // a newer draw follows
     state.queue = state.queue.then(() => loadPlotly(data.src)).then(Plotly => {
-      if (superseded() || unchanged(drawingOf(data, readTheme(root)))) return undefined;
+      if (superseded()) return undefined;
+      const theme = readTheme(root);
+      const drawing = drawingOf(data, theme);
+      if (unchanged(drawing)) return undefined;
       // A redraw out of the window waits for the next frame: the charts in view are drawn and
       // painted first (a view's second chart, a page's charts below the fold), then this one,
       // before anyone could scroll to it. A first draw never waits (the page's first paint).
@@ -742,7 +744,7 @@ function setUp(root, gd) {
         return new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)))
           .then(() => (superseded() ? undefined : render(Plotly, data)));
       }
-      return render(Plotly, data);
+      return render(Plotly, data, theme, drawing);
     }).catch(error => {
       console.error("plotly_react:", error);
     });
