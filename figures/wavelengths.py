@@ -119,9 +119,12 @@ def make_spectrum_figure(spectrum: Spectrum, *, lang: Lang = "en") -> go.Figure:
     return base_layout(fig, message("fig.wavelengths.spectrum_title", lang), height=460)
 
 
+CLOCK_DX, CLOCK_DY = 2.6, 3.4  # clock centres apart, in the unit circle's radii
+
+
 def _clock_centres(count: int) -> tuple[np.ndarray, np.ndarray]:
     index = np.arange(count)
-    return index % CLOCKS_PER_ROW * 2.6, -(index // CLOCKS_PER_ROW) * 3.4  # (m,), (m,)
+    return index % CLOCKS_PER_ROW * CLOCK_DX, -(index // CLOCKS_PER_ROW) * CLOCK_DY  # (m,), (m,)
 
 
 def _with_gaps(*columns: np.ndarray) -> list[float | None]:
@@ -225,6 +228,10 @@ def make_clock_figure(frames: ClockFrames, *, start: int = 0, lang: Lang = "en")
     )
     fig.update_xaxes(visible=False, range=[cx.min() - 1.4, cx.max() + 1.4])
     fig.update_yaxes(visible=False, range=[cy.min() - 1.6, 1.6], scaleanchor="x", scaleratio=1)
+    # The chart element lays the clocks out again with fewer to a row where their labels would
+    # not fit (a phone): ui/plotly_react.js `fitTiles`.
+    fig.update_layout(meta={"tiles": {"count": m, "columns": min(m, CLOCKS_PER_ROW),
+                                      "dx": CLOCK_DX, "dy": CLOCK_DY}})
     rows = -(-m // CLOCKS_PER_ROW)
     if frames.truncated:
         title = message("fig.wavelengths.clock_title_truncated", lang, last=frames.positions[-1])

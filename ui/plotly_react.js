@@ -634,12 +634,99 @@ function fitNarrow(spec, width, font, titleRoom) {
   layout.height = Math.round(margin.t + plot + margin.b);
 }
 
+// ---- tiles that flow to the width ----
+// A figure of equal tiles in a grid, described by the server as layout.meta.tiles = {count,
+// columns, dx, dy} (tile k centred at x = (k % columns) dx, y = -floor(k / columns) dy in the
+// axes' units, with equal scales and set ranges: the wavelength clocks) is laid out again with
+// fewer columns where a tile would be narrower than the widest text of its traces (a phone's
+// 390 px had eight clocks of 45 px a row, their labels over each other). Every point of every
+// trace and animation frame moves with its tile; the ranges and the height follow.
+const TYPED = { f8: Float64Array, f4: Float32Array, i4: Int32Array, i2: Int16Array,
+                i1: Int8Array, u4: Uint32Array, u2: Uint16Array, u1: Uint8Array };
+function numbers(values) {  // a plain array, or plotly's {dtype, bdata} decoded; else null
+  if (Array.isArray(values)) return values;
+  if (!isObject(values) || typeof values.bdata !== "string" || !TYPED[values.dtype]
+      || values.shape) return null;
+  const bytes = Uint8Array.from(atob(values.bdata), c => c.charCodeAt(0));
+  return Array.from(new TYPED[values.dtype](bytes.buffer));
+}
+function fitTiles(spec, width, font) {
+  const layout = spec.layout;
+  const tiles = isObject(layout.meta) && isObject(layout.meta.tiles) ? layout.meta.tiles : null;
+  const { xaxis, yaxis } = layout;
+  if (!tiles || !isObject(xaxis) || !isObject(yaxis) || !Array.isArray(xaxis.range)
+      || !Array.isArray(yaxis.range)) return;
+  const { count, columns, dx, dy } = tiles;
+  if (!(columns > 1 && count > 0 && dx > 0 && dy > 0)) return;
+  const margin = isObject(layout.margin) ? layout.margin : (layout.margin = {});
+  // Laid out again, with no tick labels to make room for, the tiles take the sides too.
+  const bare = xaxis.visible === false && yaxis.visible === false;
+  const side = value => (bare ? Math.min(value ?? 80, 10) : value ?? 80);
+  const plotWidth = width - side(margin.l) - side(margin.r);
+  let text = 0;
+  for (const t of spec.data) {
+    if (!Array.isArray(t.text) || !String(t.mode || "").includes("text")) continue;
+    const f = font([t.textfont]);
+    for (const s of t.text) text = Math.max(text, widest(String(s), f));
+  }
+  const [x0, x1] = xaxis.range.map(Number), [y0, y1] = yaxis.range.map(Number);
+  const tileWidth = k => plotWidth * dx / (x1 - x0 - (columns - k) * dx);
+  let k = columns;
+  while (k > 1 && tileWidth(k) < text + 8) k -= 1;
+  if (k === columns) return;
+  [margin.l, margin.r] = [side(margin.l), side(margin.r)];
+  const move = trace => {
+    const xs = numbers(trace.x), ys = numbers(trace.y);
+    if (!xs || !ys || xs.length !== ys.length) return;
+    const x = xs.slice(), y = ys.slice();
+    for (let i = 0; i < x.length; i += 1) {
+      if (x[i] === null || y[i] === null) continue;
+      const column = Math.round(x[i] / dx), row = Math.round(-y[i] / dy);
+      const index = row * columns + column;
+      x[i] += (index % k - column) * dx;
+      y[i] -= (Math.floor(index / k) - row) * dy;
+    }
+    trace.x = x;
+    trace.y = y;
+  };
+  spec.data.forEach(move);
+  for (const frame of Array.isArray(spec.frames) ? spec.frames : []) {
+    if (Array.isArray(frame.data)) frame.data.forEach(move);
+  }
+  const added = Math.ceil(count / k) - Math.ceil(count / columns);
+  xaxis.range = [x0, x1 - (columns - k) * dx];
+  yaxis.range = [y0 - added * dy, y1];
+  const plotHeight = (y1 - y0 + added * dy) * plotWidth / (x1 - x0 - (columns - k) * dx);
+  layout.height = Math.round((margin.t ?? 100) + plotHeight + (margin.b ?? 80));
+}
+
 // Fitted in place: `spec` as drawn at `width` px.
 function fitToWidth(spec, width) {
   const font = fontsOf(spec.layout);
   const narrow = width < NARROW_WIDTH;
   const titleRoom = fitTitle(spec.layout, width, font, narrow);
-  if (narrow) fitNarrow(spec, width, font, titleRoom);
+  if (narrow) {
+    fitNarrow(spec, width, font, titleRoom);
+    fitPlayer(spec.layout, font);
+  }
+  fitTiles(spec, width, font);
+}
+
+// On a phone, an animation's slider beside its play and pause buttons (the clocks': the slider
+// from 22% of the width) ran under them: the slider goes below the buttons, the plot's width.
+function fitPlayer(layout, font) {
+  const menus = Array.isArray(layout.updatemenus) ? layout.updatemenus : [];
+  if (!Array.isArray(layout.sliders) || !menus.some(m => m.type === "buttons")) return;
+  // Below the lowest row of buttons (plotly's buttons: the text's line and ~20 px of padding).
+  const below = Math.max(...menus.filter(m => m.type === "buttons")
+    .map(m => (isObject(m.pad) ? m.pad.t ?? 0 : 0))) + font([]).size * LINE + 24;
+  for (const slider of layout.sliders) {
+    if (!isObject(slider) || !(slider.x > 0)) continue;
+    slider.x = 0;
+    slider.len = 1;
+    slider.pad = { ...(isObject(slider.pad) ? slider.pad : {}) };
+    slider.pad.t = Math.max(slider.pad.t ?? 20, below);
+  }
 }
 
 // A figure whose traces are all as drawn before (the same JSON: a change moved only a mark of
