@@ -346,12 +346,13 @@ def away_from_the_end(page, key: str, down: bool) -> bool:
 
 # The text of the main area, for a view without a chart (TEXT_VIEWS).
 TEXT_SIGNATURE_JS = "() => document.querySelector('[data-testid=\"stMain\"]').innerText"
-# The charts and their annotations' text, for a view whose own control only marks a panel's
-# title (ALiBi's heads view bolds the chosen head's): the chart signature leaves out what is
-# placed on the paper, which a narrower window may rewrap, but the bench does not resize.
+# The charts and their annotations' text and border, for a view whose own control only marks a
+# panel's title (ALiBi's heads view outlines the chosen head's): the chart signature leaves out
+# what is placed on the paper, which a narrower window may rewrap, but the bench does not resize.
 TITLE_SIGNATURE_JS = f"""() => ({browser_support.CHART_SIGNATURE_JS})() + '|'
     + Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd =>
-        ((gd.layout || {{}}).annotations || []).map(a => a.text).join(';')).join('|')"""
+        ((gd.layout || {{}}).annotations || []).map(a => a.text + a.bordercolor).join(';'))
+        .join('|')"""
 TITLE_VIEWS = {("alibi", "heads")}
 
 

@@ -17,6 +17,7 @@ import core
 from core import alibi, extrapolation, limits
 from core.overview import Overview, bin_edges
 from figures.alibi import (
+    HIGHLIGHT,
     make_alibi_bias_grid_figure,
     make_alibi_head_figure,
     make_alibi_reach_figure,
@@ -183,7 +184,13 @@ def test_figures_have_their_traces_and_axes():
     assert all(trace.coloraxis == "coloraxis" for trace in fig.data)  # one shared scale
     assert fig.layout.coloraxis.cmax == 0
     np.testing.assert_allclose(fig.data[0].customdata, grid.values[0], rtol=1e-6)  # the hover
-    assert "<b>h3" in fig.layout.annotations[2].text
+    # The chosen head's title outlined and coloured, every title with the same border (none
+    # moves), and no bold (a new text is a new layout for plotly.js; a colour is redrawn alone).
+    titles = fig.layout.annotations[:12]
+    assert [a.bordercolor == HIGHLIGHT for a in titles] == [h == 2 for h in range(12)]
+    assert titles[2].font.color == HIGHLIGHT and titles[3].font.color is None
+    assert {a.borderwidth for a in titles} == {1.5}
+    assert not any("<b>" in a.text for a in titles)
 
     fig = make_alibi_head_figure(grid, 2, slopes[2])
     np.testing.assert_array_equal(fig.data[0].z, grid.values[2])

@@ -158,9 +158,15 @@ lines = go.Figure(go.Scatter(x=x, y=np.sin(2 * np.pi * n * x), name="sin"))
 lines.add_scatter(x=x, y=np.cos(2 * np.pi * n * x), name="cos", mode="lines+markers")
 lines.update_layout(title="Two waves", xaxis_title="x", yaxis_title="y", height=380)
 table = np.sin(np.outer(np.arange(64), np.arange(128)) / (n + 1))
-heat = go.Figure(go.Heatmap(z=table, colorbar={{"title": {{"text": "value"}}}},
-                            colorscale="RdBu", zmid=0))
-heat.update_layout(title={{"text": "A table"}}, yaxis={{"autorange": "reversed"}})
+heat = go.Figure(go.Heatmap(z=table, coloraxis="coloraxis"))
+heat.update_layout(title={{"text": "A table"}}, yaxis={{"autorange": "reversed"}},
+                   coloraxis={{"colorscale": "RdBu", "cmid": 0, "colorbar": {{
+                       "title": {{"text": "value"}}, "tickvals": [-1, 0, 1],
+                       "ticktext": ["-1", "0", "1"]}}}})
+# A note whose colour follows m (as ALiBi's chosen head is outlined).
+heat.add_annotation(text="note", x=1, y=1.02, xref="paper", yref="paper", xanchor="right",
+                    yanchor="bottom", showarrow=False, borderwidth=1,
+                    bordercolor="#c0392b" if m % 2 else "rgba(0,0,0,0)")
 shared = go.Figure(go.Heatmap(z=table, coloraxis="coloraxis"))
 shared.update_layout(coloraxis={{"colorscale": "Viridis"}}, height=300)
 frames = go.Figure(go.Scatter(x=[0, 1], y=[0, n]),
@@ -289,18 +295,27 @@ def test_a_mark_moved_alone_leaves_the_traces_as_computed(browser, probe_url):
     """A change that moves only a mark of the layout (here an annotation) and the download's
     file name keeps each unchanged trace's arrays and the chart's config, so plotly.js redraws
     the mark alone: the traces' computed points (the chart's calcdata) stay the same object,
-    and the modebar's download takes the new name. A change of the data computes them again."""
+    and the modebar's download takes the new name. So for a heatmap whose y axis is reversed
+    and whose colour bar has its own ticks (arrays equal to those drawn, handed back as drawn),
+    when only a note's colour changes. A change of the data computes them again."""
     seen = _page(browser, probe_url)
     try:
         seen.page.goto(probe_url)
         _wait_charts(seen, 2 * PROBE_CHARTS)
         browser_support.wait_charts_drawn(seen.page)
         chart = "document.querySelector('.st-key-new4 .js-plotly-plot')"
-        seen.page.evaluate(f"() => {{ window.__calc = {chart}.calcdata; }}")
+        heat = "document.querySelector('.st-key-new1 .js-plotly-plot')"
+        seen.page.evaluate(f"() => {{ window.__calc = {chart}.calcdata; "
+                           f"window.__heat = {heat}.calcdata; }}")
         _move(seen, "m")
         seen.page.wait_for_function(f"() => {chart}.layout.annotations[0].text === 'm = 6'")
+        seen.page.wait_for_function(f"() => {heat}.layout.annotations[0].bordercolor "
+                                    "=== 'rgba(0,0,0,0)'")
         browser_support.wait_charts_drawn(seen.page)
         assert seen.page.evaluate(f"() => {chart}.calcdata === window.__calc")
+        assert seen.page.evaluate(f"() => {heat}.calcdata === window.__heat")
+        assert seen.page.evaluate(f"() => {heat}._fullLayout.yaxis.range[0] > "
+                                  f"{heat}._fullLayout.yaxis.range[1]")  # still reversed
         assert seen.page.locator(".st-key-new4 .annotation-text").text_content() == "m = 6"
         assert seen.page.evaluate(
             f"() => {chart}._context.toImageButtonOptions.filename") == "probe-m6"
