@@ -251,9 +251,10 @@ def rope_section() -> None:
     st.subheader(t("vit-grid.rope"))
     # The patch second in every view that has it (after the heading): a bound widget that moves
     # to another block between views no longer reaches the address bar (docs/design.md).
-    row, col = patch_control(controls.view_row(1)[0])
+    (patch_row,) = controls.view_row(1)
+    row, col = patch_control(patch_row)
     explain(t("vit-grid.rope_intro"))
-    head_width_column, head_column = controls.view_row(2)
+    head_width_column, head_column = controls.view_row(2, within=patch_row)
     with head_width_column:
         d_head = controls.stops("d_head")
     with head_column:

@@ -13,6 +13,7 @@ from figures.vit_grid import (
     make_tiles_figure,
     make_vit_encoding_figure,
 )
+from locales import message
 from tests.apptest import (
     EVERY_TEXT,
     control,
@@ -168,3 +169,15 @@ def test_vit_grid_figures_in_chinese():
         cols=cols_shown)
     # Without lang: English, as before.
     assert make_patch_map_figure(sim, row=2, col=7).layout.xaxis.title.text == "patch column (x)"
+
+
+def test_the_2d_rope_views_controls_are_one_fold_when_presenting():
+    """Presenting, the 2-D RoPE view's two rows of controls (the patch; d_head and the mixed
+    head) are under one "Controls" fold, not one fold each."""
+    present = open_page(VIT_GRID, {**SMALL_GRID, "view": "rope", "present": "1"})
+    assert not present.exception
+    folds = [e for e in present.expander if e.label == message("controls.view_controls", "en")]
+    assert len(folds) == 1
+    fold = folds[0]
+    assert [w.key for w in fold.text_input] == ["patch"]
+    assert {w.key for w in (*fold.slider, *fold.select_slider)} == {"d_head", "head"}

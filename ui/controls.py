@@ -239,13 +239,16 @@ class PageControls:
                     )
         return self._checked(name, value)
 
-    def view_row(self, columns: int | Sequence[float]) -> list:
+    def view_row(self, columns: int | Sequence[float], *, within=None) -> list:
         """A view's own controls, in a row above its chart (inside the view's fragment, so a
         change reruns that view alone): `columns` as `st.columns` takes them; on a phone they
         stack above the chart. In presentation mode the row is folded away under a small
         "Controls" heading (folded by default), so the slide stays clean and every control
-        stays live on it."""
-        if presenting():
+        stays live on it. A view's second row names its first (`within`, the holder that row
+        returned): presenting, both rows are under one fold."""
+        if presenting() and within is not None:
+            holder = within
+        elif presenting():
             holder = st.expander(t("controls.view_controls"), icon=":material/tune:",
                                  expanded=False, type="compact")
         elif columns == 1:  # one control, where it stands: no block around it
