@@ -59,24 +59,39 @@ LABEL_PLACES = (
 )
 LABEL_FONT_PX = 17  # the label's size on a slide (the largest it is drawn): boxes as drawn there
 PLOT_HEIGHT_PX = 420  # the 2-D plot's height (equal units: the y range sets the scale)
+# On a phone (the chart element's NARROW_WIDTH) the plot is a square ~270 px wide, the labels
+# 12 px (boxes taken as 13 px: room to spare): placed again for it, sent in layout.meta.narrow
+# (ui/plotly_react.js `useNarrow`).
+NARROW_PLOT_PX = 260
+NARROW_FONT_PX = 13
 
 
-def place_labels(groups: Sequence[tuple[np.ndarray, Sequence[str]]]) -> list[tuple[list, list]]:
+def place_labels(
+    groups: Sequence[tuple[np.ndarray, Sequence[str]]], *, plot_px: int = PLOT_HEIGHT_PX,
+    font_px: int = LABEL_FONT_PX, square: bool = False,
+) -> list[tuple[list, list]]:
     """Labels that do not cover each other or a point: for each group of (points (n, 2),
     labels), in order of priority, each label at the first of LABEL_PLACES where its box (as
-    drawn at LABEL_FONT_PX on a PLOT_HEIGHT_PX plot of equal units) overlaps no label placed
+    drawn at `font_px` on a `plot_px` tall plot of equal units) overlaps no label placed
     before and no other point; a label with no such place is left out (hover still names the
-    point). Returns per group (labels, textpositions)."""
+    point). `square`: the plot is as wide as it is tall (a phone's), its ranges the points'
+    larger span, and a label must also stay inside them (plotly clips text at the axes).
+    Returns per group (labels, textpositions)."""
     every = np.concatenate([np.asarray(points, dtype=np.float64) for points, _ in groups])
     low, high = every.min(axis=0), every.max(axis=0)
-    unit = max(float(high[1] - low[1]), float(high[0] - low[0]) * 0.4, 1e-9) * 1.15 \
-        / PLOT_HEIGHT_PX  # data units per pixel
-    line = LABEL_FONT_PX * 1.25 * unit
+    span = max(float(high[1] - low[1]), float(high[0] - low[0]) * (1.0 if square else 0.4),
+               1e-9)
+    unit = span * 1.15 / plot_px  # data units per pixel
+    line = font_px * 1.25 * unit
     boxes: list[tuple[float, float, float, float]] = []  # placed labels: x0, y0, x1, y1
     dot = 6 * unit  # a marker's half size
+    centre, reach = (low + high) / 2, span / 2 + dot  # a square plot's ranges, about
 
     def free(box) -> bool:
         x0, y0, x1, y1 = box
+        if square and (x0 < centre[0] - reach or x1 > centre[0] + reach
+                       or y0 < centre[1] - reach or y1 > centre[1] + reach):
+            return False
         if any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in boxes):
             return False
         inside = ((every[:, 0] > x0 - dot) & (every[:, 0] < x1 + dot)
@@ -95,24 +110,24 @@ def place_labels(groups: Sequence[tuple[np.ndarray, Sequence[str]]]) -> list[tup
                 if labels[j] and np.abs(points[i] - points[j]).max() < 2 * dot:
                     labels[i] = f"{labels[i]}, {labels[j]}"
                     labels[j] = ""
-        texts, where = [], []
-        for (x, y), label in zip(points, labels, strict=True):
-            if not label:
-                texts.append("")
-                where.append("top center")
+        texts, where = [""] * len(labels), ["top center"] * len(labels)
+        # The longest first (a shared label, "the @4 = mat @5", says most and fits least).
+        for i in sorted(range(len(labels)), key=lambda i: -len(labels[i])):
+            if not labels[i]:
                 continue
-            width = len(html.unescape(label)) * LABEL_FONT_PX * 0.6 * unit
+            x, y = points[i]
+            width = len(html.unescape(labels[i])) * font_px * (0.5 if square else 0.6) * unit
             for position, (dx, dy) in LABEL_PLACES:
-                cx, cy = x + dx * (width + 2 * dot), y + dy * (line + dot)
+                if square:  # as plotly places a small label: its edge a marker's half away
+                    cx = x + np.sign(dx) * (width / 2 + dot + 2 * unit)
+                    cy = y + np.sign(dy) * (line / 2 + dot)
+                else:
+                    cx, cy = x + dx * (width + 2 * dot), y + dy * (line + dot)
                 box = (cx - width / 2, cy - line / 2, cx + width / 2, cy + line / 2)
                 if free(box):
                     boxes.append(box)
-                    texts.append(label)
-                    where.append(position)
+                    texts[i], where[i] = labels[i], position
                     break
-            else:
-                texts.append("")
-                where.append("top center")
         placed.append((texts, where))
     return placed
 
@@ -173,10 +188,17 @@ def make_word_position_figure(
     position_text = _merge_coincident(position_xy, [f"P{p}" for p in positions])
     sum_text = _merge_coincident(sum_xy, at)
     token_where = position_where = sum_where = None
+    narrow = None
     if labelled and not three_d:  # 2-D: labels placed apart (3-D turns: plotly places them)
+        groups = [(sum_xy, sum_text), (token_xy, token_text), (position_xy, position_text)]
         (sum_text, sum_where), (token_text, token_where), (position_text, position_where) = (
-            place_labels([(sum_xy, sum_text), (token_xy, token_text),
-                          (position_xy, position_text)]))
+            place_labels(groups))
+        # The traces' labels as placed for a phone's square plot (sums, tokens, positions are
+        # traces 3, 1, 2): the chart element puts them in place of these there.
+        phone = place_labels(groups, plot_px=NARROW_PLOT_PX, font_px=NARROW_FONT_PX,
+                             square=True)
+        narrow = {"data": {str(index): {"text": text, "textposition": where}
+                           for index, (text, where) in zip((3, 1, 2), phone, strict=True)}}
     fig = go.Figure()
     if three_d:
         line_x, line_y, line_z = segments(token_xy, sum_xy)
@@ -226,4 +248,6 @@ def make_word_position_figure(
         fig.update_xaxes(title_text=axis_titles[0], constrain="domain")
         fig.update_yaxes(title_text=axis_titles[1], scaleanchor="x", scaleratio=1)
     fig.update_layout(legend={"orientation": "h", "y": -0.12})
+    if narrow:
+        fig.update_layout(meta={"narrow": narrow})
     return base_layout(fig, title, height=620)

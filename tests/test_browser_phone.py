@@ -29,10 +29,8 @@ def test_no_chart_text_collides_or_is_cut_on_a_phone(browser, app_url, lang, pat
     seen = phone_page(browser, app_url)
     try:
         # Titles, ticks, legends, annotations and a scatter's point labels (the clocks', laid
-        # out three to a row here). Word-position's labels are placed by the server for a plot
-        # 420 px tall; a phone's is ~270 px, where they may still touch: not checked there.
-        points = not path.startswith("/word-position")
-        found = chart_text_problems(seen, path, lang, f"phone-390x844-{lang}", points=points)
+        # out three to a row here; word-position's, placed again for a phone's square plot).
+        found = chart_text_problems(seen, path, lang, f"phone-390x844-{lang}")
     finally:
         seen.close()
     assert found == {}

@@ -12,7 +12,7 @@ import pytest
 
 import core
 from core import word_position as wp
-from figures.word_position import _merge_coincident, make_word_position_figure
+from figures.word_position import LABEL_PLACES, _merge_coincident, make_word_position_figure
 from tests import reference
 from ui.word_position import settle_choices
 
@@ -242,6 +242,16 @@ def test_word_position_figure_2d_labels_arrows_and_axis_titles():
     assert sums.text[4] == "the @4 = mat @5" and sums.text[5] == ""  # one point, both names
     assert fig.layout.xaxis.title.text == "dimension 0"
     assert fig.layout.yaxis.scaleanchor == "x"
+    # The labels as placed again for a phone's square plot (the chart element swaps them in):
+    # one per point at most, each where plotly can put it, the shared one kept there too.
+    narrow = fig.layout.meta["narrow"]["data"]
+    assert sorted(narrow) == ["1", "2", "3"]
+    for index, given in narrow.items():
+        shown = fig.data[int(index)].text
+        assert len(given["text"]) == len(given["textposition"]) == len(shown)
+        assert set(given["text"]) - {""} <= set(shown) - {""}
+        assert set(given["textposition"]) <= {place for place, _ in LABEL_PLACES}
+    assert narrow["3"]["text"][4] == "the @4 = mat @5"
 
 
 def test_word_position_figure_3d_and_escaped_text(model):
@@ -252,6 +262,7 @@ def test_word_position_figure_3d_and_escaped_text(model):
         axis_titles=projection.axis_titles, title="t",
     )
     assert {trace.type for trace in fig.data} == {"scatter3d"}
+    assert fig.layout.meta is None  # plotly places a turning plot's labels itself
     assert fig.layout.scene.xaxis.title.text.startswith("PC1 (")
     texts = " ".join(t for t in fig.data[1].text if t)
     assert "&lt;" in texts and "<" not in texts  # plotly reads tags in labels: escaped

@@ -706,10 +706,23 @@ function fitToWidth(spec, width) {
   const narrow = width < NARROW_WIDTH;
   const titleRoom = fitTitle(spec.layout, width, font, narrow);
   if (narrow) {
+    useNarrow(spec);
     fitNarrow(spec, width, font, titleRoom);
     fitPlayer(spec.layout, font);
   }
   fitTiles(spec, width, font);
+}
+
+// A figure may say what differs on a phone: layout.meta.narrow.data = {trace index: {attribute:
+// value}} (word-position's point labels, placed by the server again for a phone's square plot).
+function useNarrow(spec) {
+  const meta = spec.layout.meta;
+  const given = isObject(meta) && isObject(meta.narrow) && isObject(meta.narrow.data)
+    ? meta.narrow.data : {};
+  for (const [index, values] of Object.entries(given)) {
+    const trace = spec.data[Number(index)];
+    if (isObject(trace) && isObject(values)) Object.assign(trace, values);
+  }
 }
 
 // On a phone, an animation's slider beside its play and pause buttons (the clocks': the slider
