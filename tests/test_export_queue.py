@@ -98,6 +98,11 @@ def ask(name: str, results: dict, statuses: dict) -> threading.Thread:
     return thread
 
 
+# A Chromium told to close (or killed) is gone within seconds; on a loaded machine its process
+# was seen still running just after the close returned (a full run: running() still true).
+GONE_S = 30
+
+
 def until(condition, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
@@ -173,7 +178,7 @@ def test_a_drawing_stopped_midway_closes_its_tab_and_the_next_one_draws():
         figure_image(small_figure(), "png", scale=4, poll=stop_after_a_second)
     assert time.monotonic() - started < 15  # stopped, not drawn to the end
     # Nothing else drawing: its tab and the browser are gone, every renderer with them.
-    assert not CHROMIUM.running()
+    until(lambda: not CHROMIUM.running(), GONE_S)
     assert figure_image(small_figure(), "svg").startswith(b"<svg")
 
 
@@ -216,7 +221,7 @@ def test_a_drawing_that_takes_too_long_says_so():
     with pytest.raises(ImageExportError) as raised:
         figure_image(small_figure(), "png", scale=4, timeout=0.5)
     assert raised.value.reason == "timeout"
-    assert not CHROMIUM.running()  # and its memory is back
+    until(lambda: not CHROMIUM.running(), GONE_S)  # and its memory is back
 
 
 def test_a_queue_of_images_starts_chromium_once():
@@ -226,7 +231,7 @@ def test_a_queue_of_images_starts_chromium_once():
         figure_image(small_figure(), "svg")
     assert CHROMIUM.launches == launches + 1
     charts.close_browser_when_idle()
-    assert not CHROMIUM.running()
+    until(lambda: not CHROMIUM.running(), GONE_S)
 
 
 def pixels(png: bytes) -> np.ndarray:
