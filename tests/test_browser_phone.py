@@ -31,9 +31,19 @@ def test_no_chart_text_collides_or_is_cut_on_a_phone(browser, app_url, lang, pat
         # Titles, ticks, legends, annotations and a scatter's point labels (the clocks', laid
         # out three to a row here; word-position's, placed again for a phone's square plot).
         found = chart_text_problems(seen, path, lang, f"phone-390x844-{lang}")
+        # Lines the chart element wrapped (titles, notes) start with no closing mark and end
+        # with no opening one, as figures.common.wrap_words breaks them.
+        badly_broken = seen.page.evaluate(BADLY_BROKEN_JS)
     finally:
         seen.close()
     assert found == {}
+    assert badly_broken == []
+
+
+BADLY_BROKEN_JS = """() => [...document.querySelectorAll('.js-plotly-plot .main-svg text')]
+  .filter(text => text.querySelectorAll('tspan.line').length > 1)
+  .flatMap(text => [...text.querySelectorAll('tspan.line')].map(line => line.textContent))
+  .filter(line => /^[)\\]}）】」』，。、：；！？]/.test(line) || /[(\\[{（【「『]$/.test(line))"""
 
 
 # The RoPE rotation's three circles as drawn: each panel's domains and the y axis's range.

@@ -322,8 +322,30 @@ const lines = text => String(text).split(/<br\s*\/?>/i);
 const widest = (text, font) => Math.max(...lines(text).map(line => textWidth(line, font)));
 
 // Words and CJK characters (Chinese has no spaces: a line may break between any two), each with
-// the space before it; markup tags stay inside their word. As figures.common.wrap_words.
+// the space before it; markup tags stay inside their word; a closing mark glued to the token
+// before it and an opening mark to the one after (no line starts with "）" or "，", none ends
+// with "（"). As figures.common.wrap_words.
+const CLOSING = new Set(")]}）】」』，。、：；！？%");
+const OPENING = new Set("([{（【「『");
 function tokens(line) {
+  const glued = [];
+  let carry = null;  // opening marks waiting for the next token
+  for (const [space, token] of rawTokens(line)) {
+    if (OPENING.has(token)) {
+      carry = carry ? [carry[0], carry[1] + space + token] : [space, token];
+    } else if (carry) {
+      glued.push([carry[0], carry[1] + space + token]);
+      carry = null;
+    } else if (CLOSING.has(token) && glued.length && !space) {
+      glued[glued.length - 1][1] += token;
+    } else {
+      glued.push([space, token]);
+    }
+  }
+  if (carry) glued.push(carry);
+  return glued;
+}
+function rawTokens(line) {
   const out = [];
   let space = "", word = "", inTag = false;
   for (const char of line) {
