@@ -10,7 +10,7 @@ from plotly.colors import sample_colorscale
 
 from core.alibi import AttentionReach
 from core.overview import Overview
-from figures.common import base_layout, grid_axes, grid_layout, heatmap_smoothing
+from figures.common import base_layout, grid_axes, grid_layout, grid_refs, heatmap_smoothing
 from locales import Lang, message
 
 # Sequential: the bias is <= 0 everywhere; 0 (no penalty) light, the steepest penalty dark.
@@ -89,16 +89,15 @@ def make_alibi_bias_grid_figure(
     traces = []
     for h in range(heads):
         values = overview.values[h]
-        x_axis, y_axis = grid_axes(h)
+        refs = grid_refs(h)
         traces.append(
             go.Heatmap(z=symlog_bias(values, floor).astype(np.float32), x=x, y=y,
                        customdata=values.astype(np.float32),
                        hovertemplate=message("fig.alibi.grid_hover_head", lang, head=h + 1)
                        + hover.replace("%{z", "%{customdata"), coloraxis="coloraxis",
-                       zsmooth=heatmap_smoothing(values), xaxis=x_axis.replace("axis", ""),
-                       yaxis=y_axis.replace("axis", "")),
+                       zsmooth=heatmap_smoothing(values), **refs),
         )
-        layout[y_axis]["scaleanchor"] = x_axis.replace("axis", "")  # square cells
+        layout[grid_axes(h)[1]]["scaleanchor"] = refs["xaxis"]  # square cells
     for index in range(rows * cols):  # no ticks, the empty panels' axes included
         x_axis, y_axis = grid_axes(index)
         layout[x_axis].update(showticklabels=False, showgrid=False, zeroline=False, ticks="",

@@ -61,6 +61,13 @@ def grid_axes(index: int) -> tuple[str, str]:
     return f"xaxis{suffix}", f"yaxis{suffix}"
 
 
+def grid_refs(index: int) -> dict[str, str]:
+    """How a trace of the 0-based panel `index` names its axes: {"xaxis": "x2", "yaxis": "y2"}
+    (a trace's keyword arguments; "x2" is also what a y axis's `scaleanchor` takes)."""
+    x_key, y_key = grid_axes(index)
+    return {"xaxis": x_key.replace("axis", ""), "yaxis": y_key.replace("axis", "")}
+
+
 def segments(start: np.ndarray, end: np.ndarray) -> list[np.ndarray]:
     """Per axis of `start` and `end` ``(m, k)``: start, end, None for each row, so that one line
     trace draws every segment. Returns k object arrays of length 3m."""

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.rope import ContextExtension
-from figures.common import NEUTRAL, arrow_trace, base_layout, grid_axes, grid_layout
+from figures.common import NEUTRAL, arrow_trace, base_layout, grid_axes, grid_layout, grid_refs
 from locales import Lang, message
 
 
@@ -95,7 +95,7 @@ def make_rope_rotation_figure(
     traces = []
     for col, points in enumerate(trajectories, start=1):
         x_key, y_key = grid_axes(col - 1)
-        axes = {"xaxis": x_key.replace("axis", ""), "yaxis": y_key.replace("axis", "")}
+        axes = grid_refs(col - 1)
         traces.append(go.Scatter(x=np.cos(circle), y=np.sin(circle), mode="lines",
                                  line={"color": "#cccccc", "width": 1}, hoverinfo="skip",
                                  showlegend=False, **axes))
@@ -114,7 +114,7 @@ def make_rope_rotation_figure(
                                       head=12, hoverinfo="skip", showlegend=False).update(axes))
         layout[x_key].update(range=[-1.25, 1.25], constrain="domain",
                              title={"text": message("fig.rope.rotation_x_title", lang)})
-        layout[y_key].update(range=[-1.25, 1.25], scaleanchor=f"x{col}")
+        layout[y_key].update(range=[-1.25, 1.25], scaleanchor=axes["xaxis"])
         if col == 1:
             layout[y_key]["title"] = {"text": message("fig.rope.rotation_y_title", lang)}
     for annotation in layout.get("annotations", []):
@@ -185,8 +185,8 @@ def make_context_extension_figure(extension: ContextExtension, *, lang: Lang = "
     traces = []
     for index, method in enumerate(methods):
         row = index // cols + 1
-        x_key, y_key = grid_axes(index)
-        axes = {"xaxis": x_key.replace("axis", ""), "yaxis": y_key.replace("axis", "")}
+        x_key = grid_axes(index)[0]
+        axes = grid_refs(index)
         first = index == 0  # one legend entry per kind of line
         traces += [
             go.Scatter(

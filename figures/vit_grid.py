@@ -8,7 +8,7 @@ from plotly.subplots import make_subplots
 
 from core.overview import Overview
 from core.vit_grid import SimilarityTiles
-from figures.common import base_layout, grid_axes, grid_layout, heatmap_smoothing
+from figures.common import base_layout, grid_axes, grid_layout, grid_refs, heatmap_smoothing
 from figures.heatmap import make_pe_heatmap_figure
 from locales import Lang, message
 
@@ -112,11 +112,12 @@ def make_rope_2d_tiles_figure(
     for index, ((_, mosaic), (_, shown)) in enumerate(zip(mosaics, tiles, strict=True)):
         row, col = divmod(index, cols)
         x_key, y_key = grid_axes(index)
+        refs = grid_refs(index)
         traces.append(_tiles_heatmap(mosaic, colours, lang=lang, showscale=index == 0)
-                      .update(xaxis=x_key.replace("axis", ""), yaxis=y_key.replace("axis", "")))
+                      .update(refs))
         x_axis, y_axis = _tiles_axes(shown, lang)
         layout[x_key].update(x_axis)
-        layout[y_key].update(y_axis, scaleanchor=x_key.replace("axis", ""), scaleratio=1)
+        layout[y_key].update(y_axis, scaleanchor=refs["xaxis"], scaleratio=1)
         if col:  # the row titles once, at the left
             layout[y_key].pop("title")
         if row + 1 < rows:  # the column titles once, at the bottom
@@ -247,7 +248,7 @@ def make_rope_2d_figure(
     traces = []
     for index, (_, values) in enumerate(maps):
         x_key, y_key = grid_axes(index)
-        axes = {"xaxis": x_key.replace("axis", ""), "yaxis": y_key.replace("axis", "")}
+        axes = grid_refs(index)
         traces.append(_grid_heatmap(values, colours, lang=lang,
                                     showscale=index == len(maps) - 1).update(axes))
         traces.append(go.Scatter(x=[col], y=[row], mode="markers", marker=SELECTED,

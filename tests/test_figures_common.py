@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import pytest
 from plotly.subplots import make_subplots
 
-from figures.common import grid_axes, grid_layout
+from figures.common import grid_axes, grid_layout, grid_refs
 
 
 @pytest.mark.parametrize(("rows", "cols", "titles", "shared"), [
@@ -35,3 +36,12 @@ def test_grid_layout_copies_are_independent():
     assert [a["text"] for a in second["annotations"]] == ["e", "f", "g", "h"]
     assert [grid_axes(i) for i in (0, 1, 11)] == [("xaxis", "yaxis"), ("xaxis2", "yaxis2"),
                                                   ("xaxis12", "yaxis12")]
+
+
+def test_grid_refs_name_the_axes_make_subplots_gives_a_panels_trace():
+    fig = make_subplots(rows=3, cols=4)
+    for index in range(12):
+        row, col = divmod(index, 4)
+        fig.add_trace(go.Scatter(x=[0], y=[0]), row=row + 1, col=col + 1)
+        trace = fig.data[-1]
+        assert grid_refs(index) == {"xaxis": trace.xaxis, "yaxis": trace.yaxis}
