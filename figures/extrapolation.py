@@ -11,6 +11,7 @@ from figures.alibi import head_colours
 from figures.common import NEUTRAL, base_layout
 from figures.rope import (
     BEYOND_COLOUR,
+    PAIR_MARKERS,
     TARGET_COLOUR,
     TRAINED_COLOUR,
     beyond_trace,
@@ -95,7 +96,8 @@ def make_rope_reach_figure(extension: ContextExtension, *, lang: Lang = "en") ->
     fig.add_trace(go.Scatter(
         x=pairs, y=extension.target["none"], mode="lines+markers",
         name=message("fig.extrapolation.rope_unscaled", lang),
-        line={"color": TARGET_COLOUR, "width": 1.5}, marker={"size": 5},
+        line={"color": TARGET_COLOUR, "width": 1.5},
+        marker={"size": 5, "maxdisplayed": PAIR_MARKERS},
         hovertemplate=message("fig.extrapolation.rope_target_hover", lang),
     ))
     fig.add_trace(beyond_trace(pairs, extension.target["none"], extension.beyond["none"],

@@ -30,6 +30,13 @@ BEYOND_COLOUR = "#c0392b"  # the app's accent red: never seen in training
 TARGET_COLOUR = "#1f77b4"
 MAX_ROTATION_POINTS = 128  # points per circle in the rotation figure
 EXTENSION_COLUMNS = 3  # context-extension panels per row
+# Markers drawn per trace, evenly spread (plotly's maxdisplayed; those hover): a marker is a
+# styled SVG node, and past this many pairs they touch anyway. A context-extension panel is a
+# third of the width (~230 px at 1440): 64 pairs there are ~3.5 px apart, d_head 1024's 512
+# pairs under half a pixel, whose ~3,500 markers in six panels took plotly.js ~105 ms a redraw
+# against ~50 ms with 64 a trace. The extrapolation page's chart is full width.
+EXTENSION_MARKERS = 64
+PAIR_MARKERS = 128
 
 
 # The context-extension charts (this page's and the extrapolation page's) share their lines:
@@ -48,13 +55,14 @@ def trained_trace(pairs: np.ndarray, trained: np.ndarray, name: str, *, lang: La
 
 
 def beyond_trace(pairs: np.ndarray, angles: np.ndarray, beyond: np.ndarray, *,
-                 lang: Lang = "en", showlegend: bool = True) -> go.Scatter:
-    """The pairs whose angle at the target length exceeds any seen in training: red markers,
-    with their own legend entry."""
+                 lang: Lang = "en", showlegend: bool = True,
+                 markers: int = PAIR_MARKERS) -> go.Scatter:
+    """The pairs whose angle at the target length exceeds any seen in training: red markers
+    (at most `markers` drawn), with their own legend entry."""
     return go.Scatter(
         x=pairs[beyond], y=angles[beyond], mode="markers",
         name=message("fig.rope.extension_beyond", lang),
-        marker={"size": 6, "color": BEYOND_COLOUR},
+        marker={"size": 6, "color": BEYOND_COLOUR, "maxdisplayed": markers},
         showlegend=showlegend, legendgroup="beyond",
         hovertemplate=message("fig.rope.extension_beyond_hover", lang),
     )
@@ -192,11 +200,13 @@ def make_context_extension_figure(extension: ContextExtension, *, lang: Lang = "
             go.Scatter(
                 x=pairs, y=extension.target[method], mode="lines+markers",
                 name=message("fig.rope.extension_target", lang, last=extension.target_length - 1),
-                line={"color": TARGET_COLOUR, "width": 1.5}, marker={"size": 5},
+                line={"color": TARGET_COLOUR, "width": 1.5},
+                marker={"size": 5, "maxdisplayed": EXTENSION_MARKERS},
                 showlegend=first, legendgroup="target",
                 hovertemplate=message("fig.rope.extension_target_hover", lang), **axes),
             beyond_trace(pairs, extension.target[method], extension.beyond[method],
-                         lang=lang, showlegend=method == red_legend).update(axes),
+                         lang=lang, showlegend=method == red_legend,
+                         markers=EXTENSION_MARKERS).update(axes),
             trained_trace(pairs, extension.trained,
                           message("fig.rope.extension_trained", lang,
                                   last=extension.train_length - 1),

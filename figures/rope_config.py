@@ -43,6 +43,7 @@ from core.rope_scaling import ScalingBands, critical_pair, scaling_bands
 from figures.common import NEUTRAL, base_layout
 from figures.rope import (
     BEYOND_COLOUR,
+    PAIR_MARKERS,
     TARGET_COLOUR,
     TRAINED_COLOUR,
     beyond_trace,
@@ -346,7 +347,8 @@ def make_config_angle_figure(
     fig.add_trace(go.Scatter(
         x=pairs, y=curves.target_angles, mode="lines+markers",
         name=message("fig.rope_config.angle_unscaled", lang, last=last),
-        line={"color": TARGET_COLOUR, "width": 1.5}, marker={"size": 4, "maxdisplayed": 128},
+        line={"color": TARGET_COLOUR, "width": 1.5},
+        marker={"size": 4, "maxdisplayed": PAIR_MARKERS},
         hovertemplate=message("fig.rope.extension_target_hover", lang),
     ))
     if curves.scaled:
@@ -355,7 +357,7 @@ def make_config_angle_figure(
             name=message("fig.rope_config.angle_scaled", lang, last=last,
                          method=method_text(curves, lang)),
             marker={"symbol": "diamond-open", "size": 7, "color": SCALED_COLOUR,
-                    "maxdisplayed": 128},
+                    "maxdisplayed": PAIR_MARKERS},
             hovertemplate=message("fig.rope.extension_target_hover", lang),
         ))
     fig.add_trace(beyond_trace(pairs, curves.scaled_angles, curves.beyond_scaled, lang=lang,
@@ -497,7 +499,7 @@ def make_overlay_wavelength_figure(shown: Sequence[RopeConfigCurves], colours: S
         fig.add_trace(go.Scatter(
             x=curves.pairs, y=bands.scaled_wavelengths, mode="lines+markers", name=curves.label,
             line={"color": colour, "width": 2}, legendgroup=curves.label,
-            marker={"color": colour, "size": 5, "maxdisplayed": 128},
+            marker={"color": colour, "size": 5, "maxdisplayed": PAIR_MARKERS},
             customdata=np.stack([bands.ratio, [names[b] for b in bands.bands]], axis=-1),
             hovertemplate=message("fig.rope_config.overlay_wavelength_hover", lang,
                                   label=curves.label),
@@ -530,7 +532,7 @@ def make_overlay_angle_figure(shown: Sequence[RopeConfigCurves], colours: Sequen
         fig.add_trace(go.Scatter(
             x=curves.pairs, y=curves.scaled_angles, mode="lines+markers", name=curves.label,
             legendgroup=curves.label, line={"color": colour, "width": 1.5},
-            marker={"color": colour, "size": 6, "maxdisplayed": 128,
+            marker={"color": colour, "size": 6, "maxdisplayed": PAIR_MARKERS,
                     "line": {"color": np.where(beyond, BEYOND_COLOUR, colour).tolist(),
                              "width": np.where(beyond, 2, 0).tolist()}},
             hovertemplate=message("fig.rope_config.overlay_angle_hover", lang,

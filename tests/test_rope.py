@@ -445,3 +445,20 @@ def test_context_extension_figures_show_every_line_and_name_the_red(make):
     first_red = next(t for t in fig.data if t.marker.color == BEYOND_COLOUR)
     np.testing.assert_array_equal(first_red.x, ext.pairs[beyond])
     np.testing.assert_allclose(first_red.y, ext.target["none"][beyond])
+
+
+@pytest.mark.parametrize("make", ["rope", "extrapolation"])
+def test_context_extension_figures_draw_a_bounded_number_of_markers(make):
+    """At d_head 1024 (512 pairs) no marker trace draws more markers than its panel can tell
+    apart (plotly's maxdisplayed): a third-width panel EXTENSION_MARKERS, a full-width chart
+    PAIR_MARKERS. Each marker is an SVG node: 512 a trace in six panels doubled the redraw."""
+    from figures.extrapolation import make_rope_reach_figure
+    from figures.rope import EXTENSION_MARKERS, PAIR_MARKERS
+
+    ext = rope.rope_context_extension(1024, 2048, 8192)
+    fig, most = ((make_context_extension_figure(ext), EXTENSION_MARKERS) if make == "rope"
+                 else (make_rope_reach_figure(ext), PAIR_MARKERS))
+    marked = [t for t in fig.data if "markers" in (t.mode or "") and len(t.x) > most]
+    assert marked  # the target and the red pairs have more than that
+    for trace in marked:
+        assert trace.marker.maxdisplayed and trace.marker.maxdisplayed <= most, trace.name
