@@ -205,11 +205,26 @@ def similarity_tiles(
     cells per side.
     """
     patches = _patches(embedding, grid_h, grid_w)  # (H*W, d)
+    tile_rows, tile_cols = _tile_patches(grid_h, grid_w, max_tiles)
+    sources = (tile_rows[:, None] * grid_w + tile_cols[None, :]).reshape(-1)  # (th * tw,)
+    maps = _cosine_rows(patches, sources).reshape(-1, grid_h, grid_w)  # (th * tw, H, W)
+    return _resampled_tiles(maps, tile_rows, tile_cols, max_side)
+
+
+def _tile_patches(grid_h: int, grid_w: int, max_tiles: int) -> tuple[np.ndarray, np.ndarray]:
+    """The patches that get a tile: every row and column up to `max_tiles`, else evenly spread
+    ones (first and last kept). ``(th,), (tw,)``."""
     max_tiles = check_int("max_tiles", max_tiles, minimum=1)
     tile_rows = np.unique(np.round(np.linspace(0, grid_h - 1, min(grid_h, max_tiles))).astype(int))
     tile_cols = np.unique(np.round(np.linspace(0, grid_w - 1, min(grid_w, max_tiles))).astype(int))
-    sources = (tile_rows[:, None] * grid_w + tile_cols[None, :]).reshape(-1)  # (th * tw,)
-    maps = _cosine_rows(patches, sources).reshape(-1, grid_h, grid_w)  # (th * tw, H, W)
+    return tile_rows, tile_cols
+
+
+def _resampled_tiles(maps: np.ndarray, tile_rows: np.ndarray, tile_cols: np.ndarray,
+                     max_side: int) -> SimilarityTiles:
+    """Tiles from each tile patch's map ``(th * tw, H, W)``, resampled so the mosaic stays
+    within about `max_side` cells per side."""
+    grid_h, grid_w = maps.shape[1:]
     tile_h = max(1, max_side // tile_rows.size - 1)  # cells per tile side
     tile_w = max(1, max_side // tile_cols.size - 1)
     means = resampler(grid_w, tile_w).apply(resampler(grid_h, tile_h).apply(maps, axis=1), axis=2)
@@ -220,6 +235,60 @@ def similarity_tiles(
         grid_h=grid_h,
         grid_w=grid_w,
     )
+
+
+# --- The same, of the sin-cos table, without the table --------------------------------------------
+# Every patch's code has the same norm, sqrt(d/2) (d/4 sin-cos pairs in each half), and a half's
+# dot product depends on the offset alone: cos(e_(y,x), e_(y',x')) = (f(x - x') + f(y - y')) / 2
+# with f(k) = (4/d) sum_j cos(w_j k), the page's formula. One f per axis (n values) replaces the
+# (H*W, d) table and its (tiles, H*W) product: at 64 x 64, d 1280, ~60 ms -> ~2 ms.
+
+
+def _axis_cosines(n: int, d_model: int, base: float) -> np.ndarray:
+    """f(k) = (4/d) sum_j cos(w_j k) for k = 0 .. n-1: the cosine of two half-codes k apart."""
+    half = check_even_d_model("d_model", d_model, multiple=4) // 2
+    table = encode_positions(np.arange(n), half, base=check_base(base), layout="concatenated")
+    return table @ table[0] / (half // 2)  # row k . row 0 = sum_j cos(w_j k)
+
+
+def _sincos_maps(grid_h: int, grid_w: int, d_model: int, base: float, rows: np.ndarray,
+                 cols: np.ndarray) -> np.ndarray:
+    """The sin-cos table's cosine map of each patch (rows[i], cols[j]) with every patch:
+    ``(len(rows), len(cols), H, W)``."""
+    grid_h = check_int("grid_h", grid_h, minimum=1, maximum=MAX_GRID_SIDE)
+    grid_w = check_int("grid_w", grid_w, minimum=1, maximum=MAX_GRID_SIDE)
+    f_y = _axis_cosines(grid_h, d_model, base)[np.abs(rows[:, None] - np.arange(grid_h))]
+    f_x = _axis_cosines(grid_w, d_model, base)[np.abs(cols[:, None] - np.arange(grid_w))]
+    return 0.5 * (f_y[:, None, :, None] + f_x[None, :, None, :])
+
+
+def sincos_similarity_tiles(
+    grid_h: int,
+    grid_w: int,
+    d_model: int,
+    *,
+    base: float = limits.DEFAULT_BASE,
+    max_tiles: int = MAX_TILES_SIDE,
+    max_side: int = MAX_MOSAIC_SIDE,
+) -> SimilarityTiles:
+    """`similarity_tiles` of `sincos_2d_encoding(grid_h, grid_w, d_model, base=base)`, from one
+    cosine profile per axis instead of the table."""
+    tile_rows, tile_cols = _tile_patches(grid_h, grid_w, max_tiles)
+    maps = _sincos_maps(grid_h, grid_w, d_model, base, tile_rows, tile_cols)
+    return _resampled_tiles(maps.reshape(-1, grid_h, grid_w), tile_rows, tile_cols, max_side)
+
+
+def sincos_patch_map(
+    grid_h: int, grid_w: int, d_model: int, row: int, col: int, *,
+    base: float = limits.DEFAULT_BASE,
+) -> np.ndarray:
+    """`patch_similarity_map` of `sincos_2d_encoding(grid_h, grid_w, d_model, base=base)`, from
+    one cosine profile per axis: ``(H, W)``."""
+    grid_h = check_int("grid_h", grid_h, minimum=1, maximum=MAX_GRID_SIDE)
+    grid_w = check_int("grid_w", grid_w, minimum=1, maximum=MAX_GRID_SIDE)
+    row = check_int("row", row, minimum=0, maximum=grid_h - 1)
+    col = check_int("col", col, minimum=0, maximum=grid_w - 1)
+    return _sincos_maps(grid_h, grid_w, d_model, base, np.array([row]), np.array([col]))[0, 0]
 
 
 def vit_encoding_overview(

@@ -76,6 +76,45 @@ def test_tiles_for_large_grids_stay_small():
     np.testing.assert_allclose(tiles.tiles[0, -1], expected, atol=1e-6)
 
 
+@pytest.mark.parametrize(("grid_h", "grid_w", "d_model", "base"), [
+    (1, 1, 4, 10_000.0), (6, 10, 128, 10_000.0), (14, 14, 768, 100.0), (3, 64, 8, 10_000.0),
+    (64, 40, 64, 500_000.0), (vit_grid.MAX_GRID_SIDE, vit_grid.MAX_GRID_SIDE, 1280, 10_000.0),
+])
+def test_sincos_tiles_and_patch_map_equal_the_tables(grid_h, grid_w, d_model, base):
+    """The pages' tiles and patch map come from one cosine profile per axis
+    (`sincos_similarity_tiles`, `sincos_patch_map`): the same numbers as the table's cosines
+    (`similarity_tiles`, `patch_similarity_map` of `sincos_2d_encoding`), subsampled and
+    resampled grids included, and a cls row changes no patch's map."""
+    emb = core.sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=True)
+    table = vit_grid.similarity_tiles(emb, grid_h, grid_w)
+    profile = vit_grid.sincos_similarity_tiles(grid_h, grid_w, d_model, base=base)
+    np.testing.assert_array_equal(profile.tile_rows, table.tile_rows)
+    np.testing.assert_array_equal(profile.tile_cols, table.tile_cols)
+    np.testing.assert_allclose(profile.tiles, table.tiles, atol=1e-12)
+    small = vit_grid.sincos_similarity_tiles(grid_h, grid_w, d_model, base=base, max_side=60)
+    np.testing.assert_allclose(
+        small.tiles, vit_grid.similarity_tiles(emb, grid_h, grid_w, max_side=60).tiles, atol=1e-12)
+    for row, col in ((0, 0), (grid_h // 3, grid_w - 1), (grid_h - 1, grid_w // 2)):
+        np.testing.assert_allclose(
+            vit_grid.sincos_patch_map(grid_h, grid_w, d_model, row, col, base=base),
+            vit_grid.patch_similarity_map(emb, grid_h, grid_w, row, col), atol=1e-12)
+
+
+def test_sincos_patch_map_is_the_mean_of_two_1d_cosines_and_checks_its_input():
+    h, w, d = 5, 9, 64
+    sim = vit_grid.sincos_patch_map(h, w, d, 4, 1)
+    for r in range(h):
+        for c in range(w):
+            expected = 0.5 * (loop_offset_dot(c - 1, d // 2) + loop_offset_dot(r - 4, d // 2))
+            assert sim[r, c] == pytest.approx(expected / (d // 4), abs=1e-12)
+    with pytest.raises(ValueError, match="row"):
+        vit_grid.sincos_patch_map(h, w, d, h, 0)
+    with pytest.raises(ValueError, match="d_model"):
+        vit_grid.sincos_similarity_tiles(h, w, 66)
+    with pytest.raises(ValueError, match="grid_w"):
+        vit_grid.sincos_similarity_tiles(h, vit_grid.MAX_GRID_SIDE + 1, d)
+
+
 def test_vit_encoding_overview_keeps_the_cls_row():
     overview = vit_grid.vit_encoding_overview(14, 14, 768, cls_token=True)
     assert overview.values.shape == (197, 768)  # every channel its own column up to 1024
