@@ -4,6 +4,7 @@ bad URL values are explained, and the numbers shown are the right ones."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -41,6 +42,15 @@ def test_learned_page_default_and_its_numbers(weights):
     waves = next(m.value for m in at.markdown if "Nobody told the model" in m.value)
     assert f"dimension 190: {power.max() / power.sum():.0%} of its variance in one wave of " \
         f"period {511 / (np.argmax(power) + 1):.0f} positions" in waves
+    # The similarity view's distance from Toeplitz: each diagonal of the cosine matrix against
+    # its own mean (the sinusoid's is exactly Toeplitz).
+    at.radio(key="view").set_value("similarity").run()
+    cosines = unit @ unit.T
+    gaps = np.concatenate([d - d.mean() for d in
+                           (np.diagonal(cosines, k) for k in range(-511, 512))])
+    text = next(m.value for m in at.markdown if "Distance from Toeplitz" in m.value)
+    assert f"learned **{math.sqrt(np.mean(gaps ** 2)):.4f}**" in text
+    assert re.search(r"sinusoid \*\*\d\.\d\de-1[3-9]\*\*", text), text
     # Past the table: the sinusoid's norms continue to position 767.
     at.radio(key="view").set_value("extent").run()
     (extent,) = plotly_figures(at)
