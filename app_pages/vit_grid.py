@@ -37,7 +37,7 @@ def embedding_table(grid_h: int, grid_w: int, d_model: int, base: float, cls_tok
     return core.sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
 
 
-@bounded_cache(max_entries=8, max_bytes=6 * MB, worst_case=[(64, 64, 1280, DEFAULT_BASE)])
+@bounded_cache(max_entries=8, max_bytes=5 * MB, worst_case=[(64, 64, 1280, DEFAULT_BASE)])
 def cached_tiles(grid_h: int, grid_w: int, d_model: int, base: float,
                  max_side: int = vit_grid.MAX_MOSAIC_SIDE):
     # From one cosine profile per axis, not the (H*W, d) table: ~60 -> ~5 ms at 64 x 64.
@@ -64,19 +64,29 @@ def cached_overview(grid_h: int, grid_w: int, d_model: int, base: float, cls_tok
     return vit_grid.vit_encoding_overview(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
 
 
-# The three rotations' maps for a patch: (3, H, W) float32 at most 64 x 64 (48 KB each).
-@bounded_cache(max_entries=16, max_bytes=MB // 2, worst_case=[(64, 64, 256, 12, 63, 0)])
-def cached_rope_maps(grid_h: int, grid_w: int, d_head: int, head: int, row: int, col: int):
-    return np.stack([rope_2d.rope_2d_similarity(angles, row, col)
-                     for angles in rope_angles(grid_h, grid_w, d_head, head)]).astype(np.float32)
-
-
 def rope_angles(grid_h: int, grid_w: int, d_head: int, head: int) -> list[np.ndarray]:
     """Each rotation's (H, W, d_head/2) angles: axial, DINOv3, RoPE-Mixed's `head` (1-based)."""
     mixed = rope_2d.rope_2d_mixed_frequencies(d_head, rope_2d.MIXED_HEADS)[head - 1: head]
     return [rope_2d.rope_2d_axial_angles(grid_h, grid_w, d_head),
             rope_2d.rope_2d_dinov3_angles(grid_h, grid_w, d_head),
             rope_2d.rope_2d_mixed_angles(grid_h, grid_w, mixed)[0]]
+
+
+# Each rotation's similarity at every offset (every angle is affine in the patch's row and
+# column): every map and tile is read off these, no (H*W, d_head) table made. (3, 127, 127)
+# float64 at a 64 x 64 grid (390 KB); the maps and tiles made of them are cached on their own.
+@bounded_cache(max_entries=2, max_bytes=MB, worst_case=[(64, 64, 256, 12)])
+def cached_rope_offsets(grid_h: int, grid_w: int, d_head: int, head: int) -> list[np.ndarray]:
+    return [rope_2d.rope_2d_offset_similarity(angles)
+            for angles in rope_angles(grid_h, grid_w, d_head, head)]
+
+
+# The three rotations' maps for a patch: (3, H, W) float32 at most 64 x 64 (48 KB each).
+@bounded_cache(max_entries=16, max_bytes=MB // 2, worst_case=[(64, 64, 256, 12, 63, 0)])
+def cached_rope_maps(grid_h: int, grid_w: int, d_head: int, head: int, row: int, col: int):
+    return np.stack([vit_grid.offset_similarity_maps(offsets, [row], [col])[0, 0]
+                     for offsets in cached_rope_offsets(grid_h, grid_w, d_head, head)]
+                    ).astype(np.float32)
 
 
 # Four mosaics in one chart, each at most 210 cells a side: every patch of ViT-B's 14 x 14 grid
@@ -89,9 +99,8 @@ ROPE_TILES_MOSAIC = 210
 def cached_rope_tiles(grid_h: int, grid_w: int, d_head: int, head: int):
     return [
         dataclasses.replace(tiles, tiles=tiles.tiles.astype(np.float32))
-        for tiles in (vit_grid.similarity_tiles(rope_2d.rope_2d_table(angles), grid_h, grid_w,
-                                                max_side=ROPE_TILES_MOSAIC)
-                      for angles in rope_angles(grid_h, grid_w, d_head, head))
+        for tiles in (vit_grid.offset_similarity_tiles(offsets, max_side=ROPE_TILES_MOSAIC)
+                      for offsets in cached_rope_offsets(grid_h, grid_w, d_head, head))
     ]
 
 

@@ -15,7 +15,9 @@ Vision transformers since MAE rotate queries and keys instead of adding a table:
 For a query and a key whose pairs all point the same way, q.k / (d_head/2) at patches p and p'
 is the mean over pairs of cos(angle_p - angle_p'): `rope_2d_similarity`. That is the cosine
 similarity of the vectors [cos angle_p | sin angle_p] (`rope_2d_table`), so the ViT paper's tiles
-of a rotation are `core.vit_grid.similarity_tiles` of that table.
+of a rotation are `core.vit_grid.similarity_tiles` of that table. Every angle here is affine in
+the patch's row and column, so that value depends on the offset alone: `rope_2d_offset_similarity`
+gives it at each offset, and `core.vit_grid.offset_similarity_tiles` the same tiles from it.
 """
 
 from __future__ import annotations
@@ -123,6 +125,31 @@ def rope_2d_similarity(angles: np.ndarray, row: int, col: int) -> np.ndarray:
     row = check_int("row", row, minimum=0, maximum=rows - 1)
     col = check_int("col", col, minimum=0, maximum=cols - 1)
     return np.cos(angles - angles[row, col]).mean(axis=-1)
+
+
+def rope_2d_offset_similarity(angles: np.ndarray) -> np.ndarray:
+    """`rope_2d_similarity` at each offset: g[dy + rows - 1, dx + cols - 1] is the value for two
+    patches dy rows and dx columns apart, ``(2 rows - 1, 2 cols - 1)`` float64, the same
+    wherever the pair is (`core.vit_grid.offset_similarity_maps` reads every map off it).
+
+    Every pair's angle must be affine in (row, col), a y + b x + c, as the axial, DINOv3 and
+    RoPE-Mixed angles are: then cos(a dy + b dx) = cos(a dy) cos(b dx) - sin(a dy) sin(b dx),
+    two (2 rows - 1, pairs) x (pairs, 2 cols - 1) products for the whole grid of offsets.
+    Raises ValueError for angles that are not."""
+    angles = np.asarray(angles, dtype=np.float64)
+    if angles.ndim != 3:
+        raise ValueError(f"angles must have shape (rows, cols, pairs), got {angles.shape}")
+    rows, cols, pairs = angles.shape
+    per_row = angles[1, 0] - angles[0, 0] if rows > 1 else np.zeros(pairs)  # (pairs,) a
+    per_col = angles[0, 1] - angles[0, 0] if cols > 1 else np.zeros(pairs)  # (pairs,) b
+    rebuilt = (angles[0, 0] + np.arange(rows)[:, None, None] * per_row
+               + np.arange(cols)[None, :, None] * per_col)  # (rows, cols, pairs)
+    scale = max(1.0, float(np.abs(angles).max(initial=0.0)))
+    if not np.allclose(rebuilt, angles, rtol=0.0, atol=1e-9 * scale):
+        raise ValueError("angles must be affine in (row, col) for a similarity by offset")
+    dy = np.outer(np.arange(-(rows - 1), rows), per_row)  # (2 rows - 1, pairs)
+    dx = np.outer(np.arange(-(cols - 1), cols), per_col)  # (2 cols - 1, pairs)
+    return (np.cos(dy) @ np.cos(dx).T - np.sin(dy) @ np.sin(dx).T) / pairs
 
 
 def rope_2d_table(angles: np.ndarray) -> np.ndarray:

@@ -237,29 +237,59 @@ def _resampled_tiles(maps: np.ndarray, tile_rows: np.ndarray, tile_cols: np.ndar
     )
 
 
-# --- The same, of the sin-cos table, without the table --------------------------------------------
-# Every patch's code has the same norm, sqrt(d/2) (d/4 sin-cos pairs in each half), and a half's
-# dot product depends on the offset alone: cos(e_(y,x), e_(y',x')) = (f(x - x') + f(y - y')) / 2
-# with f(k) = (4/d) sum_j cos(w_j k), the page's formula. One f per axis (n values) replaces the
-# (H*W, d) table and its (tiles, H*W) product: at 64 x 64, d 1280, ~60 ms -> ~2 ms.
+# --- The same from the offsets alone --------------------------------------------------------------
+# When two patches' similarity depends on their offset alone, one value per offset, g[dy, dx]
+# ((2H - 1, 2W - 1), offset 0 at the centre), gives every map: patch (r, c)'s is a (H, W) window
+# of g. The sin-cos code is such: every patch's code has the norm sqrt(d/2) (d/4 sin-cos pairs
+# in each half), and cos(e_(y,x), e_(y',x')) = (f(x - x') + f(y - y')) / 2 with
+# f(k) = (4/d) sum_j cos(w_j k), the page's formula; so are the 2-D rotations
+# (`core.rope_2d.rope_2d_offset_similarity`). g replaces the (H*W, d) table and its (tiles, H*W)
+# product: at 64 x 64, d 1280, ~150 -> ~9 ms.
 
 
-def _axis_cosines(n: int, d_model: int, base: float) -> np.ndarray:
-    """f(k) = (4/d) sum_j cos(w_j k) for k = 0 .. n-1: the cosine of two half-codes k apart."""
-    half = check_even_d_model("d_model", d_model, multiple=4) // 2
-    table = encode_positions(np.arange(n), half, base=check_base(base), layout="concatenated")
-    return table @ table[0] / (half // 2)  # row k . row 0 = sum_j cos(w_j k)
+def _check_offsets(offsets: np.ndarray) -> tuple[np.ndarray, int, int]:
+    offsets = check_finite_array("offsets", offsets, ndim=2)
+    if offsets.shape[0] % 2 == 0 or offsets.shape[1] % 2 == 0:
+        raise ValueError(f"offsets must have shape (2H - 1, 2W - 1), got {offsets.shape}")
+    return offsets, (offsets.shape[0] + 1) // 2, (offsets.shape[1] + 1) // 2
 
 
-def _sincos_maps(grid_h: int, grid_w: int, d_model: int, base: float, rows: np.ndarray,
-                 cols: np.ndarray) -> np.ndarray:
-    """The sin-cos table's cosine map of each patch (rows[i], cols[j]) with every patch:
+def offset_similarity_maps(offsets: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Each patch (rows[i], cols[j])'s similarity with every patch, from `offsets`
+    (g[dy + H - 1, dx + W - 1]: the similarity of two patches dy rows and dx columns apart):
     ``(len(rows), len(cols), H, W)``."""
+    offsets, grid_h, grid_w = _check_offsets(offsets)
+    rows, cols = np.asarray(rows, dtype=int), np.asarray(cols, dtype=int)
+    dy = np.arange(grid_h)[None, :] - rows[:, None] + grid_h - 1  # (len(rows), H)
+    dx = np.arange(grid_w)[None, :] - cols[:, None] + grid_w - 1  # (len(cols), W)
+    return offsets[dy[:, None, :, None], dx[None, :, None, :]]
+
+
+def offset_similarity_tiles(
+    offsets: np.ndarray, *, max_tiles: int = MAX_TILES_SIDE, max_side: int = MAX_MOSAIC_SIDE,
+) -> SimilarityTiles:
+    """`similarity_tiles` from the similarity at each offset (`offset_similarity_maps`)."""
+    offsets, grid_h, grid_w = _check_offsets(offsets)
+    tile_rows, tile_cols = _tile_patches(grid_h, grid_w, max_tiles)
+    maps = offset_similarity_maps(offsets, tile_rows, tile_cols)  # (th, tw, H, W)
+    return _resampled_tiles(maps.reshape(-1, grid_h, grid_w), tile_rows, tile_cols, max_side)
+
+
+def sincos_offset_similarity(grid_h: int, grid_w: int, d_model: int, *,
+                             base: float = limits.DEFAULT_BASE) -> np.ndarray:
+    """The cosine of `sincos_2d_encoding`'s codes of two patches at each offset (dy, dx):
+    (f(dx) + f(dy)) / 2, ``(2H - 1, 2W - 1)`` (`offset_similarity_maps`)."""
     grid_h = check_int("grid_h", grid_h, minimum=1, maximum=MAX_GRID_SIDE)
     grid_w = check_int("grid_w", grid_w, minimum=1, maximum=MAX_GRID_SIDE)
-    f_y = _axis_cosines(grid_h, d_model, base)[np.abs(rows[:, None] - np.arange(grid_h))]
-    f_x = _axis_cosines(grid_w, d_model, base)[np.abs(cols[:, None] - np.arange(grid_w))]
-    return 0.5 * (f_y[:, None, :, None] + f_x[None, :, None, :])
+    half = check_even_d_model("d_model", d_model, multiple=4) // 2
+    base = check_base(base)
+
+    def axis(n: int) -> np.ndarray:  # f(k) for k = -(n - 1) .. n - 1
+        table = encode_positions(np.arange(n), half, base=base, layout="concatenated")
+        f = table @ table[0] / (half // 2)  # row k . row 0 = sum_j cos(w_j k), k = 0 .. n - 1
+        return np.concatenate([f[:0:-1], f])
+
+    return 0.5 * (axis(grid_h)[:, None] + axis(grid_w)[None, :])
 
 
 def sincos_similarity_tiles(
@@ -271,11 +301,10 @@ def sincos_similarity_tiles(
     max_tiles: int = MAX_TILES_SIDE,
     max_side: int = MAX_MOSAIC_SIDE,
 ) -> SimilarityTiles:
-    """`similarity_tiles` of `sincos_2d_encoding(grid_h, grid_w, d_model, base=base)`, from one
-    cosine profile per axis instead of the table."""
-    tile_rows, tile_cols = _tile_patches(grid_h, grid_w, max_tiles)
-    maps = _sincos_maps(grid_h, grid_w, d_model, base, tile_rows, tile_cols)
-    return _resampled_tiles(maps.reshape(-1, grid_h, grid_w), tile_rows, tile_cols, max_side)
+    """`similarity_tiles` of `sincos_2d_encoding(grid_h, grid_w, d_model, base=base)`, from the
+    similarity at each offset instead of the table."""
+    offsets = sincos_offset_similarity(grid_h, grid_w, d_model, base=base)
+    return offset_similarity_tiles(offsets, max_tiles=max_tiles, max_side=max_side)
 
 
 def sincos_patch_map(
@@ -283,12 +312,11 @@ def sincos_patch_map(
     base: float = limits.DEFAULT_BASE,
 ) -> np.ndarray:
     """`patch_similarity_map` of `sincos_2d_encoding(grid_h, grid_w, d_model, base=base)`, from
-    one cosine profile per axis: ``(H, W)``."""
-    grid_h = check_int("grid_h", grid_h, minimum=1, maximum=MAX_GRID_SIDE)
-    grid_w = check_int("grid_w", grid_w, minimum=1, maximum=MAX_GRID_SIDE)
+    the similarity at each offset: ``(H, W)``."""
+    offsets = sincos_offset_similarity(grid_h, grid_w, d_model, base=base)
     row = check_int("row", row, minimum=0, maximum=grid_h - 1)
     col = check_int("col", col, minimum=0, maximum=grid_w - 1)
-    return _sincos_maps(grid_h, grid_w, d_model, base, np.array([row]), np.array([col]))[0, 0]
+    return offset_similarity_maps(offsets, [row], [col])[0, 0]
 
 
 def vit_encoding_overview(

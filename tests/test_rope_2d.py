@@ -104,7 +104,8 @@ def test_the_tiles_of_a_rotation_are_its_similarity_from_every_patch(rows, cols,
                                                                        d_head):
     """The ViT paper's tiles of a rotation (`similarity_tiles` of `rope_2d_table`) hold, at
     tile (r, c), `rope_2d_similarity` from patch (r, c): a loop over the patches, one at a
-    time."""
+    time. The page reads them off the similarity at each offset (`rope_2d_offset_similarity`):
+    the same tiles and maps."""
     if scheme == "axial":
         angles = rope_2d.rope_2d_axial_angles(rows, cols, d_head)
     elif scheme == "dinov3":
@@ -116,7 +117,34 @@ def test_the_tiles_of_a_rotation_are_its_similarity_from_every_patch(rows, cols,
     assert table.shape == (rows * cols, d_head)
     tiles = vit_grid.similarity_tiles(table, rows, cols)
     assert tiles.exact
+    offsets = rope_2d.rope_2d_offset_similarity(angles)
+    assert offsets.shape == (2 * rows - 1, 2 * cols - 1)
+    np.testing.assert_allclose(vit_grid.offset_similarity_tiles(offsets).tiles, tiles.tiles,
+                               atol=1e-12)
     for r in range(rows):
         for c in range(cols):
             np.testing.assert_allclose(tiles.tiles[r, c],
                                        rope_2d.rope_2d_similarity(angles, r, c), atol=1e-12)
+            np.testing.assert_allclose(vit_grid.offset_similarity_maps(offsets, [r], [c])[0, 0],
+                                       rope_2d.rope_2d_similarity(angles, r, c), atol=1e-12)
+
+
+def test_the_largest_grids_tiles_by_offset_equal_the_tables():
+    """At the page's largest grid the tiles are subsampled and resampled: by offset or through
+    the table, the same; angles that are not affine in (row, col) have no similarity by
+    offset."""
+    for angles in (rope_2d.rope_2d_axial_angles(64, 64, 256),
+                   rope_2d.rope_2d_dinov3_angles(64, 40, 256),
+                   rope_2d.rope_2d_mixed_angles(
+                       40, 64, rope_2d.rope_2d_mixed_frequencies(256, 12))[11]):
+        rows, cols, _ = angles.shape
+        expected = vit_grid.similarity_tiles(rope_2d.rope_2d_table(angles), rows, cols,
+                                             max_side=210)
+        assert not expected.exact
+        offsets = rope_2d.rope_2d_offset_similarity(angles)
+        np.testing.assert_allclose(
+            vit_grid.offset_similarity_tiles(offsets, max_side=210).tiles, expected.tiles,
+            atol=1e-12)
+    squared = rope_2d.rope_2d_axial_angles(5, 6, 8) ** 2
+    with pytest.raises(ValueError, match="affine"):
+        rope_2d.rope_2d_offset_similarity(squared)
