@@ -34,7 +34,8 @@ EXTENSION_COLUMNS = 3  # context-extension panels per row
 # styled SVG node, and past this many pairs they touch anyway. A context-extension panel is a
 # third of the width (~230 px at 1440): 64 pairs there are ~3.5 px apart, d_head 1024's 512
 # pairs under half a pixel, whose ~3,500 markers in six panels took plotly.js ~105 ms a redraw
-# against ~50 ms with 64 a trace. The extrapolation page's chart is full width.
+# against ~50 ms with 64 a trace. A chart half the page wide or more (the extrapolation page's,
+# the config view's) is ~420 px and up: 128, as far apart.
 EXTENSION_MARKERS = 64
 PAIR_MARKERS = 128
 

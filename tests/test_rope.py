@@ -450,7 +450,7 @@ def test_context_extension_figures_show_every_line_and_name_the_red(make):
 @pytest.mark.parametrize("make", ["rope", "extrapolation"])
 def test_context_extension_figures_draw_a_bounded_number_of_markers(make):
     """At d_head 1024 (512 pairs) no marker trace draws more markers than its panel can tell
-    apart (plotly's maxdisplayed): a third-width panel EXTENSION_MARKERS, a full-width chart
+    apart (plotly's maxdisplayed): a third-width panel EXTENSION_MARKERS, a half-width chart
     PAIR_MARKERS. Each marker is an SVG node: 512 a trace in six panels doubled the redraw."""
     from figures.extrapolation import make_rope_reach_figure
     from figures.rope import EXTENSION_MARKERS, PAIR_MARKERS
