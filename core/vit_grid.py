@@ -259,7 +259,11 @@ def offset_similarity_maps(offsets: np.ndarray, rows: np.ndarray, cols: np.ndarr
     (g[dy + H - 1, dx + W - 1]: the similarity of two patches dy rows and dx columns apart):
     ``(len(rows), len(cols), H, W)``."""
     offsets, grid_h, grid_w = _check_offsets(offsets)
-    rows, cols = np.asarray(rows, dtype=int), np.asarray(cols, dtype=int)
+    rows, cols = np.asarray(rows, dtype=int).ravel(), np.asarray(cols, dtype=int).ravel()
+    for name, values, size in (("rows", rows, grid_h), ("cols", cols, grid_w)):
+        if values.size and (values.min() < 0 or values.max() >= size):
+            raise ValueError(f"{name} must be 0 to {size - 1} (the grid of these offsets), got "
+                             f"{values.min()} to {values.max()}")
     dy = np.arange(grid_h)[None, :] - rows[:, None] + grid_h - 1  # (len(rows), H)
     dx = np.arange(grid_w)[None, :] - cols[:, None] + grid_w - 1  # (len(cols), W)
     return offsets[dy[:, None, :, None], dx[None, :, None, :]]

@@ -113,6 +113,13 @@ def test_sincos_patch_map_is_the_mean_of_two_1d_cosines_and_checks_its_input():
         vit_grid.sincos_similarity_tiles(h, w, 66)
     with pytest.raises(ValueError, match="grid_w"):
         vit_grid.sincos_similarity_tiles(h, vit_grid.MAX_GRID_SIDE + 1, d)
+    offsets = vit_grid.sincos_offset_similarity(h, w, d)
+    assert offsets.shape == (2 * h - 1, 2 * w - 1)
+    for rows, cols, name in (([h], [0], "rows"), ([0], [-1], "cols")):
+        with pytest.raises(ValueError, match=name):
+            vit_grid.offset_similarity_maps(offsets, rows, cols)
+    with pytest.raises(ValueError, match="offsets"):
+        vit_grid.offset_similarity_tiles(np.zeros((4, 5)))
 
 
 def test_vit_encoding_overview_keeps_the_cls_row():
