@@ -44,19 +44,16 @@ def cached_tiles(grid_h: int, grid_w: int, d_model: int, base: float,
     return vit_grid.sincos_similarity_tiles(grid_h, grid_w, d_model, base=base, max_side=max_side)
 
 
-# Patches only: the cls row (zeros) is no patch, and the map is the same with it.
+# Patches only (the cls row, zeros, is no patch: its maps are the same with it), from the
+# similarity at each offset (core.vit_grid), not the (H*W, d) table.
 @bounded_cache(max_entries=32, max_bytes=2 * MB, worst_case=[(64, 64, 1280, DEFAULT_BASE, 63, 0)])
 def cached_patch_map(grid_h: int, grid_w: int, d_model: int, base: float, row: int, col: int):
     return vit_grid.sincos_patch_map(grid_h, grid_w, d_model, row, col, base=base)
 
 
-@bounded_cache(max_entries=32, max_bytes=2 * MB,
-               worst_case=[(64, 64, 1280, DEFAULT_BASE, True, 63, 0)])
-def cached_halves(grid_h: int, grid_w: int, d_model: int, base: float, cls_token: bool,
-                  row: int, col: int):
-    return vit_grid.half_similarity_maps(
-        embedding_table(grid_h, grid_w, d_model, base, cls_token), grid_h, grid_w, row, col
-    )
+@bounded_cache(max_entries=32, max_bytes=2 * MB, worst_case=[(64, 64, 1280, DEFAULT_BASE, 63, 0)])
+def cached_halves(grid_h: int, grid_w: int, d_model: int, base: float, row: int, col: int):
+    return vit_grid.sincos_half_maps(grid_h, grid_w, d_model, row, col, base=base)
 
 
 @bounded_cache(max_entries=8, max_bytes=6 * MB, worst_case=[(64, 64, 1280, DEFAULT_BASE, True)])
@@ -220,7 +217,7 @@ def halves_section() -> None:
     """The column half and the row half of the encoding, each a 1-D sinusoid."""
     st.subheader(t("vit-grid.halves"))
     row, col = patch_control(controls.view_row(1)[0])
-    column_half, row_half = cached_halves(grid_h, grid_w, d_model, base, cls_token, row, col)
+    column_half, row_half = cached_halves(grid_h, grid_w, d_model, base, row, col)
     show_chart(
         make_halves_figure(column_half, row_half, row=row, col=col, d_model=d_model, lang=lang),
         key="halves_chart",

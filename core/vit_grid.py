@@ -279,21 +279,42 @@ def offset_similarity_tiles(
     return _resampled_tiles(maps.reshape(-1, grid_h, grid_w), tile_rows, tile_cols, max_side)
 
 
+def _axis_cosines(grid_h: int, grid_w: int, d_model: int,
+                  base: float) -> tuple[np.ndarray, np.ndarray]:
+    """f(k) = (4/d) sum_j cos(w_j k), the cosine of two half-codes k apart, for the rows'
+    offsets k = -(H - 1) .. H - 1 and the columns' -(W - 1) .. W - 1: ``(2H - 1,), (2W - 1,)``."""
+    grid_h = check_int("grid_h", grid_h, minimum=1, maximum=MAX_GRID_SIDE)
+    grid_w = check_int("grid_w", grid_w, minimum=1, maximum=MAX_GRID_SIDE)
+    half = check_even_d_model("d_model", d_model, multiple=4) // 2
+    table = encode_positions(np.arange(max(grid_h, grid_w)), half, base=check_base(base),
+                             layout="concatenated")
+    f = table @ table[0] / (half // 2)  # row k . row 0 = sum_j cos(w_j k), k >= 0
+    return (np.concatenate([f[grid_h - 1:0:-1], f[:grid_h]]),
+            np.concatenate([f[grid_w - 1:0:-1], f[:grid_w]]))
+
+
 def sincos_offset_similarity(grid_h: int, grid_w: int, d_model: int, *,
                              base: float = limits.DEFAULT_BASE) -> np.ndarray:
     """The cosine of `sincos_2d_encoding`'s codes of two patches at each offset (dy, dx):
     (f(dx) + f(dy)) / 2, ``(2H - 1, 2W - 1)`` (`offset_similarity_maps`)."""
-    grid_h = check_int("grid_h", grid_h, minimum=1, maximum=MAX_GRID_SIDE)
-    grid_w = check_int("grid_w", grid_w, minimum=1, maximum=MAX_GRID_SIDE)
-    half = check_even_d_model("d_model", d_model, multiple=4) // 2
-    base = check_base(base)
+    f_rows, f_cols = _axis_cosines(grid_h, grid_w, d_model, base)
+    return 0.5 * (f_rows[:, None] + f_cols[None, :])
 
-    def axis(n: int) -> np.ndarray:  # f(k) for k = -(n - 1) .. n - 1
-        table = encode_positions(np.arange(n), half, base=base, layout="concatenated")
-        f = table @ table[0] / (half // 2)  # row k . row 0 = sum_j cos(w_j k), k = 0 .. n - 1
-        return np.concatenate([f[:0:-1], f])
 
-    return 0.5 * (axis(grid_h)[:, None] + axis(grid_w)[None, :])
+def sincos_half_maps(
+    grid_h: int, grid_w: int, d_model: int, row: int, col: int, *,
+    base: float = limits.DEFAULT_BASE,
+) -> tuple[np.ndarray, np.ndarray]:
+    """`half_similarity_maps` of `sincos_2d_encoding(grid_h, grid_w, d_model, base=base)`:
+    each half's cosine is f of its own offset alone, f(x - col) down every column and
+    f(y - row) along every row. ``(column half (H, W), row half (H, W))``."""
+    f_rows, f_cols = _axis_cosines(grid_h, grid_w, d_model, base)
+    row = check_int("row", row, minimum=0, maximum=grid_h - 1)
+    col = check_int("col", col, minimum=0, maximum=grid_w - 1)
+    by_col = f_cols[np.arange(grid_w) - col + grid_w - 1]  # (W,)
+    by_row = f_rows[np.arange(grid_h) - row + grid_h - 1]  # (H,)
+    return (np.broadcast_to(by_col[None, :], (grid_h, grid_w)).copy(),
+            np.broadcast_to(by_row[:, None], (grid_h, grid_w)).copy())
 
 
 def sincos_similarity_tiles(

@@ -80,11 +80,12 @@ def test_tiles_for_large_grids_stay_small():
     (1, 1, 4, 10_000.0), (6, 10, 128, 10_000.0), (14, 14, 768, 100.0), (3, 64, 8, 10_000.0),
     (64, 40, 64, 500_000.0), (vit_grid.MAX_GRID_SIDE, vit_grid.MAX_GRID_SIDE, 1280, 10_000.0),
 ])
-def test_sincos_tiles_and_patch_map_equal_the_tables(grid_h, grid_w, d_model, base):
-    """The pages' tiles and patch map come from one cosine profile per axis
-    (`sincos_similarity_tiles`, `sincos_patch_map`): the same numbers as the table's cosines
-    (`similarity_tiles`, `patch_similarity_map` of `sincos_2d_encoding`), subsampled and
-    resampled grids included, and a cls row changes no patch's map."""
+def test_sincos_tiles_patch_and_half_maps_equal_the_tables(grid_h, grid_w, d_model, base):
+    """The pages' tiles, patch map and half maps come from one cosine profile per axis
+    (`sincos_similarity_tiles`, `sincos_patch_map`, `sincos_half_maps`): the same numbers as the
+    table's cosines (`similarity_tiles`, `patch_similarity_map`, `half_similarity_maps` of
+    `sincos_2d_encoding`), subsampled and resampled grids included, and a cls row changes no
+    patch's map."""
     emb = core.sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=True)
     table = vit_grid.similarity_tiles(emb, grid_h, grid_w)
     profile = vit_grid.sincos_similarity_tiles(grid_h, grid_w, d_model, base=base)
@@ -98,6 +99,10 @@ def test_sincos_tiles_and_patch_map_equal_the_tables(grid_h, grid_w, d_model, ba
         np.testing.assert_allclose(
             vit_grid.sincos_patch_map(grid_h, grid_w, d_model, row, col, base=base),
             vit_grid.patch_similarity_map(emb, grid_h, grid_w, row, col), atol=1e-12)
+        for fast, slow in zip(
+                vit_grid.sincos_half_maps(grid_h, grid_w, d_model, row, col, base=base),
+                vit_grid.half_similarity_maps(emb, grid_h, grid_w, row, col), strict=True):
+            np.testing.assert_allclose(fast, slow, atol=1e-12)
 
 
 def test_sincos_patch_map_is_the_mean_of_two_1d_cosines_and_checks_its_input():
