@@ -33,18 +33,31 @@ def cached_window(pos_start, pos_count, dim_start, dim_count, d_model, base, lay
 
 lang = current_language()
 controls = start_page("heatmap")
+# The fragments that draw with the page-wide controls: a change of one reruns these alone (not
+# the sidebar, the title, the link, nor the views' own rows but the worked example's, whose
+# help names the last dimension). Each view's own controls rerun its drawing alone.
+HEATMAP, WORKED, WORKED_ENTRY, ZOOM = ("heatmap.chart", "heatmap.worked", "heatmap.worked-entry",
+                                       "heatmap.zoom")
+PAGE_WIDE = ("d_model", "base", "layout", "timescales")
 # Page-wide: what every view of the table draws (the heatmap, the worked entry, the zoom).
 # The number of positions is the heatmap's own control (the zoom window reads it).
 with st.sidebar:
-    d_model = controls.stops("d_model")
-    base = controls.stops("base")
-    layout = controls.choice("layout")
-    timescales = controls.choice("timescales")
+    controls.stops("d_model", redraws=(HEATMAP, WORKED, ZOOM))
+    controls.stops("base", redraws=(HEATMAP, WORKED, ZOOM))
+    controls.choice("layout", redraws=(HEATMAP, WORKED, ZOOM))
+    controls.choice("timescales", redraws=(HEATMAP, WORKED, ZOOM))
+
+
+def table() -> tuple[int, float, str, str]:
+    """d_model, base, layout and timescales, read in the run of the part that draws them (a
+    fragment rerun alone sees this module's variables of an older run)."""
+    return tuple(controls.current(name) for name in PAGE_WIDE)
 
 
 def table_name(positions: int) -> list:
     """Files name the table: pe-heatmap_d128_pos64_interleaved (base and timescales only when
     not the paper's)."""
+    d_model, base, layout, timescales = table()
     return [f"d{d_model}", f"pos{positions}", layout,
             None if base == DEFAULT_BASE else f"base{base:g}",
             None if timescales == "paper" else timescales]
@@ -62,7 +75,14 @@ def zoom_rows(positions: int, zoom_pos: int, zoom_size: int) -> tuple[int, int]:
 def heatmap_view() -> None:
     (positions_column,) = controls.view_row(1)
     with positions_column:
-        positions = controls.stops("positions")
+        controls.stops("positions", redraws=(HEATMAP,))
+    heatmap_chart()
+
+
+@st.fragment(key=HEATMAP)
+def heatmap_chart() -> None:
+    d_model, base, layout, timescales = table()
+    positions = controls.current("positions")
     drawn_with = st.session_state.get("_heatmap_zoom_positions")
     corner = controls.current("zoom_pos"), controls.current("zoom_size")
     if drawn_with is not None and zoom_rows(drawn_with, *corner) != zoom_rows(positions, *corner):
@@ -96,16 +116,25 @@ def heatmap_view() -> None:
     )
 
 
-@st.fragment
+@st.fragment(key=WORKED)
 def worked_example() -> None:
     st.subheader(t("heatmap.worked"))
     sub_left, sub_right = controls.view_row(2)
+    d_model = controls.current("d_model")
     with sub_left:
-        pos = controls.number("pos", t("heatmap.position"), help=t("heatmap.position_help"))
+        controls.number("pos", t("heatmap.position"), help=t("heatmap.position_help"),
+                        redraws=(WORKED_ENTRY,))
     with sub_right:
-        dim = controls.number(
-            "dim", t("heatmap.dimension"), help=t("heatmap.dimension_help", last=d_model - 1)
-        )
+        controls.number("dim", t("heatmap.dimension"),
+                        help=t("heatmap.dimension_help", last=d_model - 1),
+                        redraws=(WORKED_ENTRY,))
+    worked_entry()
+
+
+@st.fragment(key=WORKED_ENTRY)
+def worked_entry() -> None:
+    d_model, base, layout, timescales = table()
+    pos, dim = controls.current("pos"), controls.current("dim")
     if dim >= d_model:
         st.info(t("heatmap.no_such_dimension", dim=dim, d_model=d_model, last=d_model - 1))
         dim = d_model - 1
@@ -136,12 +165,17 @@ def worked_example() -> None:
 def zoom_window() -> None:
     st.subheader(t("heatmap.zoom"))
     z1, z2, z3 = controls.view_row(3)
-    with z1:
-        zoom_pos = controls.number("zoom_pos")
-    with z2:
-        zoom_dim = controls.number("zoom_dim")
-    with z3:
-        zoom_size = controls.number("zoom_size")
+    for column, name in zip((z1, z2, z3), ("zoom_pos", "zoom_dim", "zoom_size"), strict=True):
+        with column:
+            controls.number(name, redraws=(ZOOM,))
+    zoom_chart()
+
+
+@st.fragment(key=ZOOM)
+def zoom_chart() -> None:
+    d_model, base, layout, timescales = table()
+    zoom_pos, zoom_dim, zoom_size = (controls.current(name)
+                                     for name in ("zoom_pos", "zoom_dim", "zoom_size"))
     positions = controls.current("positions")  # the heatmap view's control
     st.session_state["_heatmap_zoom_positions"] = positions
     start, rows = zoom_rows(positions, zoom_pos, zoom_size)

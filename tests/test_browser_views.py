@@ -4,6 +4,7 @@ box follows it, and presentation mode never traps a presenter on a slide."""
 
 from __future__ import annotations
 
+import base64
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -109,3 +110,54 @@ def test_a_change_inside_a_view_reruns_it_alone_and_the_link_follows(browser_pag
     link = page.locator(".pe-link code").inner_text()
     assert parse_qs(urlsplit(link).query)["positions"] == ["100"]
     assert link == page.url
+
+
+def received_elements(page):
+    """A list that fills with (type, delta path) of every element the server sends the page
+    from now on (the websocket's ForwardMsg deltas, read through the DevTools protocol)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    received = []
+
+    def frame(event) -> None:
+        response = event["response"]
+        if response.get("opcode") != 2:
+            return
+        message = ForwardMsg()
+        message.ParseFromString(base64.b64decode(response["payloadData"]))
+        if message.WhichOneof("type") != "delta":
+            return
+        delta = message.delta
+        kind = delta.WhichOneof("type")
+        if kind == "new_element":
+            kind = delta.new_element.WhichOneof("type")
+        elif kind == "add_block":
+            kind = delta.add_block.WhichOneof("type")
+        received.append((kind, tuple(message.metadata.delta_path)))
+
+    session = page.context.new_cdp_session(page)
+    session.send("Network.enable")
+    session.on("Network.webSocketFrameReceived", frame)
+    return received
+
+
+def test_a_page_wide_change_redraws_the_views_not_the_controls(browser_page):
+    """d_model (the sidebar) reruns the heatmap page's three drawings alone: its charts and the
+    worked entry come again, no slider does (not the sidebar's, not the heatmap view's own), and
+    the link follows."""
+    browser_page.open("/heatmap?positions=64", charts=2)
+    page = browser_page.page
+    received = received_elements(page)
+    before = page.evaluate(browser_support.CHART_SIGNATURE_JS)
+    page.locator(".st-key-d_model input[type=range]").focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"(b) => ({browser_support.CHART_SIGNATURE_JS})() !== b", arg=before)
+    browser_page.wait_idle()
+    kinds = [kind for kind, _ in received]
+    assert "slider" not in kinds and "radio" not in kinds, kinds
+    assert "heading" in kinds  # the worked example's view, whose help names the last dimension
+    assert kinds.count("bidi_component") + kinds.count("plotly_chart") == 2, kinds
+    assert "d_model=160" in page.url  # the next stop after 128: a head width
+    page.wait_for_timeout(400)  # the link element re-reads the address bar every 250 ms
+    assert page.locator(".pe-link code").inner_text() == page.url
+    assert browser_page.exceptions() == []

@@ -22,12 +22,14 @@ A page opens with `start_page` (its title, and its controls from the registry `u
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NoReturn
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from locales import catalogue
 from ui import share
@@ -135,9 +137,19 @@ class PageControls:
         if name in kept and name not in state and name not in st.query_params:
             state[name] = kept[name]
 
+    def _redraw_callback(self, name: str, redraws: Sequence[str]) -> Callable[[], None] | None:
+        """The `on_change` of a control whose change reruns only the fragments keyed `redraws`
+        (`@st.fragment(key=...)`: the parts of the page drawn with it), not the whole page or
+        the whole view: the control itself and its neighbours are not sent again. None (the
+        default rerun) without them, and in AppTest, whose tree after a fragment's rerun holds
+        that fragment alone (its tests read the whole page after every change)."""
+        if not redraws or st.config.get_option("global.appTest"):
+            return None
+        return functools.partial(_redraw, self.page, self.params[name], tuple(redraws))
+
     # --- widgets, each bound to the URL parameter named like its key --------------------------
     def number(self, name: str, label: str | None = None, *, help: str | None = CATALOGUE_HELP,
-               fmt: str | None = None):
+               fmt: str | None = None, redraws: Sequence[str] = ()):
         param = self.params[name]
         self._restore(name)
         assert isinstance(param, IntParam | FloatParam)
@@ -154,12 +166,13 @@ class PageControls:
             format=fmt,
             key=name,
             help=self._help(name, help),
+            on_change=self._redraw_callback(name, redraws),
             bind="query-params",
         )
         return self._checked(name, value)
 
     def slider(self, name: str, label: str | None = None, *,
-               help: str | None = CATALOGUE_HELP) -> int:
+               help: str | None = CATALOGUE_HELP, redraws: Sequence[str] = ()) -> int:
         param = self.params[name]
         self._restore(name)
         assert isinstance(param, IntParam)
@@ -171,6 +184,7 @@ class PageControls:
             step=param.multiple_of,
             key=name,
             help=self._help(name, help),
+            on_change=self._redraw_callback(name, redraws),
             bind="query-params",
         )
         return self._checked(name, value)
@@ -192,7 +206,7 @@ class PageControls:
 
     def stops(
         self, name: str, label: str | None = None, stops: Iterable[int | float] | None = None,
-        *, help: str | None = CATALOGUE_HELP, exact: bool = True,
+        *, help: str | None = CATALOGUE_HELP, exact: bool = True, redraws: Sequence[str] = (),
     ) -> Any:
         """A slider over `stops` (the usual values: powers of two, 1-2-5 steps, known bases)
         for a number people sweep; by default those its parameter names (`STOPS`). The URL's
@@ -217,6 +231,7 @@ class PageControls:
                 self._label(name, label), options=options, value=param.default,
                 format_func=lambda v: _url_text(param, v),  # the URL's text: links stay
                 key=name, help=self._help(name, help), bind="query-params",
+                on_change=self._redraw_callback(name, redraws),
             )
         if exact:
             exact_key = f"_exact_{name}"
@@ -282,6 +297,7 @@ class PageControls:
     def choice(
         self, name: str, label: str | None = None, *, help: str | None = CATALOGUE_HELP,
         captions: Sequence[str] | None = None, disabled: bool = False,
+        redraws: Sequence[str] = (),
     ) -> str:
         # No format_func: a bound radio writes the *formatted* label into the URL, so the option
         # shown must be the value itself for links to stay the documented contract.
@@ -297,6 +313,7 @@ class PageControls:
             help=self._help(name, help),
             captions=captions,
             disabled=disabled,
+            on_change=self._redraw_callback(name, redraws),
             bind="query-params",
         )
         if captions is None:
@@ -304,16 +321,18 @@ class PageControls:
         return self._checked(name, value)
 
     def toggle(self, name: str, label: str | None = None, *,
-               help: str | None = CATALOGUE_HELP) -> bool:
+               help: str | None = CATALOGUE_HELP, redraws: Sequence[str] = ()) -> bool:
         param = self.params[name]
         self._restore(name)
         assert isinstance(param, BoolParam)
         value = st.toggle(self._label(name, label), value=param.default, key=name,
-                          help=self._help(name, help), bind="query-params")
+                          help=self._help(name, help), bind="query-params",
+                          on_change=self._redraw_callback(name, redraws))
         return self._checked(name, value)
 
     def text(self, name: str, label: str | None = None, *,
-             help: str | None = CATALOGUE_HELP, placeholder: str | None = None) -> str:
+             help: str | None = CATALOGUE_HELP, placeholder: str | None = None,
+             redraws: Sequence[str] = ()) -> str:
         """A text box; `placeholder` shows, greyed, what an empty box stands for."""
         param = self.params[name]
         self._restore(name)
@@ -325,6 +344,7 @@ class PageControls:
             key=name,
             help=self._help(name, help),
             placeholder=placeholder,
+            on_change=self._redraw_callback(name, redraws),
             bind="query-params",
         )
         return self._checked(name, value)
@@ -434,6 +454,26 @@ def _take_exact(param: IntParam | FloatParam, exact_key: str, page: str) -> None
     except ParamError as error:
         notices = st.session_state.setdefault(f"_notices:{page}", [])
         notices.append(error.in_language(current_language()))
+
+
+def _redraw(page: str, param: Param, keys: tuple[str, ...]) -> None:
+    """A control's change (`PageControls._redraw_callback`): its value kept for the link and
+    for its view's return (what its widget's own run would have kept), then only the fragments
+    keyed `keys` rerun. They read the value from session state (`PageControls.current`): a
+    fragment rerun alone sees the page's variables of the run that drew it.
+    An unusable value (a crafted message) or a part not on the page (a run that stopped early)
+    gets the rerun the change has without this (its notice shown by the control's own run)."""
+    state = st.session_state
+    try:
+        value = param.validate(state[param.name])
+    except (KeyError, ParamError):
+        return
+    share.record(param, value)
+    state.setdefault(f"{KEPT_PREFIX}{page}", {})[param.name] = value
+    try:
+        st.rerun(scope=list(keys))
+    except StreamlitAPIException:  # no fragment by that key was drawn
+        return
 
 
 # --- the usual values of a swept number -----------------------------------------------------
