@@ -51,7 +51,7 @@ with st.sidebar:
 def table() -> tuple[int, float, str, str]:
     """d_model, base, layout and timescales, read in the run of the part that draws them (a
     fragment rerun alone sees this module's variables of an older run)."""
-    return tuple(controls.current(name) for name in PAGE_WIDE)
+    return controls.values(*PAGE_WIDE)
 
 
 def table_name(positions: int) -> list:
@@ -134,7 +134,7 @@ def worked_example() -> None:
 @st.fragment(key=WORKED_ENTRY)
 def worked_entry() -> None:
     d_model, base, layout, timescales = table()
-    pos, dim = controls.current("pos"), controls.current("dim")
+    pos, dim = controls.values("pos", "dim")
     if dim >= d_model:
         st.info(t("heatmap.no_such_dimension", dim=dim, d_model=d_model, last=d_model - 1))
         dim = d_model - 1
@@ -174,8 +174,7 @@ def zoom_window() -> None:
 @st.fragment(key=ZOOM)
 def zoom_chart() -> None:
     d_model, base, layout, timescales = table()
-    zoom_pos, zoom_dim, zoom_size = (controls.current(name)
-                                     for name in ("zoom_pos", "zoom_dim", "zoom_size"))
+    zoom_pos, zoom_dim, zoom_size = controls.values("zoom_pos", "zoom_dim", "zoom_size")
     positions = controls.current("positions")  # the heatmap view's control
     st.session_state["_heatmap_zoom_positions"] = positions
     start, rows = zoom_rows(positions, zoom_pos, zoom_size)

@@ -92,10 +92,14 @@ def cached_shift(positions: int, d_model: int, base: float, offset: int):
 
 lang = current_language()
 controls = start_page("similarity")
+PAGE_WIDE = ("d_model", "positions", "base")
+INTRO = "similarity.intro"
+# A page-wide change reruns the intro and the view shown alone (not the sidebar, the title or
+# the link); the view whole, as its row clamps its controls to the table.
+drawings = (INTRO, f"similarity.{controls.current('view')}")
 with st.sidebar:  # page-wide: every view draws the table these three make
-    d_model = controls.stops("d_model")
-    positions = controls.stops("positions")
-    base = controls.stops("base")
+    for name in PAGE_WIDE:
+        controls.stops(name, redraws=drawings)
 
 
 # Each view's own controls sit above its charts, in its fragment: a change there reruns that
@@ -108,6 +112,7 @@ def view_controls(*names: str) -> dict[str, object]:
     control has its own column of a four-column row, first in every view that has it: a bound
     widget that moves to another block between views no longer reaches the address bar
     (docs/design.md)."""
+    d_model, positions, _ = controls.values(*PAGE_WIDE)
     row = dict(zip(VIEW_CONTROLS, controls.view_row(len(VIEW_CONTROLS)), strict=True))
     columns = {name: row[name] for name in names}
     values: dict[str, object] = {}
@@ -142,20 +147,32 @@ def metric_label(metric: str) -> str:
     return "PE_p \\cdot PE_q" if metric == "dot" else "\\cos(PE_p, PE_q)"
 
 
-explain(t("similarity.intro", positions=positions, d_model=d_model, base=base))
+@st.fragment(key=INTRO)
+def intro() -> None:
+    d_model, positions, base = controls.values(*PAGE_WIDE)
+    explain(t("similarity.intro", positions=positions, d_model=d_model, base=base))
+
+
+intro()
 st.latex(
     r"PE_p \cdot PE_{p+k} = \sum_{i=0}^{d/2-1} \cos(\omega_i k), \qquad "
     r"\cos(PE_p, PE_{p+k}) = \frac{2}{d}\sum_{i} \cos(\omega_i k)"
 )
 explain(t("similarity.cosine_caption"), caption=True)
-# Files name the table: pe-similarity-matrix_d512_pos2048_cosine (base only when not the paper's).
-table_name = [f"d{d_model}", f"pos{positions}", None if base == DEFAULT_BASE else f"base{base:g}"]
+
+
+def table_name() -> list:
+    """Files name the table: pe-similarity-matrix_d512_pos2048_cosine (base only when not the
+    paper's)."""
+    d_model, positions, base = controls.values(*PAGE_WIDE)
+    return [f"d{d_model}", f"pos{positions}", None if base == DEFAULT_BASE else f"base{base:g}"]
 
 
 # --- the similarity matrix -------------------------------------------------------------------
-@st.fragment
+@st.fragment(key="similarity.matrix")
 def matrix_section() -> None:
     """PE.PE^T: constant along diagonals, against a random table."""
+    d_model, positions, base = controls.values(*PAGE_WIDE)
     metric = view_controls("metric")["metric"]
     toeplitz = sinusoid(positions, d_model, base)
     sinusoid_pairs = toeplitz.pairwise(metric)
@@ -166,7 +183,7 @@ def matrix_section() -> None:
             make_similarity_matrix_figure(sinusoid_pairs, metric=metric, d_model=d_model,
                                           lang=lang),
             key="matrix_chart",
-            name=file_stem("similarity-matrix", *table_name, metric),
+            name=file_stem("similarity-matrix", *table_name(), metric),
             # The downloads are the exact (positions, positions) matrix, made on demand.
             table=TableExport(
                 sinusoid_pairs.overview, (positions, positions),
@@ -187,9 +204,10 @@ def matrix_section() -> None:
 
 
 # --- the offset curve against a random table ---------------------------------------------------
-@st.fragment
+@st.fragment(key="similarity.offset")
 def offset_section() -> None:
     """Distance vs dot product: one curve, even in k; a random table scatters."""
+    d_model, positions, base = controls.values(*PAGE_WIDE)
     chosen = view_controls("metric", "anchor", "offset")
     metric, anchor, offset = chosen["metric"], chosen["anchor"], chosen["offset"]
     contrast = random_contrast(positions, d_model)  # no base: a base change keeps it
@@ -215,7 +233,7 @@ def offset_section() -> None:
             lang=lang,
         ),
         key="offset_chart",
-        name=file_stem("similarity-offset", *table_name, metric, f"k{offset}"),
+        name=file_stem("similarity-offset", *table_name(), metric, f"k{offset}"),
     )
 
     # --- direction blindness ---
@@ -242,9 +260,10 @@ def offset_section() -> None:
 
 
 # --- the TensorFlow tutorial's view ------------------------------------------------------------
-@st.fragment
+@st.fragment(key="similarity.anchor")
 def anchor_section() -> None:
     """The TensorFlow tutorial's view: every position against one."""
+    d_model, positions, base = controls.values(*PAGE_WIDE)
     chosen = view_controls("metric", "anchor")
     metric, anchor = chosen["metric"], chosen["anchor"]
     st.subheader(t("similarity.anchor_heading", anchor=anchor))
@@ -254,15 +273,16 @@ def anchor_section() -> None:
         make_anchor_profile_figure(profile, anchor=anchor, metric=metric, zoom=ANCHOR_ZOOM,
                                    lang=lang),
         key="anchor_chart",
-        name=file_stem("similarity-anchor", *table_name, metric, f"anchor{anchor}"),
+        name=file_stem("similarity-anchor", *table_name(), metric, f"anchor{anchor}"),
     )
 
 
 # --- Euclidean distance ------------------------------------------------------------------------
-@st.fragment
+@st.fragment(key="similarity.distance")
 def distance_section() -> None:
     """Euclidean distance, a function of the dot product. No control of its own: the distance
     is the same whatever the similarity metric (a metric control here would change nothing)."""
+    d_model, positions, base = controls.values(*PAGE_WIDE)
     curves = sinusoid(positions, d_model, base).curves()
     sinusoid_sample = cached_sample(positions, d_model, base, "dot")
     st.subheader(t("similarity.distance"))
@@ -280,14 +300,15 @@ def distance_section() -> None:
             lang=lang,
         ),
         key="distance_chart",
-        name=file_stem("similarity-distance", *table_name),
+        name=file_stem("similarity-distance", *table_name()),
     )
 
 
 # --- shift as rotation -------------------------------------------------------------------------
-@st.fragment
+@st.fragment(key="similarity.rotation")
 def rotation_section() -> None:
     """M_k: 2x2 rotation blocks, and the residual over all p."""
+    d_model, positions, base = controls.values(*PAGE_WIDE)
     chosen = view_controls("anchor", "offset", "pair")
     anchor, offset, pair = chosen["anchor"], chosen["offset"], chosen["pair"]
     st.subheader(t("similarity.rotation"))

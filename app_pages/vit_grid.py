@@ -128,6 +128,11 @@ def apply_preset(name: str) -> None:
 lang = current_language()
 controls = start_page("vit-grid")
 view = controls.current("view")
+PAGE_WIDE = ("grid_h", "grid_w", "d_model", "base", "cls_token")
+SUMMARY = "vit-grid.summary"
+# A page-wide change reruns the summary and the view shown alone (not the sidebar, the title or
+# the link); the view whole, as its patch box names the grid's centre.
+drawings = (SUMMARY, f"vit-grid.{view}")
 # The presets' names and notes are core's (English) keys; shown in the visitor's language.
 preset_labels = {
     "4 x 4 teaching grid": t("vit-grid.preset_teaching"),
@@ -145,16 +150,17 @@ with st.sidebar:
         st.button(preset_labels.get(name, name), key=f"preset_{number}",
                   help=preset_notes.get(name, preset.note), on_click=apply_preset,
                   args=(name,), width="stretch")
-    grid_h = controls.slider("grid_h")
-    grid_w = controls.slider("grid_w")
-    d_model = controls.stops("d_model")
-    base = controls.stops("base")
-    cls_token = controls.toggle("cls_token")
+    controls.slider("grid_h", redraws=drawings)
+    controls.slider("grid_w", redraws=drawings)
+    controls.stops("d_model", redraws=drawings)
+    controls.stops("base", redraws=drawings)
+    controls.toggle("cls_token", redraws=drawings)
 
 
 def patch_control(column) -> tuple[int, int]:
     """The selected patch: a view's own control (tiles, halves, 2-D RoPE), made in `column` of
     its row; a patch the grid does not have is said there, and the centre is used."""
+    grid_h, grid_w = controls.values("grid_h", "grid_w")
     with column:
         patch_text = controls.text("patch", placeholder=f"{grid_h // 2},{grid_w // 2}")
     try:
@@ -169,14 +175,24 @@ def patch_control(column) -> tuple[int, int]:
         return row, col
 
 
-# Files name the grid: pe-vit-grid-tiles_14x14_d768 (base only when not the paper's).
-grid_name = [f"{grid_h}x{grid_w}", f"d{d_model}",
-             None if base == DEFAULT_BASE else f"base{base:g}"]
-tokens = grid_h * grid_w + (1 if cls_token else 0)
-explain(
-    t("vit-grid.summary", grid_h=grid_h, grid_w=grid_w, d_model=d_model, tokens=tokens,
-      rows=t("vit-grid.summary_cls") if cls_token else t("vit-grid.summary_no_cls"))
-)
+def grid_name() -> list:
+    """Files name the grid: pe-vit-grid-tiles_14x14_d768 (base only when not the paper's)."""
+    grid_h, grid_w, d_model, base, _ = controls.values(*PAGE_WIDE)
+    return [f"{grid_h}x{grid_w}", f"d{d_model}",
+            None if base == DEFAULT_BASE else f"base{base:g}"]
+
+
+@st.fragment(key=SUMMARY)
+def summary() -> None:
+    grid_h, grid_w, d_model, _, cls_token = controls.values(*PAGE_WIDE)
+    tokens = grid_h * grid_w + (1 if cls_token else 0)
+    explain(
+        t("vit-grid.summary", grid_h=grid_h, grid_w=grid_w, d_model=d_model, tokens=tokens,
+          rows=t("vit-grid.summary_cls") if cls_token else t("vit-grid.summary_no_cls"))
+    )
+
+
+summary()
 st.latex(
     r"e_{(y,x)} = \big[\, PE^{d/2}(x) \;\big|\; PE^{d/2}(y) \,\big], \qquad "
     r"PE^{d/2}(t) = \big[\sin(t\,\omega_j)\,\big|\,\cos(t\,\omega_j)\big]_{j < d/4},"
@@ -188,9 +204,10 @@ st.latex(
 )
 
 
-@st.fragment
+@st.fragment(key="vit-grid.tiles")
 def tiles_section() -> None:
     """The ViT paper's similarity tiles, and the selected patch against every patch."""
+    grid_h, grid_w, d_model, base = controls.values("grid_h", "grid_w", "d_model", "base")
     st.subheader(t("vit-grid.tiles"))
     row, col = patch_control(controls.view_row(1)[0])
     tiles = cached_tiles(grid_h, grid_w, d_model, base)
@@ -200,40 +217,43 @@ def tiles_section() -> None:
     # and the colour bar (as tall as the figure) overshot it.
     colours = similarity_range(tiles.mosaic(), similarity_map)
     show_chart(make_tiles_figure(tiles, colours=colours, lang=lang), key="tiles_chart",
-               name=file_stem("vit-grid-tiles", *grid_name))
+               name=file_stem("vit-grid-tiles", *grid_name()))
     left, right = st.columns([3, 2], gap="medium")
     with left:
         show_chart(
             make_patch_map_figure(similarity_map, row=row, col=col, colours=colours, lang=lang),
             key="patch_chart",
-            name=file_stem("vit-grid-patch", *grid_name, f"r{row}c{col}"),
+            name=file_stem("vit-grid-patch", *grid_name(), f"r{row}c{col}"),
         )
     with right:
         explain(t("vit-grid.tiles_caption"), caption=True)
 
 
-@st.fragment
+@st.fragment(key="vit-grid.halves")
 def halves_section() -> None:
     """The column half and the row half of the encoding, each a 1-D sinusoid."""
+    grid_h, grid_w, d_model, base = controls.values("grid_h", "grid_w", "d_model", "base")
     st.subheader(t("vit-grid.halves"))
     row, col = patch_control(controls.view_row(1)[0])
     column_half, row_half = cached_halves(grid_h, grid_w, d_model, base, row, col)
     show_chart(
         make_halves_figure(column_half, row_half, row=row, col=col, d_model=d_model, lang=lang),
         key="halves_chart",
-        name=file_stem("vit-grid-halves", *grid_name, f"r{row}c{col}"),
+        name=file_stem("vit-grid-halves", *grid_name(), f"r{row}c{col}"),
     )
     explain(t("vit-grid.halves_text", half=d_model // 2, d_model=d_model))
 
 
+@st.fragment(key="vit-grid.encoding")
 def encoding_section() -> None:
     """The whole (tokens, d_model) table."""
+    grid_h, grid_w, d_model, base, cls_token = controls.values(*PAGE_WIDE)
     st.subheader(t("vit-grid.encoding"))
     overview = cached_overview(grid_h, grid_w, d_model, base, cls_token)
     show_chart(
         make_vit_encoding_figure(overview, d_model=d_model, cls_token=cls_token, lang=lang),
         key="encoding_chart",
-        name=file_stem("vit-grid-encoding", *grid_name, "cls" if cls_token else None),
+        name=file_stem("vit-grid-encoding", *grid_name(), "cls" if cls_token else None),
         table=TableExport(overview, (grid_h * grid_w + cls_token, d_model),
                           in_compute_slot(embedding_table, grid_h, grid_w, d_model, base,
                                           cls_token),
@@ -244,11 +264,12 @@ def encoding_section() -> None:
     explain(t("vit-grid.encoding_caption", grid_w=grid_w), caption=True)
 
 
-@st.fragment
+@st.fragment(key="vit-grid.rope")
 def rope_section() -> None:
     """MAE's table beside axial RoPE, DINOv3's and RoPE-Mixed's: the selected patch against
     every patch. Its own controls (d_head, the mixed head) above the chart: a change reruns
     this view alone."""
+    grid_h, grid_w, d_model, base = controls.values("grid_h", "grid_w", "d_model", "base")
     st.subheader(t("vit-grid.rope"))
     # The patch second in every view that has it (after the heading): a bound widget that moves
     # to another block between views no longer reaches the address bar (docs/design.md).
@@ -281,10 +302,11 @@ def rope_section() -> None:
     explain(t("vit-grid.rope_tiles_caption"), caption=True)
 
 
-@st.fragment
+@st.fragment(key="vit-grid.mrope")
 def mrope_section() -> None:
     """Qwen2-VL's M-RoPE: the (t, h, w) ids of text + an image of the page's grid + text, and
     the relative logit along each axis. The text lengths are the view's own controls."""
+    grid_h, grid_w = controls.values("grid_h", "grid_w")
     st.subheader(t("vit-grid.mrope"))
     explain(t("vit-grid.mrope_intro", grid_h=grid_h, grid_w=grid_w))
     before_column, after_column = controls.view_row(2)

@@ -55,16 +55,24 @@ def cached_clocks(positions: int, d_model: int, dims: tuple[int, ...], base: flo
 
 lang = current_language()
 controls = start_page("wavelengths")
+PAGE_WIDE = ("d_model", "positions", "base", "timescales")
+# The parts drawn with the table: a page-wide change reruns these alone (those of the view
+# shown), not the sidebar, the title or the link. The views' fragments whole: their dimensions'
+# box shows the table's default ones.
+FORMULA, CURVES, SPECTRUM, CLOCKS = ("wavelengths.formula", "wavelengths.curves",
+                                     "wavelengths.spectrum", "wavelengths.clocks")
+drawings = {"curves": (FORMULA, CURVES, SPECTRUM),
+            "clocks": (FORMULA, CLOCKS)}[controls.current("view")]
 with st.sidebar:
-    d_model = controls.stops("d_model")
-    positions = controls.stops("positions")
-    base = controls.stops("base")
-    timescales = controls.choice("timescales")
+    controls.stops("d_model", redraws=drawings)
+    controls.stops("positions", redraws=drawings)
+    controls.stops("base", redraws=drawings)
+    controls.choice("timescales", redraws=drawings)
 # Page-wide (sidebar): d_model, positions, base and timescales make the table every view
 # draws. The dimensions shown are the curves' and the clocks' own control, above each chart.
 
 
-def dims_control() -> tuple[list[int], str]:
+def dims_control(d_model: int) -> tuple[list[int], str]:
     """The dimensions a view draws (its own row) and their file-name part; dimensions the
     table does not have are said in the view, and the default ones are drawn."""
     with controls.view_row(1)[0]:
@@ -81,43 +89,66 @@ def dims_control() -> tuple[list[int], str]:
             default=", ".join(map(str, dims)))), icon=":material/warning:")
     return dims, "dims" + "-".join(map(str, dims))  # the clocks' pairs follow from them
 
+
+def table_name() -> list:
+    """Files name the table and the dimensions:
+    pe-wavelength-curves_d128_pos2048_dims0-1-64-65-126-127 (base and timescales only when not
+    the paper's)."""
+    d_model, positions, base, timescales = controls.values(*PAGE_WIDE)
+    return [f"d{d_model}", f"pos{positions}", None if base == DEFAULT_BASE else f"base{base:g}",
+            None if timescales == "paper" else timescales]
+
+
 explain(t("wavelengths.intro"))
-# The convention's own exponent: 2i/d (the paper's formula), i/(d/2 - 1) (tensor2tensor).
-exponent_tex = "2i/d" if timescales == "paper" else "i/(d/2-1)"
-step_tex = "2/d" if timescales == "paper" else "1/(d/2-1)"
-st.latex(
-    rf"\omega_i = \mathrm{{base}}^{{-{exponent_tex}}}, \qquad "
-    rf"\lambda_i = \frac{{2\pi}}{{\omega_i}} = 2\pi\,\mathrm{{base}}^{{{exponent_tex}}}, \qquad "
-    rf"\frac{{\lambda_{{i+1}}}}{{\lambda_i}} = \mathrm{{base}}^{{{step_tex}}}"
-)
-# Files name the table and the dimensions: pe-wavelength-curves_d128_pos2048_dims0-1-64-65-126-127
-# (base and timescales only when not the paper's).
-table_name = [f"d{d_model}", f"pos{positions}", None if base == DEFAULT_BASE else f"base{base:g}",
-              None if timescales == "paper" else timescales]
 
 
-@st.fragment
+@st.fragment(key=FORMULA)
+def formula() -> None:
+    # The convention's own exponent: 2i/d (the paper's formula), i/(d/2 - 1) (tensor2tensor).
+    timescales = controls.current("timescales")
+    exponent_tex = "2i/d" if timescales == "paper" else "i/(d/2-1)"
+    step_tex = "2/d" if timescales == "paper" else "1/(d/2-1)"
+    st.latex(
+        rf"\omega_i = \mathrm{{base}}^{{-{exponent_tex}}}, \qquad "
+        rf"\lambda_i = \frac{{2\pi}}{{\omega_i}} = "
+        rf"2\pi\,\mathrm{{base}}^{{{exponent_tex}}}, \qquad "
+        rf"\frac{{\lambda_{{i+1}}}}{{\lambda_i}} = \mathrm{{base}}^{{{step_tex}}}"
+    )
+
+
+formula()
+
+
+@st.fragment(key=CURVES)
 def curves_view() -> None:
     """The chosen dimensions against position, the dimensions in the view's own row."""
-    dims, dims_name = dims_control()
+    d_model, positions, base, timescales = controls.values(*PAGE_WIDE)
+    dims, dims_name = dims_control(d_model)
     curves = cached_curves(positions, d_model, dims, base, timescales)
     show_chart(
         make_dimension_curves_figure(curves, lang=lang),
         key="curves_chart",
-        name=file_stem("wavelength-curves", *table_name, dims_name),
+        name=file_stem("wavelength-curves", *table_name(), dims_name),
     )
 
 
 def curves_section() -> None:
     """The chosen dimensions against position, and the spectrum of wavelengths."""
     curves_view()
+    spectrum_view()
+
+
+@st.fragment(key=SPECTRUM)
+def spectrum_view() -> None:
+    """The spectrum of wavelengths and its numbers, in both conventions."""
+    d_model, positions, base, timescales = controls.values(*PAGE_WIDE)
     spectrum = cached_spectrum(d_model, positions, base, timescales)
     left, right = st.columns([3, 2], gap="large")
     with left:
         show_chart(
             make_spectrum_figure(spectrum, lang=lang),
             key="spectrum_chart",
-            name=file_stem("wavelength-spectrum", *table_name),
+            name=file_stem("wavelength-spectrum", *table_name()),
         )
     with right:
         st.subheader(t("wavelengths.progression"))
@@ -153,12 +184,13 @@ def curves_section() -> None:
         )
 
 
-@st.fragment
+@st.fragment(key=CLOCKS)
 def clocks_section() -> None:
     """Each (sin, cos) pair as a clock hand; a slider moves them all."""
+    d_model, positions, base, timescales = controls.values(*PAGE_WIDE)
     st.subheader(t("wavelengths.clocks"))
     explain(t("wavelengths.clocks_text"))
-    dims, dims_name = dims_control()
+    dims, dims_name = dims_control(d_model)
     clocks = cached_clocks(positions, d_model, dims, base, timescales)
     if clocks.truncated:
         explain(
@@ -173,7 +205,7 @@ def clocks_section() -> None:
     show_chart(
         make_clock_figure(clocks, start=min(7, positions - 1), lang=lang),
         key="clock_chart",
-        name=file_stem("wavelength-clocks", *table_name, dims_name),
+        name=file_stem("wavelength-clocks", *table_name(), dims_name),
     )
 
 

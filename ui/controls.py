@@ -204,6 +204,11 @@ class PageControls:
             pass
         return param.default
 
+    def values(self, *names: str) -> tuple:
+        """`current` of each control named: what a drawing fragment reads (a fragment rerun
+        alone sees the page module's variables of the run that drew it)."""
+        return tuple(self.current(name) for name in names)
+
     def stops(
         self, name: str, label: str | None = None, stops: Iterable[int | float] | None = None,
         *, help: str | None = CATALOGUE_HELP, exact: bool = True, redraws: Sequence[str] = (),
