@@ -54,9 +54,11 @@ def cached_xpos_decay(reach: int, d_head: int, gamma: float, scale_base: int):
 lang = current_language()
 controls = start_page("alibi")
 view = controls.current("view")
+# A page-wide change reruns the view shown alone (not the sidebar, the title or the link).
+drawings = (f"alibi.{view}",)
 with st.sidebar:
-    num_heads = controls.slider("num_heads")
-    positions = controls.stops("positions")
+    controls.slider("num_heads", redraws=drawings)
+    controls.stops("positions", redraws=drawings)
 # Page-wide (sidebar): num_heads and positions, which every view draws. Each view's own
 # controls (causal and head for the bias matrices, T5's and xPos's settings) sit above its
 # chart, in its fragment: a change there reruns that view alone.
@@ -66,6 +68,7 @@ def bias_controls() -> tuple[bool, int]:
     """The bias matrices' own row: causal, and the head to enlarge (said when past num_heads)."""
     # Three columns, as T5's row: causal stays in the same block in every view that has it (a
     # bound widget that moves to another block no longer reaches the address bar).
+    num_heads = controls.current("num_heads")
     causal_column, head_column, _ = controls.view_row(3)
     with causal_column:
         causal = controls.toggle("causal")
@@ -79,6 +82,7 @@ def bias_controls() -> tuple[bool, int]:
 
 def setting(causal: bool) -> list[str]:
     """Files name the setting: pe-alibi-bias_heads8_pos256_causal."""
+    num_heads, positions = controls.values("num_heads", "positions")
     return [f"heads{num_heads}", f"pos{positions}", "causal" if causal else "symmetric"]
 
 # The formula of the scheme on screen (T5's and xPos's views introduce theirs below), in one
@@ -99,8 +103,10 @@ with st.container():
         )
 
 
+@st.fragment(key="alibi.slopes")
 def slopes_section() -> None:
     """The slopes as a table (with each head's reach) and as a chart."""
+    num_heads, positions = controls.values("num_heads", "positions")
     st.subheader(t("alibi.slopes"))
     reach = cached_reach(num_heads, positions)
     left, right = st.columns(2, gap="large")
@@ -133,9 +139,10 @@ def bias_caption(exact: bool, causal: bool) -> None:
     )
 
 
-@st.fragment
+@st.fragment(key="alibi.heads")
 def heads_section() -> None:
     """Every head's bias as small multiples on one scale, the enlarged head outlined."""
+    num_heads, positions = controls.values("num_heads", "positions")
     st.subheader(t("alibi.every_head"))
     causal, head = bias_controls()
     slopes = cached_reach(num_heads, positions).slopes
@@ -149,9 +156,10 @@ def heads_section() -> None:
     bias_caption(grid.exact, causal)
 
 
-@st.fragment
+@st.fragment(key="alibi.head")
 def head_section() -> None:
     """One head's bias, large."""
+    num_heads, positions = controls.values("num_heads", "positions")
     st.subheader(t("alibi.one_head"))
     causal, head = bias_controls()
     slopes = cached_reach(num_heads, positions).slopes
@@ -164,8 +172,10 @@ def head_section() -> None:
     bias_caption(large.exact, causal)
 
 
+@st.fragment(key="alibi.reach")
 def reach_section() -> None:
     """How far back each head attends from the bias alone."""
+    num_heads, positions = controls.values("num_heads", "positions")
     st.subheader(t("alibi.attention"))
     reach = cached_reach(num_heads, positions)
     show_chart(
@@ -180,10 +190,11 @@ def reach_section() -> None:
     )
 
 
-@st.fragment
+@st.fragment(key="alibi.t5")
 def t5_section() -> None:
     """T5's buckets against distance (encoder and decoder) and the (query, key) bucket matrix:
     its own controls above the charts, one fragment (a change reruns this view alone)."""
+    positions = controls.current("positions")
     st.subheader(t("alibi.t5"))
     # causal where the bias matrices' views have it (the row's first column, the row after the
     # heading): a bound widget that moves to another block between views no longer reaches the
@@ -222,9 +233,10 @@ def t5_section() -> None:
     explain(t("alibi.t5_matrix_caption", buckets=num_buckets, positions=side), caption=True)
 
 
-@st.fragment
+@st.fragment(key="alibi.xpos")
 def xpos_section() -> None:
     """xPos's q.k against distance beside RoPE's, with its own controls above the chart."""
+    positions = controls.current("positions")
     st.subheader(t("alibi.xpos"))
     explain(t("alibi.xpos_intro"))
     gamma_column, base_column, head_column = controls.view_row(3)

@@ -52,53 +52,66 @@ def cached_alibi(train_length: int, target_length: int):
 
 lang = current_language()
 controls = start_page("extrapolation")
+PAGE_WIDE = ("train_length", "target_length", "d_model")
+# A page-wide change reruns the page's two rows alone (not the sidebar, the title or the link).
+SINUSOID_ROW, ROPE_ROW = "extrapolation.sinusoid", "extrapolation.rope"
 with st.sidebar:
-    train_length = controls.stops("train_length")
-    target_length = controls.stops("target_length")
-    d_model = controls.stops("d_model")
+    for name in PAGE_WIDE:
+        controls.stops(name, redraws=(SINUSOID_ROW, ROPE_ROW))
 # Page-wide (sidebar): the two lengths, which every panel reads, and d_model (the sinusoid's
 # width, and RoPE's without a config). The model config of the RoPE panel (config, compare,
 # factor, a pasted config.json) is that row's own: above it, in its fragment, so a change there
 # redraws the RoPE and ALiBi row alone.
 
-explain(t("extrapolation.intro", train_length=train_length, target_length=target_length))
-extrapolating = target_length > train_length
-# One block whether or not it says anything: the RoPE row's fragment below keeps its place (in
-# Streamlit 1.67 a bound widget in a fragment that moved in a full rerun leaves the address bar).
-with st.container():
-    if not extrapolating:
-        st.info(t("extrapolation.not_extrapolating", train_length=train_length,
-                  target_length=target_length))
-# Files name the lengths: pe-extrapolation-rope_train2048_target8192_dhead128.
-lengths = (f"train{train_length}", f"target{target_length}")
 
-top_left, top_right = st.columns(2, gap="large")
-with top_left:
-    novelty = cached_novelty(train_length, target_length, d_model)
-    show_chart(
-        make_sinusoid_novelty_figure(novelty, train_length, lang=lang),
-        key="sinusoid_chart",
-        name=file_stem("extrapolation-sinusoid", *lengths, f"d{d_model}"),
-    )
-    explain(
-        t("extrapolation.sinusoid_text", d_model=d_model, novelty=novelty.largest_novelty)
-        if extrapolating
-        else t("extrapolation.sinusoid_seen", d_model=d_model)
-    )
 
-with top_right:
-    try:
-        learned = cached_learned(target_length)
-    except ModelUnavailableError as error:
-        learned = None
-        st.info(t("extrapolation.learned_unavailable", problem=error_text(error, lang, "minilm")))
-    if learned is not None:
+def lengths() -> tuple[str, str]:
+    """Files name the lengths: pe-extrapolation-rope_train2048_target8192_dhead128."""
+    train_length, target_length, _ = controls.values(*PAGE_WIDE)
+    return f"train{train_length}", f"target{target_length}"
+
+
+@st.fragment(key=SINUSOID_ROW)
+def sinusoid_row() -> None:
+    """The intro, and the sinusoid and learned table past the trained length."""
+    train_length, target_length, d_model = controls.values(*PAGE_WIDE)
+    explain(t("extrapolation.intro", train_length=train_length, target_length=target_length))
+    extrapolating = target_length > train_length
+    # One block whether or not it says anything (the row's place below stays the same).
+    with st.container():
+        if not extrapolating:
+            st.info(t("extrapolation.not_extrapolating", train_length=train_length,
+                      target_length=target_length))
+    top_left, top_right = st.columns(2, gap="large")
+    with top_left:
+        novelty = cached_novelty(train_length, target_length, d_model)
         show_chart(
-            make_learned_reach_figure(learned, train_length, lang=lang),
-            key="learned_chart",
-            name=file_stem("extrapolation-learned", "minilm", *lengths),
+            make_sinusoid_novelty_figure(novelty, train_length, lang=lang),
+            key="sinusoid_chart",
+            name=file_stem("extrapolation-sinusoid", *lengths(), f"d{d_model}"),
         )
-        explain(t("extrapolation.learned_text", rows=learned.rows))
+        explain(
+            t("extrapolation.sinusoid_text", d_model=d_model, novelty=novelty.largest_novelty)
+            if extrapolating
+            else t("extrapolation.sinusoid_seen", d_model=d_model)
+        )
+    with top_right:
+        try:
+            learned = cached_learned(target_length)
+        except ModelUnavailableError as error:
+            learned = None
+            st.info(t("extrapolation.learned_unavailable",
+                      problem=error_text(error, lang, "minilm")))
+        if learned is not None:
+            show_chart(
+                make_learned_reach_figure(learned, train_length, lang=lang),
+                key="learned_chart",
+                name=file_stem("extrapolation-learned", "minilm", *lengths()),
+            )
+            explain(t("extrapolation.learned_text", rows=learned.rows))
+
+
+sinusoid_row()
 
 
 def rope_panel(shown: list, override: str | None) -> None:
@@ -121,28 +134,30 @@ def rope_panel(shown: list, override: str | None) -> None:
 
 def lengths_rope_panel() -> None:
     """RoPE at the page's lengths and d_model, without a config."""
+    train_length, target_length, d_model = controls.values(*PAGE_WIDE)
     extension = cached_rope(train_length, target_length, d_model)
     show_chart(
         make_rope_reach_figure(extension, lang=lang),
         key="rope_chart",
-        name=file_stem("extrapolation-rope", *lengths, f"dhead{d_model}"),
+        name=file_stem("extrapolation-rope", *lengths(), f"dhead{d_model}"),
     )
     explain(
         t("extrapolation.rope_text", d_model=d_model,
           beyond=int(extension.beyond["none"].sum()), pairs=extension.trained.size,
           factor=extension.factor,
           interpolated_beyond=int(extension.beyond["position_interpolation"].sum()))
-        if extrapolating
+        if target_length > train_length
         else t("extrapolation.rope_seen", d_model=d_model)
     )
 
 
 def alibi_panel() -> None:
+    train_length, target_length, _ = controls.values(*PAGE_WIDE)
     alibi_reach = cached_alibi(train_length, target_length)
     show_chart(
         make_alibi_reach_line_figure(alibi_reach, train_length, lang=lang),
         key="alibi_chart",
-        name=file_stem("extrapolation-alibi", *lengths),
+        name=file_stem("extrapolation-alibi", *lengths()),
     )
     explain(
         t("extrapolation.alibi_text", heads=alibi_reach.slopes.size,
@@ -150,9 +165,10 @@ def alibi_panel() -> None:
     )
 
 
-@st.fragment
+@st.fragment(key=ROPE_ROW)
 def rope_row() -> None:
     """RoPE (a model's config, a second beside it, or the page's lengths) and ALiBi."""
+    train_length, target_length, _ = controls.values(*PAGE_WIDE)
     choice, factor = config_row(controls)
     config_curves, config_problem = curves_to_draw(choice, factor)
     if config_problem:

@@ -111,14 +111,22 @@ class Analysis:
 lang = current_language()
 controls = start_page("learned-vs-sinusoidal")
 view = controls.current("view")
+# A page-wide change reruns the numbers and the view shown alone (not the sidebar, the title,
+# the intro or the link).
+NUMBERS = "learned-vs-sinusoidal.numbers"
+drawings = (NUMBERS, f"learned-vs-sinusoidal.{view}")
 with st.sidebar:  # page-wide: the numbers above every view read both
-    positions = controls.stops("positions")
-    metric = controls.choice("metric")
-# The metric as the text says it ("cosine" / "dot" are the URL's values).
-metric_name = {
-    "cosine": t("learned-vs-sinusoidal.metric_cosine"),
-    "dot": t("learned-vs-sinusoidal.metric_dot"),
-}[metric]
+    controls.stops("positions", redraws=drawings)
+    controls.choice("metric", redraws=drawings)
+
+
+def metric_name(metric: str) -> str:
+    """The metric as the text says it ("cosine" / "dot" are the URL's values)."""
+    return {
+        "cosine": t("learned-vs-sinusoidal.metric_cosine"),
+        "dot": t("learned-vs-sinusoidal.metric_dot"),
+    }[metric]
+
 
 explain(t("learned-vs-sinusoidal.intro"))
 try:
@@ -128,44 +136,62 @@ except ModelUnavailableError as error:
     st.info(t("learned-vs-sinusoidal.other_pages_work"), icon=":material/info:")
     controls.stop()
 
-learned_rows = min(positions, model.max_positions)
 # The offset view's anchor is its own control (in its row): the page's other numbers are read
 # at the anchor's default, the key the cache has for them whatever the anchor shown.
-anchor = controls.params["anchor"].default
-if positions > model.max_positions:
-    st.info(
-        t("learned-vs-sinusoidal.past_learned_rows", positions=positions,
-          last=model.max_positions - 1),
-        icon=":material/info:",
-    )
-analysis = Analysis(positions, metric, anchor)
-learned, sinusoid = analysis["learned"], analysis["sinusoidal"]
+ANCHOR = controls.params["anchor"].default
+
+
+def page_wide() -> tuple[int, str, int, Analysis]:
+    """positions, metric, the learned table's rows shown and the analysis of both tables, read
+    in the run of the part that draws them (a fragment rerun alone sees this module's variables
+    of an older run)."""
+    positions, metric = controls.values("positions", "metric")
+    return (positions, metric, min(positions, model.max_positions),
+            Analysis(positions, metric, ANCHOR))
+
 
 # --- the numbers ---------------------------------------------------------------------------------
-st.subheader(t("learned-vs-sinusoidal.numbers"))
-left, right = st.columns(2, gap="large")
-for column, heading, part in (
-    (left, t("learned-vs-sinusoidal.numbers_learned", rows=learned["summary"].rows), learned),
-    (right, t("learned-vs-sinusoidal.numbers_sinusoidal", rows=sinusoid["summary"].rows),
-     sinusoid),
-):
-    summary = part["summary"]
-    with column:
-        st.markdown(heading)
-        c1, c2, c3 = st.columns(3)
-        c1.metric("|P₀|", f"{summary.first_norm:.4f}")
-        c2.metric(t("learned-vs-sinusoidal.rest_norm"), f"{summary.rest_norm:.4f}")
-        c3.metric(t("learned-vs-sinusoidal.neighbour_mean", metric=metric_name),
-                  f"{summary.neighbour_mean:.4f}")
-explain(
-    t("learned-vs-sinusoidal.numbers_text", norm=sinusoid["summary"].rest_norm,
-      ratio=learned["summary"].first_norm / learned["summary"].rest_norm)
-)
+@st.fragment(key=NUMBERS)
+def numbers_section() -> None:
+    positions, metric, _, analysis = page_wide()
+    learned, sinusoid = analysis["learned"], analysis["sinusoidal"]
+    if positions > model.max_positions:
+        st.info(
+            t("learned-vs-sinusoidal.past_learned_rows", positions=positions,
+              last=model.max_positions - 1),
+            icon=":material/info:",
+        )
+    st.subheader(t("learned-vs-sinusoidal.numbers"))
+    left, right = st.columns(2, gap="large")
+    for column, heading, part in (
+        (left, t("learned-vs-sinusoidal.numbers_learned", rows=learned["summary"].rows),
+         learned),
+        (right, t("learned-vs-sinusoidal.numbers_sinusoidal", rows=sinusoid["summary"].rows),
+         sinusoid),
+    ):
+        summary = part["summary"]
+        with column:
+            st.markdown(heading)
+            c1, c2, c3 = st.columns(3)
+            c1.metric("|P₀|", f"{summary.first_norm:.4f}")
+            c2.metric(t("learned-vs-sinusoidal.rest_norm"), f"{summary.rest_norm:.4f}")
+            c3.metric(t("learned-vs-sinusoidal.neighbour_mean", metric=metric_name(metric)),
+                      f"{summary.neighbour_mean:.4f}")
+    explain(
+        t("learned-vs-sinusoidal.numbers_text", norm=sinusoid["summary"].rest_norm,
+          ratio=learned["summary"].first_norm / learned["summary"].rest_norm)
+    )
+
+
+numbers_section()
 
 
 # --- the tables ----------------------------------------------------------------------------------
+@st.fragment(key="learned-vs-sinusoidal.tables")
 def tables_section() -> None:
     """The two tables as heatmaps."""
+    positions, _, learned_rows, analysis = page_wide()
+    learned, sinusoid = analysis["learned"], analysis["sinusoidal"]
     st.subheader(t("learned-vs-sinusoidal.tables"))
     left, right = st.columns(2, gap="large")
     with left:
@@ -198,19 +224,23 @@ def tables_section() -> None:
 
 
 # --- similarity ----------------------------------------------------------------------------------
+@st.fragment(key="learned-vs-sinusoidal.similarity")
 def similarity_section() -> None:
     """Similarity between every pair of positions: Toeplitz or not."""
+    positions, metric, learned_rows, analysis = page_wide()
+    learned, sinusoid = analysis["learned"], analysis["sinusoidal"]
     st.subheader({
         "cosine": t("learned-vs-sinusoidal.similarity_cosine"),
         "dot": t("learned-vs-sinusoidal.similarity_dot"),
     }[metric])
     left, right = st.columns(2, gap="large")
     panels = (
-        (left, t("learned-vs-sinusoidal.similarity_learned", metric=metric_name), learned,
+        (left, t("learned-vs-sinusoidal.similarity_learned", metric=metric_name(metric)), learned,
          "learned_similarity_chart",
          file_stem("learned-similarity", "minilm", f"pos{learned_rows}", metric), "learned",
          learned_rows),
-        (right, t("learned-vs-sinusoidal.similarity_sinusoidal", metric=metric_name), sinusoid,
+        (right, t("learned-vs-sinusoidal.similarity_sinusoidal", metric=metric_name(metric)),
+         sinusoid,
          "sinusoid_similarity_chart",
          file_stem("sinusoid-similarity", f"d{D_MODEL}", f"pos{positions}", metric),
          "sinusoidal", positions),
@@ -235,10 +265,11 @@ def similarity_section() -> None:
 
 
 # --- against offset ------------------------------------------------------------------------------
-@st.fragment
+@st.fragment(key="learned-vs-sinusoidal.offset")
 def offset_section() -> None:
     """Similarity against the offset, for several anchors; the anchor is the view's own
     control, above its chart (a change reruns this view alone)."""
+    positions, metric, learned_rows, _ = page_wide()
     st.subheader(t("learned-vs-sinusoidal.offset"))
     (anchor_column,) = controls.view_row(1)
     with anchor_column:
@@ -277,8 +308,11 @@ def axis_titles(projection: Projection) -> tuple[str, ...]:
                  for i, ratio in enumerate(projection.explained_variance_ratio))
 
 
+@st.fragment(key="learned-vs-sinusoidal.space")
 def space_section() -> None:
     """The PCA path of the positions; the learned dimensions that ripple."""
+    positions, _, learned_rows, analysis = page_wide()
+    learned, sinusoid = analysis["learned"], analysis["sinusoidal"]
     st.subheader(t("learned-vs-sinusoidal.space"))
     show_chart(
         make_trajectory_figure({
@@ -312,8 +346,11 @@ def space_section() -> None:
 
 
 # --- extrapolation -------------------------------------------------------------------------------
+@st.fragment(key="learned-vs-sinusoidal.extent")
 def extent_section() -> None:
     """Where each table stops."""
+    positions, _, _, analysis = page_wide()
+    learned = analysis["learned"]
     st.subheader(t("learned-vs-sinusoidal.extent"))
     show_chart(
         make_extent_figure(

@@ -92,10 +92,13 @@ if "_rope_link_read" not in st.session_state:
 controls = start_page("rope")
 view = controls.current("view")
 configuring = view == "config"  # a model's config sets d_head, base and the scaling
+PAGE_WIDE = ("d_head", "base", "positions")
+# A page-wide change reruns the view shown alone (not the sidebar, the title or the link).
+drawings = (f"rope.{view}",)
 with st.sidebar:
     with controls.shown(not configuring):
-        d_head = controls.stops("d_head")
-        base = controls.stops("base")
+        controls.stops("d_head", redraws=drawings)
+        controls.stops("base", redraws=drawings)
         st.caption(t("rope.presets"))
         preset_help = {10000.0: t("rope.preset_10000"), 500000.0: t("rope.preset_500000")}
         preset_name = {10000.0: t("rope.preset_name_10000"),
@@ -105,7 +108,7 @@ with st.sidebar:
                       on_click=set_base, args=(value,), width="stretch")
     # The extension view's lengths are its own, a config's are the config's.
     with controls.shown(view not in ("extension", "config")):
-        positions = controls.stops("positions")
+        controls.stops("positions", redraws=drawings)
 # Page-wide (sidebar): d_head, base (and its presets) and positions, the RoPE that four views
 # draw. Each view's own controls sit above its chart, in its fragment: layout, scaling and
 # factor for the rotation and the relative logit; factor for the context extension; the model
@@ -140,12 +143,14 @@ def scaling_row() -> tuple[str, str | None, int]:
 
 def rotation_settings(layout: str, scaling: str | None, factor: int) -> rope.RotationSettings:
     """The page's base with a view's layout, scaling and factor."""
-    return rope.RotationSettings(base=base, layout=layout, scaling=scaling, factor=factor)
+    return rope.RotationSettings(base=controls.current("base"), layout=layout, scaling=scaling,
+                                 factor=factor)
 
 
 def setting_parts(layout: str, scaling: str | None, factor: int) -> list[str | None]:
     """Files name the setting: pe-rope-rotation_dhead128_pos512_interleaved (base and scaling
     only when used)."""
+    d_head, base, positions = controls.values(*PAGE_WIDE)
     return [f"dhead{d_head}", f"pos{positions}", layout,
             None if base == DEFAULT_BASE else f"base{base:g}",
             f"{scaling}-x{factor}" if scaling else None]
@@ -160,9 +165,10 @@ st.latex(
 )
 
 
-@st.fragment
+@st.fragment(key="rope.rotation")
 def rotation_section() -> None:
     """Three pairs (fast, middle, slowest), each turning with the position."""
+    d_head, positions = controls.values("d_head", "positions")
     st.subheader(t("rope.rotation"))
     layout, scaling, factor = scaling_row()
     settings = rotation_settings(layout, scaling, factor)
@@ -191,9 +197,10 @@ def rotation_section() -> None:
     explain(t("rope.rotation_caption", drawn=drawn), caption=True)
 
 
-@st.fragment
+@st.fragment(key="rope.relative")
 def relative_section() -> None:
     """The logit against m - n, from two places in the sequence: the same curve."""
+    d_head, positions = controls.values("d_head", "positions")
     st.subheader(t("rope.relative"))
     layout, scaling, factor = scaling_row()
     first_anchor = positions - 1
@@ -216,8 +223,10 @@ def relative_section() -> None:
     )
 
 
+@st.fragment(key="rope.decay")
 def decay_section() -> None:
     """RoFormer's relative upper bound, for this base and the other preset."""
+    d_head, base, positions = controls.values(*PAGE_WIDE)
     st.subheader(t("rope.decay"))
     other = 500000.0 if base != 500000.0 else 10000.0
     distances, bounds = cached_decay(positions, d_head, (base, other))
@@ -237,9 +246,10 @@ def decay_section() -> None:
     explain(t("rope.decay_caption"), caption=True)
 
 
-@st.fragment
+@st.fragment(key="rope.extension")
 def extension_section() -> None:
     """Which pairs turn further than in training, without scaling and with each method."""
+    d_head, base = controls.values("d_head", "base")
     st.subheader(t("rope.extension"))
     # The factor in the third column of a row, as the rotating views and the config view have
     # it: the same block in every view (see config_row).
@@ -267,7 +277,7 @@ def extension_section() -> None:
     )
 
 
-@st.fragment
+@st.fragment(key="rope.config")
 def config_section() -> None:
     """A model's config, variants of it and others pinned beside it (up to four, on the same
     axes or side by side): per pair wavelengths and bands, largest angles at the target length,
