@@ -24,9 +24,11 @@ and browser.md (the table in docs/performance.md). Budgets: repaint median <= 1.
 default settings, <= 1.5x at maximum; a drag settles within 1.5x one change; <= 1.5 MB per rerun;
 cold start <= 1.5x the floor.
 
-Each page is measured through its first page-wide control (a full rerun) and through each view's
-own control (a view is a fragment: `ui.controls.PageControls.view_row`), and each row counts the
-websocket messages a change brings (about one per element re-sent).
+Each page is measured through its first page-wide control (a rerun of the parts of the page
+drawn with it, the sidebar and title not re-sent; the whole page on the word-position and order
+pages: docs/design.md) and through each view's own control (a view is a fragment:
+`ui.controls.PageControls.view_row`), and each row counts the websocket messages a change brings
+(about one per element re-sent).
 
 Run: `make bench-browser` (or `python benchmarks/bench_browser.py [--pages heatmap ...]`).
 """
@@ -131,8 +133,8 @@ def page_views(url_path: str) -> list[str | None]:
 def scenarios(pages: list[str] | None, *, views: bool = True) -> list[Scenario]:
     """The floor first and again last (a run takes minutes on a shared machine: the pages are
     compared with the mean of both), the pages in between: for each page its page-wide control
-    (a full rerun), then with `views` each view through a control of its own (a fragment's
-    rerun), at default and at maximum settings."""
+    (the parts of the page drawn with it), then with `views` each view through a control of its
+    own (a fragment's rerun), at default and at maximum settings."""
     out = [Scenario(FLOOR_RUNS[0], "benchmarks/floor_app.py", "/")]
     for page in PAGES:
         url_path = page.url_path
@@ -515,7 +517,9 @@ def markdown(results: list[Result], machine: str,
         "<= 1.5 MB per rerun.",
         "",
         "A row names the page, then the view whose own control changed (a fragment's rerun); "
-        "a row without a view changed the page's first page-wide control (a full rerun). "
+        "a row without a view changed the page's first page-wide control (which reruns the "
+        "parts of the page drawn with it, not the sidebar or the title; the whole page on the "
+        "word-position page). "
         "Messages per rerun: websocket messages the browser received per change, about one per "
         "element sent.",
         "",
