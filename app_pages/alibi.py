@@ -55,7 +55,7 @@ lang = current_language()
 controls = start_page("alibi")
 view = controls.current("view")
 # A page-wide change reruns the view shown alone (not the sidebar, the title or the link).
-drawings = (f"alibi.{view}",)
+drawings = (f"alibi/{view}",)
 with st.sidebar:
     controls.slider("num_heads", redraws=drawings)
     controls.stops("positions", redraws=drawings)
@@ -103,7 +103,7 @@ with st.container():
         )
 
 
-@st.fragment(key="alibi.slopes")
+@st.fragment(key="alibi/slopes")
 def slopes_section() -> None:
     """The slopes as a table (with each head's reach) and as a chart."""
     num_heads, positions = controls.values("num_heads", "positions")
@@ -139,7 +139,7 @@ def bias_caption(exact: bool, causal: bool) -> None:
     )
 
 
-@st.fragment(key="alibi.heads")
+@st.fragment(key="alibi/heads")
 def heads_section() -> None:
     """Every head's bias as small multiples on one scale, the enlarged head outlined."""
     num_heads, positions = controls.values("num_heads", "positions")
@@ -156,7 +156,7 @@ def heads_section() -> None:
     bias_caption(grid.exact, causal)
 
 
-@st.fragment(key="alibi.head")
+@st.fragment(key="alibi/head")
 def head_section() -> None:
     """One head's bias, large."""
     num_heads, positions = controls.values("num_heads", "positions")
@@ -172,7 +172,7 @@ def head_section() -> None:
     bias_caption(large.exact, causal)
 
 
-@st.fragment(key="alibi.reach")
+@st.fragment(key="alibi/reach")
 def reach_section() -> None:
     """How far back each head attends from the bias alone."""
     num_heads, positions = controls.values("num_heads", "positions")
@@ -190,7 +190,7 @@ def reach_section() -> None:
     )
 
 
-@st.fragment(key="alibi.t5")
+@st.fragment(key="alibi/t5")
 def t5_section() -> None:
     """T5's buckets against distance (encoder and decoder) and the (query, key) bucket matrix:
     its own controls above the charts, one fragment (a change reruns this view alone)."""
@@ -233,7 +233,7 @@ def t5_section() -> None:
     explain(t("alibi.t5_matrix_caption", buckets=num_buckets, positions=side), caption=True)
 
 
-@st.fragment(key="alibi.xpos")
+@st.fragment(key="alibi/xpos")
 def xpos_section() -> None:
     """xPos's q.k against distance beside RoPE's, with its own controls above the chart."""
     positions = controls.current("positions")

@@ -54,10 +54,11 @@ lang = current_language()
 controls = start_page("extrapolation")
 PAGE_WIDE = ("train_length", "target_length", "d_model")
 # A page-wide change reruns the page's two rows alone (not the sidebar, the title or the link).
-SINUSOID_ROW, ROPE_ROW = "extrapolation.sinusoid", "extrapolation.rope"
+SINUSOID_ROW, ROPE_ROW = "extrapolation/sinusoid", "extrapolation/rope"
 with st.sidebar:
-    for name in PAGE_WIDE:
-        controls.stops(name, redraws=(SINUSOID_ROW, ROPE_ROW))
+    controls.stops("train_length", redraws=(SINUSOID_ROW, ROPE_ROW))
+    controls.stops("target_length", redraws=(SINUSOID_ROW, ROPE_ROW))
+    controls.stops("d_model", redraws=(SINUSOID_ROW, ROPE_ROW))
 # Page-wide (sidebar): the two lengths, which every panel reads, and d_model (the sinusoid's
 # width, and RoPE's without a config). The model config of the RoPE panel (config, compare,
 # factor, a pasted config.json) is that row's own: above it, in its fragment, so a change there

@@ -36,8 +36,8 @@ controls = start_page("heatmap")
 # The fragments that draw with the page-wide controls: a change of one reruns these alone (not
 # the sidebar, the title, the link, nor the views' own rows but the worked example's, whose
 # help names the last dimension). Each view's own controls rerun its drawing alone.
-HEATMAP, WORKED, WORKED_ENTRY, ZOOM = ("heatmap.chart", "heatmap.worked", "heatmap.worked-entry",
-                                       "heatmap.zoom")
+HEATMAP, WORKED, WORKED_ENTRY, ZOOM = ("heatmap/chart", "heatmap/worked", "heatmap/worked-entry",
+                                       "heatmap/zoom")
 PAGE_WIDE = ("d_model", "base", "layout", "timescales")
 # Page-wide: what every view of the table draws (the heatmap, the worked entry, the zoom).
 # The number of positions is the heatmap's own control (the zoom window reads it).
@@ -165,9 +165,12 @@ def worked_entry() -> None:
 def zoom_window() -> None:
     st.subheader(t("heatmap.zoom"))
     z1, z2, z3 = controls.view_row(3)
-    for column, name in zip((z1, z2, z3), ("zoom_pos", "zoom_dim", "zoom_size"), strict=True):
-        with column:
-            controls.number(name, redraws=(ZOOM,))
+    with z1:
+        controls.number("zoom_pos", redraws=(ZOOM,))
+    with z2:
+        controls.number("zoom_dim", redraws=(ZOOM,))
+    with z3:
+        controls.number("zoom_size", redraws=(ZOOM,))
     zoom_chart()
 
 

@@ -113,8 +113,8 @@ controls = start_page("learned-vs-sinusoidal")
 view = controls.current("view")
 # A page-wide change reruns the numbers and the view shown alone (not the sidebar, the title,
 # the intro or the link).
-NUMBERS = "learned-vs-sinusoidal.numbers"
-drawings = (NUMBERS, f"learned-vs-sinusoidal.{view}")
+NUMBERS = "learned-vs-sinusoidal/numbers"
+drawings = (NUMBERS, f"learned-vs-sinusoidal/{view}")
 with st.sidebar:  # page-wide: the numbers above every view read both
     controls.stops("positions", redraws=drawings)
     controls.choice("metric", redraws=drawings)
@@ -187,7 +187,7 @@ numbers_section()
 
 
 # --- the tables ----------------------------------------------------------------------------------
-@st.fragment(key="learned-vs-sinusoidal.tables")
+@st.fragment(key="learned-vs-sinusoidal/tables")
 def tables_section() -> None:
     """The two tables as heatmaps."""
     positions, _, learned_rows, analysis = page_wide()
@@ -224,7 +224,7 @@ def tables_section() -> None:
 
 
 # --- similarity ----------------------------------------------------------------------------------
-@st.fragment(key="learned-vs-sinusoidal.similarity")
+@st.fragment(key="learned-vs-sinusoidal/similarity")
 def similarity_section() -> None:
     """Similarity between every pair of positions: Toeplitz or not."""
     positions, metric, learned_rows, analysis = page_wide()
@@ -265,7 +265,7 @@ def similarity_section() -> None:
 
 
 # --- against offset ------------------------------------------------------------------------------
-@st.fragment(key="learned-vs-sinusoidal.offset")
+@st.fragment(key="learned-vs-sinusoidal/offset")
 def offset_section() -> None:
     """Similarity against the offset, for several anchors; the anchor is the view's own
     control, above its chart (a change reruns this view alone)."""
@@ -308,7 +308,7 @@ def axis_titles(projection: Projection) -> tuple[str, ...]:
                  for i, ratio in enumerate(projection.explained_variance_ratio))
 
 
-@st.fragment(key="learned-vs-sinusoidal.space")
+@st.fragment(key="learned-vs-sinusoidal/space")
 def space_section() -> None:
     """The PCA path of the positions; the learned dimensions that ripple."""
     positions, _, learned_rows, analysis = page_wide()
@@ -346,7 +346,7 @@ def space_section() -> None:
 
 
 # --- extrapolation -------------------------------------------------------------------------------
-@st.fragment(key="learned-vs-sinusoidal.extent")
+@st.fragment(key="learned-vs-sinusoidal/extent")
 def extent_section() -> None:
     """Where each table stops."""
     positions, _, _, analysis = page_wide()

@@ -94,7 +94,7 @@ view = controls.current("view")
 configuring = view == "config"  # a model's config sets d_head, base and the scaling
 PAGE_WIDE = ("d_head", "base", "positions")
 # A page-wide change reruns the view shown alone (not the sidebar, the title or the link).
-drawings = (f"rope.{view}",)
+drawings = (f"rope/{view}",)
 with st.sidebar:
     with controls.shown(not configuring):
         controls.stops("d_head", redraws=drawings)
@@ -165,7 +165,7 @@ st.latex(
 )
 
 
-@st.fragment(key="rope.rotation")
+@st.fragment(key="rope/rotation")
 def rotation_section() -> None:
     """Three pairs (fast, middle, slowest), each turning with the position."""
     d_head, positions = controls.values("d_head", "positions")
@@ -197,7 +197,7 @@ def rotation_section() -> None:
     explain(t("rope.rotation_caption", drawn=drawn), caption=True)
 
 
-@st.fragment(key="rope.relative")
+@st.fragment(key="rope/relative")
 def relative_section() -> None:
     """The logit against m - n, from two places in the sequence: the same curve."""
     d_head, positions = controls.values("d_head", "positions")
@@ -223,7 +223,7 @@ def relative_section() -> None:
     )
 
 
-@st.fragment(key="rope.decay")
+@st.fragment(key="rope/decay")
 def decay_section() -> None:
     """RoFormer's relative upper bound, for this base and the other preset."""
     d_head, base, positions = controls.values(*PAGE_WIDE)
@@ -246,7 +246,7 @@ def decay_section() -> None:
     explain(t("rope.decay_caption"), caption=True)
 
 
-@st.fragment(key="rope.extension")
+@st.fragment(key="rope/extension")
 def extension_section() -> None:
     """Which pairs turn further than in training, without scaling and with each method."""
     d_head, base = controls.values("d_head", "base")
@@ -277,7 +277,7 @@ def extension_section() -> None:
     )
 
 
-@st.fragment(key="rope.config")
+@st.fragment(key="rope/config")
 def config_section() -> None:
     """A model's config, variants of it and others pinned beside it (up to four, on the same
     axes or side by side): per pair wavelengths and bands, largest angles at the target length,

@@ -93,13 +93,14 @@ def cached_shift(positions: int, d_model: int, base: float, offset: int):
 lang = current_language()
 controls = start_page("similarity")
 PAGE_WIDE = ("d_model", "positions", "base")
-INTRO = "similarity.intro"
+INTRO = "similarity/intro"
 # A page-wide change reruns the intro and the view shown alone (not the sidebar, the title or
 # the link); the view whole, as its row clamps its controls to the table.
-drawings = (INTRO, f"similarity.{controls.current('view')}")
+drawings = (INTRO, f"similarity/{controls.current('view')}")
 with st.sidebar:  # page-wide: every view draws the table these three make
-    for name in PAGE_WIDE:
-        controls.stops(name, redraws=drawings)
+    controls.stops("d_model", redraws=drawings)
+    controls.stops("positions", redraws=drawings)
+    controls.stops("base", redraws=drawings)
 
 
 # Each view's own controls sit above its charts, in its fragment: a change there reruns that
@@ -169,7 +170,7 @@ def table_name() -> list:
 
 
 # --- the similarity matrix -------------------------------------------------------------------
-@st.fragment(key="similarity.matrix")
+@st.fragment(key="similarity/matrix")
 def matrix_section() -> None:
     """PE.PE^T: constant along diagonals, against a random table."""
     d_model, positions, base = controls.values(*PAGE_WIDE)
@@ -204,7 +205,7 @@ def matrix_section() -> None:
 
 
 # --- the offset curve against a random table ---------------------------------------------------
-@st.fragment(key="similarity.offset")
+@st.fragment(key="similarity/offset")
 def offset_section() -> None:
     """Distance vs dot product: one curve, even in k; a random table scatters."""
     d_model, positions, base = controls.values(*PAGE_WIDE)
@@ -260,7 +261,7 @@ def offset_section() -> None:
 
 
 # --- the TensorFlow tutorial's view ------------------------------------------------------------
-@st.fragment(key="similarity.anchor")
+@st.fragment(key="similarity/anchor")
 def anchor_section() -> None:
     """The TensorFlow tutorial's view: every position against one."""
     d_model, positions, base = controls.values(*PAGE_WIDE)
@@ -278,7 +279,7 @@ def anchor_section() -> None:
 
 
 # --- Euclidean distance ------------------------------------------------------------------------
-@st.fragment(key="similarity.distance")
+@st.fragment(key="similarity/distance")
 def distance_section() -> None:
     """Euclidean distance, a function of the dot product. No control of its own: the distance
     is the same whatever the similarity metric (a metric control here would change nothing)."""
@@ -305,7 +306,7 @@ def distance_section() -> None:
 
 
 # --- shift as rotation -------------------------------------------------------------------------
-@st.fragment(key="similarity.rotation")
+@st.fragment(key="similarity/rotation")
 def rotation_section() -> None:
     """M_k: 2x2 rotation blocks, and the residual over all p."""
     d_model, positions, base = controls.values(*PAGE_WIDE)

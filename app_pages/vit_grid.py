@@ -129,10 +129,10 @@ lang = current_language()
 controls = start_page("vit-grid")
 view = controls.current("view")
 PAGE_WIDE = ("grid_h", "grid_w", "d_model", "base", "cls_token")
-SUMMARY = "vit-grid.summary"
+SUMMARY = "vit-grid/summary"
 # A page-wide change reruns the summary and the view shown alone (not the sidebar, the title or
 # the link); the view whole, as its patch box names the grid's centre.
-drawings = (SUMMARY, f"vit-grid.{view}")
+drawings = (SUMMARY, f"vit-grid/{view}")
 # The presets' names and notes are core's (English) keys; shown in the visitor's language.
 preset_labels = {
     "4 x 4 teaching grid": t("vit-grid.preset_teaching"),
@@ -204,7 +204,7 @@ st.latex(
 )
 
 
-@st.fragment(key="vit-grid.tiles")
+@st.fragment(key="vit-grid/tiles")
 def tiles_section() -> None:
     """The ViT paper's similarity tiles, and the selected patch against every patch."""
     grid_h, grid_w, d_model, base = controls.values("grid_h", "grid_w", "d_model", "base")
@@ -229,7 +229,7 @@ def tiles_section() -> None:
         explain(t("vit-grid.tiles_caption"), caption=True)
 
 
-@st.fragment(key="vit-grid.halves")
+@st.fragment(key="vit-grid/halves")
 def halves_section() -> None:
     """The column half and the row half of the encoding, each a 1-D sinusoid."""
     grid_h, grid_w, d_model, base = controls.values("grid_h", "grid_w", "d_model", "base")
@@ -244,7 +244,7 @@ def halves_section() -> None:
     explain(t("vit-grid.halves_text", half=d_model // 2, d_model=d_model))
 
 
-@st.fragment(key="vit-grid.encoding")
+@st.fragment(key="vit-grid/encoding")
 def encoding_section() -> None:
     """The whole (tokens, d_model) table."""
     grid_h, grid_w, d_model, base, cls_token = controls.values(*PAGE_WIDE)
@@ -264,7 +264,7 @@ def encoding_section() -> None:
     explain(t("vit-grid.encoding_caption", grid_w=grid_w), caption=True)
 
 
-@st.fragment(key="vit-grid.rope")
+@st.fragment(key="vit-grid/rope")
 def rope_section() -> None:
     """MAE's table beside axial RoPE, DINOv3's and RoPE-Mixed's: the selected patch against
     every patch. Its own controls (d_head, the mixed head) above the chart: a change reruns
@@ -302,7 +302,7 @@ def rope_section() -> None:
     explain(t("vit-grid.rope_tiles_caption"), caption=True)
 
 
-@st.fragment(key="vit-grid.mrope")
+@st.fragment(key="vit-grid/mrope")
 def mrope_section() -> None:
     """Qwen2-VL's M-RoPE: the (t, h, w) ids of text + an image of the page's grid + text, and
     the relative logit along each axis. The text lengths are the view's own controls."""

@@ -59,8 +59,8 @@ PAGE_WIDE = ("d_model", "positions", "base", "timescales")
 # The parts drawn with the table: a page-wide change reruns these alone (those of the view
 # shown), not the sidebar, the title or the link. The views' fragments whole: their dimensions'
 # box shows the table's default ones.
-FORMULA, CURVES, SPECTRUM, CLOCKS = ("wavelengths.formula", "wavelengths.curves",
-                                     "wavelengths.spectrum", "wavelengths.clocks")
+FORMULA, CURVES, SPECTRUM, CLOCKS = ("wavelengths/formula", "wavelengths/curves",
+                                     "wavelengths/spectrum", "wavelengths/clocks")
 drawings = {"curves": (FORMULA, CURVES, SPECTRUM),
             "clocks": (FORMULA, CLOCKS)}[controls.current("view")]
 with st.sidebar:

@@ -148,11 +148,7 @@ def test_a_page_wide_change_redraws_the_views_not_the_controls(browser_page):
     browser_page.open("/heatmap?positions=64", charts=2)
     page = browser_page.page
     received = received_elements(page)
-    before = page.evaluate(browser_support.CHART_SIGNATURE_JS)
-    page.locator(".st-key-d_model input[type=range]").focus()
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function(f"(b) => ({browser_support.CHART_SIGNATURE_JS})() !== b", arg=before)
-    browser_page.wait_idle()
+    change_slider(browser_page, "d_model")
     kinds = [kind for kind, _ in received]
     assert "slider" not in kinds and "radio" not in kinds, kinds
     assert "heading" in kinds  # the worked example's view, whose help names the last dimension
@@ -161,3 +157,38 @@ def test_a_page_wide_change_redraws_the_views_not_the_controls(browser_page):
     page.wait_for_timeout(400)  # the link element re-reads the address bar every 250 ms
     assert page.locator(".pe-link code").inner_text() == page.url
     assert browser_page.exceptions() == []
+
+
+def change_slider(seen, key: str) -> None:
+    """One stop up on slider `key`, waited for until a chart shows new data."""
+    page = seen.page
+    before = page.evaluate(browser_support.CHART_SIGNATURE_JS)
+    address = page.url
+    page.locator(f".st-key-{key} input[type=range]").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"(b) => ({browser_support.CHART_SIGNATURE_JS})() !== b", arg=before)
+    seen.wait_idle()
+    assert page.url != address
+
+
+# A page-wide slider of each page whose page-wide changes rerun its drawings alone
+# (docs/design.md); word-position and order rerun the page.
+PAGE_WIDE_SLIDERS = [("/wavelengths", "positions"), ("/similarity", "positions"),
+                     ("/vit-grid", "grid_h"), ("/learned-vs-sinusoidal", "positions"),
+                     ("/rope", "d_head"), ("/alibi", "num_heads"),
+                     ("/extrapolation", "train_length")]
+
+
+def test_a_page_wide_change_does_not_send_the_sidebar_again(browser_page):
+    """On every page but word-position and order, a page-wide control's change reruns the
+    parts drawn with it (keyed fragments): nothing in the sidebar is sent again, nor the title,
+    and the charts show the new value (a part that read a stale value would draw the old one:
+    tests/test_browser_links.py compares them with a fresh load)."""
+    for path, key in PAGE_WIDE_SLIDERS:
+        browser_page.open(path, charts=1, timeout=120_000)
+        received = received_elements(browser_page.page)
+        change_slider(browser_page, key)
+        sent = [(kind, where) for kind, where in received]
+        assert not [s for s in sent if s[1][:1] == (1,)], (path, sent)  # the sidebar's root
+        assert "heading" not in [kind for kind, where in sent if len(where) == 2], (path, sent)
+        assert browser_page.exceptions() == [], path
