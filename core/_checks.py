@@ -37,6 +37,30 @@ def shorten(value: object, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def json_depth(text: str) -> int:
+    """How deep `text` nests JSON arrays and objects (brackets inside strings not counted),
+    found without parsing: `json.loads` recurses once per level and raises RecursionError past
+    Python's limit (~1000), so a stranger's text is measured before it is parsed."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def check_int(name: str, value: object, *, minimum: int = 1, maximum: int | None = None) -> int:
     """Return `value` as an int if it is a whole number in [minimum, maximum]."""
     allowed = f"a whole number >= {minimum}" if maximum is None else (

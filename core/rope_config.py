@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from core import limits
+from core._checks import json_depth
 from core.rope_scaling import (
     MAX_CONTEXT,
     MAX_D_HEAD,
@@ -153,26 +154,11 @@ def _number(name: str, value: object, *, minimum: float, maximum: float,
 
 def _check_nesting(text: str) -> None:
     """Refuse JSON nested deeper than MAX_JSON_DEPTH, before json.loads recurses into it."""
-    depth, in_string, escaped = 0, False, False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > MAX_JSON_DEPTH:
-                raise ValueError(
-                    f"config nests deeper than {MAX_JSON_DEPTH} levels: a config.json is a "
-                    f"JSON object of numbers, strings, lists and small objects"
-                )
-        elif char in "]}":
-            depth -= 1
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise ValueError(
+            f"config nests deeper than {MAX_JSON_DEPTH} levels: a config.json is a "
+            f"JSON object of numbers, strings, lists and small objects"
+        )
 
 
 class _ConfigError(ValueError):
