@@ -125,7 +125,7 @@ def rope_panel(shown: list, override: str | None) -> None:
     show_chart(figure, key="rope_chart",
                name=file_stem("extrapolation-rope", *(c.name for c in shown), override))
     for curves in shown:
-        explain(t("rope-config.extrapolation_text", label=curves.label,
+        explain(t("rope-config.extrapolation_text", label=escape_markdown(curves.label),
                   d_head=curves.d_head, trained=curves.trained_context,
                   target=curves.target_context, pairs=curves.pairs.size,
                   unscaled=int(curves.beyond_unscaled.sum()),
@@ -180,7 +180,8 @@ def rope_row() -> None:
     if config_curves:  # two contexts on one page: each panel's said
         st.caption(t("extrapolation.lengths_note", train_length=train_length,
                      target_length=target_length,
-                     configs="; ".join(t("extrapolation.lengths_config", label=c.label,
+                     configs="; ".join(t("extrapolation.lengths_config",
+                                         label=escape_markdown(c.label),
                                          trained=c.trained_context, target=c.target_context)
                                        for c in config_curves)))
     bottom_left, bottom_right = st.columns(2, gap="large")

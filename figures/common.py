@@ -20,6 +20,14 @@ NEUTRAL = "#8c8c8c"
 FIGURE_HEIGHT = 520
 
 
+def plot_text(text: str) -> str:
+    """A visitor's text (a config's name, a sentence's token) for plotly, which reads a few HTML
+    tags in every text it draws (<b>, <br>, and <a href="https://..."> as a live link, in a
+    legend, a title, a label or a hover) and decodes entities: its `&` and `<` escaped, so that
+    it is drawn as the characters typed (a lone `>` opens nothing: "8k -> 128k" stays)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;")
+
+
 def base_layout(fig: go.Figure, title: str, height: int = FIGURE_HEIGHT) -> go.Figure:
     """Title at the top left, a fixed height, margins that leave room for axis titles."""
     fig.update_layout(

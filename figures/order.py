@@ -9,8 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from figures.common import base_layout
-from figures.word_position import plot_text
+from figures.common import base_layout, plot_text
 from locales import Lang, message
 
 ATTENTION_SCALE = "Blues"

@@ -40,7 +40,7 @@ import plotly.graph_objects as go
 
 from core.rope_config import RopeConfig, config_contexts
 from core.rope_scaling import ScalingBands, critical_pair, scaling_bands
-from figures.common import NEUTRAL, base_layout
+from figures.common import NEUTRAL, base_layout, plot_text
 from figures.rope import (
     BEYOND_COLOUR,
     PAIR_MARKERS,
@@ -107,6 +107,11 @@ class RopeConfigCurves:
     @property
     def scaled(self) -> bool:
         return self.rope_type != "default"
+
+    @property
+    def plot_label(self) -> str:
+        """`label` as plotly draws it: a visitor's name for a config is drawn as typed."""
+        return plot_text(self.label)
 
 
 def _self_logit(theta: np.ndarray, scale: float, distances: np.ndarray) -> np.ndarray:
@@ -332,7 +337,7 @@ def make_config_wavelength_figure(
     fig.update_xaxes(title_text=message("fig.rope_config.pair_x", lang), range=list(x_range))
     fig.update_yaxes(type="log", dtick=1, range=y_range,
                      title_text=message("fig.rope_config.wavelength_y", lang))
-    return _finish(fig, message("fig.rope_config.wavelength_title", lang, label=curves.label))
+    return _finish(fig, message("fig.rope_config.wavelength_title", lang, label=curves.plot_label))
 
 
 def make_config_angle_figure(
@@ -371,7 +376,7 @@ def make_config_angle_figure(
                      range=[-0.5, pairs.size - 0.5])
     fig.update_yaxes(type="log", dtick=1, range=y_range,
                      title_text=message("fig.rope.extension_y_title", lang))
-    return _finish(fig, message("fig.rope_config.angle_title", lang, label=curves.label))
+    return _finish(fig, message("fig.rope_config.angle_title", lang, label=curves.plot_label))
 
 
 def _logit_traces(profile: LogitProfile, *, name: str, colour: str, fill: str,
@@ -426,7 +431,7 @@ def make_config_logit_figure(
     fig.update_xaxes(type="log", dtick=1, range=[0, math.log10(x_last * 1.3)],
                      title_text=message("fig.rope_config.logit_x", lang))
     fig.update_yaxes(range=y_range, title_text=message("fig.rope_config.logit_y", lang))
-    return _finish(fig, message("fig.rope_config.logit_title", lang, label=curves.label))
+    return _finish(fig, message("fig.rope_config.logit_title", lang, label=curves.plot_label))
 
 
 # --- several configs on the same axes ---------------------------------------------------------
@@ -458,7 +463,7 @@ def _context_lines(fig: go.Figure, curves: RopeConfigCurves, colour: str, *, ver
                               (curves.target_context, "longdash", "target_context")):
         if key == "target_context" and length == curves.trained_context:
             continue
-        name = f"{curves.label}: " + message(f"fig.rope_config.{key}", lang, length=length)
+        name = f"{curves.plot_label}: " + message(f"fig.rope_config.{key}", lang, length=length)
         line = {"color": colour, "width": 1.5, "dash": dash}
         if vertical:
             fig.add_trace(go.Scatter(x=[length, length], y=span, mode="lines", name=name,
@@ -497,12 +502,12 @@ def make_overlay_wavelength_figure(shown: Sequence[RopeConfigCurves], colours: S
     for curves, colour in zip(shown, colours, strict=True):
         bands = curves.bands
         fig.add_trace(go.Scatter(
-            x=curves.pairs, y=bands.scaled_wavelengths, mode="lines+markers", name=curves.label,
-            line={"color": colour, "width": 2}, legendgroup=curves.label,
+            x=curves.pairs, y=bands.scaled_wavelengths, mode="lines+markers",
+            name=curves.plot_label, line={"color": colour, "width": 2}, legendgroup=curves.label,
             marker={"color": colour, "size": 5, "maxdisplayed": PAIR_MARKERS},
             customdata=np.stack([bands.ratio, [names[b] for b in bands.bands]], axis=-1),
             hovertemplate=message("fig.rope_config.overlay_wavelength_hover", lang,
-                                  label=curves.label),
+                                  label=curves.plot_label),
         ))
         _context_lines(fig, curves, colour, vertical=False, span=x_range, lang=lang)
         if bands.pair_edges is not None and bands.wavelength_edges is not None:
@@ -530,17 +535,17 @@ def make_overlay_angle_figure(shown: Sequence[RopeConfigCurves], colours: Sequen
     for curves, colour in zip(shown, colours, strict=True):
         beyond = curves.beyond_scaled
         fig.add_trace(go.Scatter(
-            x=curves.pairs, y=curves.scaled_angles, mode="lines+markers", name=curves.label,
+            x=curves.pairs, y=curves.scaled_angles, mode="lines+markers", name=curves.plot_label,
             legendgroup=curves.label, line={"color": colour, "width": 1.5},
             marker={"color": colour, "size": 6, "maxdisplayed": PAIR_MARKERS,
                     "line": {"color": np.where(beyond, BEYOND_COLOUR, colour).tolist(),
                              "width": np.where(beyond, 2, 0).tolist()}},
             hovertemplate=message("fig.rope_config.overlay_angle_hover", lang,
-                                  label=curves.label, last=curves.target_context - 1),
+                                  label=curves.plot_label, last=curves.target_context - 1),
         ))
         fig.add_trace(go.Scatter(
             x=curves.pairs, y=curves.trained_angles, mode="lines", legendgroup=curves.label,
-            name=f"{curves.label}: " + message("fig.rope.extension_trained", lang,
+            name=f"{curves.plot_label}: " + message("fig.rope.extension_trained", lang,
                                                last=curves.trained_context - 1),
             line={"color": colour, "width": 1, "dash": "dash"}, showlegend=False,
             hovertemplate=message("fig.rope.extension_target_hover", lang),
@@ -574,7 +579,7 @@ def make_overlay_logit_figure(shown: Sequence[RopeConfigCurves], colours: Sequen
                                   curve=_plain_name(curves, shown, lang)),
         ))
     for curves, colour in zip(shown, colours, strict=True):
-        name = curves.label + (f" (m = {curves.attention_factor:.3g})"
+        name = curves.plot_label + (f" (m = {curves.attention_factor:.3g})"
                                if abs(curves.attention_factor - 1) > 1e-12 else "")
         traces = _logit_traces(curves.logit_scaled, name=name, colour=colour,
                                fill=_faint(colour, 0.15), lang=lang)

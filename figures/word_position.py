@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from figures.common import arrow_trace, base_layout, segments
+from figures.common import arrow_trace, base_layout, plot_text, segments
 from locales import Lang, message
 
 # Above this many tokens the points carry no text labels (they would cover each other); hover
@@ -18,12 +18,6 @@ MAX_LABELLED_TOKENS = 40
 TOKEN_COLOUR = "#1f77b4"
 POSITION_COLOUR = "#7f7f7f"
 SUM_COLOUR = "#d62728"
-
-
-def plot_text(text: str) -> str:
-    """User text for plotly, which reads a few HTML tags (<b>, <a>, <br>) in labels: escaped, so
-    that `<img src=x>` is shown as those characters."""
-    return html.escape(text, quote=False)
 
 
 def _merge_coincident(points: np.ndarray, labels: list[str]) -> list[str]:

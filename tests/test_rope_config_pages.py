@@ -24,7 +24,15 @@ from figures.rope_config import (
     rope_config_curves,
 )
 from locales import message
-from tests.apptest import control, decode, has_cjk, notices, open_page, plotly_figures
+from tests.apptest import (
+    control,
+    decode,
+    has_cjk,
+    notices,
+    open_page,
+    plotly_figures,
+    unescape,
+)
 from tests.test_controls import _keys_in_hidden_blocks
 from ui.codec import pack
 from ui.rope_codes import pack_overlay, pinned, unpack_overlay, unpack_pasted
@@ -501,7 +509,7 @@ def test_extrapolation_rope_panel_follows_the_config_and_its_factor():
     rope = figure(at, "rope_chart")
     assert rope["layout"]["title"]["text"] == "Largest angle of each pair · Llama 3.1 8B"
     assert any("llama3 ×8" in trace["name"] for trace in rope["data"])
-    text = "\n".join(m.value for m in at.markdown)
+    text = "\n".join(unescape(m.value) for m in at.markdown)  # a config's name is escaped
     assert "**RoPE of Llama 3.1 8B** (d_head = 128, trained on L = 8192" in text
     at = open_page(EXTRAPOLATION, {"config": "llama-3.1-8b", "factor": "12"})
     assert control(at, "factor").value == 12
@@ -517,7 +525,7 @@ def test_extrapolation_compare_draws_both_configs_on_one_rope_panel_beside_alibi
     names = [trace["name"] for trace in figure(at, "rope_chart")["data"]
              if trace.get("showlegend", True)]
     assert names[:2] == ["Llama 3.1 8B", "DeepSeek-V2-Lite"]
-    said = " ".join(m.value for m in at.markdown)
+    said = " ".join(unescape(m.value) for m in at.markdown)
     assert "RoPE of Llama 3.1 8B" in said and "RoPE of DeepSeek-V2-Lite" in said
 
 

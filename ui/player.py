@@ -233,7 +233,7 @@ def play() -> None:
         _deck_editor(slides, number)
     with st.sidebar:
         _file_menu(code, count)
-    with slide_line(escape_markdown(slide.note) if slide.note else None):
+    with slide_line(slide.note or None):
         _run_page(slide.page)
 
 

@@ -53,6 +53,7 @@ from ui.rope_codes import (
     unpack_overlay,
     unpack_pasted,
 )
+from ui.text import escape_markdown
 
 PASTE_KEY = "pasted_config"  # the text area's key: session state only, never the URL
 _CONTEXT = "_factor_context:"  # + page: what factor (and the config view's fields) belonged to
@@ -431,7 +432,7 @@ def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
     if "factor" in read and (own is not None or unscaled):
         values["factor"] = factor
     elif "factor" not in read and factor != defaults["factor"]:  # kept for another method
-        st.info(t("rope-config.factor_unused", label=label, factor=factor))
+        st.info(t("rope-config.factor_unused", label=escape_markdown(label), factor=factor))
     [fields_row] = controls.view_row(1)
     with fields_row, controls.shown(len(read) > 1, "fields"), st.expander(
             t("rope-config.fields", method=rope_type), icon=":material/tune:"):
@@ -508,7 +509,7 @@ def overlay_row(controls: PageControls, pins: tuple[Pinned, ...], live: Pinned,
             with st.container(horizontal=True, gap=None, vertical_alignment="center",
                               width="content"):
                 st.html(swatch, width="content")
-                st.button(shown.label, icon=":material/close:", type="tertiary",
+                st.button(escape_markdown(shown.label), icon=":material/close:", type="tertiary",
                           key=f"unpin_{index - first}", help=t("rope-config.unpin_help"),
                           on_click=_unpin, args=(index - first,))
     with arrange_column, controls.shown(len(drawn) > 1, "arrange"):

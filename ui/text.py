@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import html
 import re
 import threading
 from collections.abc import Iterator
@@ -35,12 +36,26 @@ def explain(markdown: str, *, caption: bool = False) -> None:
 _slide = threading.local()
 
 
+# Streamlit's own look for a markdown heading (its h4: 1.5rem, semibold), which st.html does not
+# give an element.
+_PLAIN_STYLE = {"h4": "font-size:1.5rem;font-weight:600;line-height:1.2;margin:0;"
+                      "padding:0.5rem 0 1rem;"}
+
+
+def plain_text(text: str, *, tag: str = "p") -> None:
+    """A visitor's text shown as the characters typed, in an HTML element `tag` ("h4"): no
+    markdown at all. Escaping markdown is not enough for Streamlit: it still turns a bare
+    ``https://...`` or ``www.`` into a live link and ``:material/warning:`` into an icon."""
+    st.html(f'<{tag} class="pe-plain" style="{_PLAIN_STYLE.get(tag, "")}">'
+            f"{html.escape(text)}</{tag}>")
+
+
 @contextlib.contextmanager
 def slide_line(note: str | None) -> Iterator[None]:
-    """Around a page run as a slide of the tour or of a deck. A deck's note (markdown: the
-    visitor's text comes escaped, `escape_markdown`) is the slide's one line, shown by the
-    first `takeaway` call (`start_page` makes one under the title) in place of the view's
-    takeaway; without a note the view's own shows."""
+    """Around a page run as a slide of the tour or of a deck. A deck's note (the visitor's
+    text, shown as typed: `plain_text`) is the slide's one line, shown by the first `takeaway`
+    call (`start_page` makes one under the title) in place of the view's takeaway; without a
+    note the view's own shows."""
     _slide.active, _slide.note, _slide.shown = True, note, False
     try:
         yield
@@ -63,6 +78,9 @@ def takeaway(markdown: str | None = None) -> None:
     if note is not None:
         if _slide.shown:
             return
-        _slide.shown, markdown = True, note
+        _slide.shown = True
+        if presenting():
+            plain_text(note, tag="h4")
+        return
     if markdown and presenting():
         st.markdown(f"#### {markdown}")
