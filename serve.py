@@ -12,7 +12,8 @@ request before Streamlit's routes. `PublicDoors`:
   script and stayed blank. ``/heatmap`` is the page; ``/a`` gets Streamlit's "Page not found"
   and the home page.
 
-And `ui.guard.close_doors` runs here, at import, so that the first session is covered too.
+And `ui.guard.close_doors` and `ui.cache.tune_allocator` run here, at import, so that the first
+session is covered too.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import streamlit as st
 from starlette.middleware import Middleware
 from starlette.responses import PlainTextResponse, RedirectResponse
 
+from ui.cache import tune_allocator
 from ui.guard import close_doors
 
 # Streamlit's own routes with more than one part (its assets, media, components, the app's
@@ -53,5 +55,6 @@ class PublicDoors:
         await self.app(scope, receive, send)
 
 
+tune_allocator()  # glibc's arenas and mmap threshold, before any session's thread allocates
 close_doors()
 app = st.App("app.py", middleware=[Middleware(PublicDoors)])

@@ -188,6 +188,52 @@ def test_the_trimmer_returns_freed_heap_pages_to_the_system():
     del keep
 
 
+# A process started as a host starts the server (no MALLOC_* variables): blocks of 512 KB
+# allocated between small long-lived ones, then freed; how many MB its RSS keeps. A first large
+# free raises glibc's default mmap threshold, after which such blocks come from the heap and stay.
+_KEPT_AFTER_FREE = """
+import ctypes, ctypes.util, sys
+libc = ctypes.CDLL(ctypes.util.find_library("c"))
+libc.malloc.restype = ctypes.c_void_p
+libc.malloc.argtypes = [ctypes.c_size_t]
+libc.free.argtypes = [ctypes.c_void_p]
+libc.memset.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t]
+def rss():
+    return int(open("/proc/self/statm").read().split()[1]) * 4096 // 2**20
+if sys.argv[1] == "tuned":
+    from ui.cache import tune_allocator
+    assert tune_allocator()
+first = libc.malloc(4 << 20); libc.memset(first, 1, 4 << 20); libc.free(first)
+before, blocks, kept = rss(), [], []
+for _ in range(200):
+    block = libc.malloc(512 << 10); libc.memset(block, 1, 512 << 10); blocks.append(block)
+    small = libc.malloc(8192); libc.memset(small, 1, 8192); kept.append(small)
+for block in blocks:
+    libc.free(block)
+print(rss() - before)
+"""
+
+
+def test_the_allocator_set_from_inside_the_process_hands_freed_blocks_back():
+    """`tune_allocator` (serve.py calls it before the first session) does what MALLOC_ARENA_MAX
+    and MALLOC_MMAP_THRESHOLD_ do for a server started with them: freed large blocks go back to
+    the system. Without it, 100 MB of them stay (checked first, so the test can fail)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+
+    def kept(mode: str) -> int:
+        run = subprocess.run([sys.executable, "-c", _KEPT_AFTER_FREE, mode], env=env,
+                             cwd=cache.Path(cache.__file__).parent.parent, capture_output=True,
+                             text=True, check=True)
+        return int(run.stdout)
+
+    assert kept("plain") > 50  # glibc's defaults keep them
+    assert kept("tuned") <= 10
+
+
 def test_the_trimmer_trims_again_after_a_trim_that_came_while_the_memory_was_held():
     """The RSS grows (a rerun builds its figure) and the trim comes before the rerun frees it:
     that trim returns nothing and the RSS does not grow again once the pages are free. The
