@@ -129,8 +129,8 @@ def metric_name(metric: str) -> str:
 
 
 explain(t("learned-vs-sinusoidal.intro"))
-try:
-    model = cached_minilm()
+try:  # its rows, not the model: this module outlives the run (see app_pages/order.py)
+    LEARNED_ROWS = cached_minilm().max_positions
 except ModelUnavailableError as error:
     st.error(escape_markdown(error_text(error, lang, "minilm")), icon=":material/error:")
     st.info(t("learned-vs-sinusoidal.other_pages_work"), icon=":material/info:")
@@ -146,7 +146,7 @@ def page_wide() -> tuple[int, str, int, Analysis]:
     in the run of the part that draws them (a fragment rerun alone sees this module's variables
     of an older run)."""
     positions, metric = controls.values("positions", "metric")
-    return (positions, metric, min(positions, model.max_positions),
+    return (positions, metric, min(positions, LEARNED_ROWS),
             Analysis(positions, metric, ANCHOR))
 
 
@@ -155,10 +155,10 @@ def page_wide() -> tuple[int, str, int, Analysis]:
 def numbers_section() -> None:
     positions, metric, _, analysis = page_wide()
     learned, sinusoid = analysis["learned"], analysis["sinusoidal"]
-    if positions > model.max_positions:
+    if positions > LEARNED_ROWS:
         st.info(
             t("learned-vs-sinusoidal.past_learned_rows", positions=positions,
-              last=model.max_positions - 1),
+              last=LEARNED_ROWS - 1),
             icon=":material/info:",
         )
     st.subheader(t("learned-vs-sinusoidal.numbers"))
@@ -354,15 +354,15 @@ def extent_section() -> None:
     st.subheader(t("learned-vs-sinusoidal.extent"))
     show_chart(
         make_extent_figure(
-            learned["norms"], analysis["sinusoid_extent"], learned_rows=model.max_positions,
+            learned["norms"], analysis["sinusoid_extent"], learned_rows=LEARNED_ROWS,
             lang=lang,
         ),
         key="extent_chart",
         name=file_stem("learned-extent", f"pos{positions}"),
     )
     explain(
-        t("learned-vs-sinusoidal.extent_text", last=model.max_positions - 1,
-          rows=model.max_positions, shown=len(analysis["sinusoid_extent"]) - 1)
+        t("learned-vs-sinusoidal.extent_text", last=LEARNED_ROWS - 1,
+          rows=LEARNED_ROWS, shown=len(analysis["sinusoid_extent"]) - 1)
     )
 
 

@@ -39,15 +39,23 @@ with st.sidebar:  # page-wide: every view runs the model on these
     text = controls.text("text")
     other = controls.text("other")
 explain(t("order.intro"))
+
+# The model is asked for where it is used, never kept in this module's names: the fragments keep
+# this module alive, and with it whatever model it named, past an image's turn that drops the
+# model (ui.model.release_minilm), when the next run reads another copy.
+def token_count(sentence: str) -> int:
+    return len(cached_minilm().token_ids(sentence, add_special_tokens=True))
+
+
 try:
-    model = cached_minilm()
+    cached_minilm()
 except ModelUnavailableError as error:
     st.error(escape_markdown(error_text(error, lang, "minilm")), icon=":material/error:")
     controls.stop()
 sentences = {}
 labels = {"text": t("order.text"), "other": t("order.other")}
 for name, sentence in (("text", text), ("other", other)):
-    count = len(model.token_ids(sentence, add_special_tokens=True))
+    count = token_count(sentence)
     if count <= 2:
         st.info(t("order.empty", name=labels[name]), icon=":material/info:")
         controls.stop()

