@@ -280,17 +280,50 @@ def test_an_images_turn_drops_what_is_reclaimable_and_waits_for_the_memory_to_fa
     assert cache.HEAVY.used == 0
 
 
-def test_an_image_waits_for_the_memory_at_most_memory_wait_s(monkeypatch):
-    """A server whose memory does not fall still draws its image (never refused for memory)."""
+def test_an_image_is_refused_when_the_memory_never_leaves_it_room(monkeypatch):
+    """A server whose memory does not fall within MEMORY_WAIT_S gets its image refused
+    (ServerBusyError: the menu says to try again), never drawn past the tree's budget; its turn
+    is given back."""
     monkeypatch.setattr(cache, "HEAVY", cache.MemoryBudget(cache.COMPUTE_COST))
     monkeypatch.setattr(cache, "WAIT_POLL_S", 0.01)
     monkeypatch.setattr(cache, "MEMORY_WAIT_S", 0.3)
     monkeypatch.setattr(cache, "own_memory", lambda: cache.TREE_BUDGET)
     waits: list[int] = []
     start = time.monotonic()
-    with cache.image_turn(100 * MB, on_memory_wait=lambda held, allowed: waits.append(held)):
-        waited = time.monotonic() - start
-    assert 0.3 <= waited < 5 and len(waits) > 3
+    with pytest.raises(cache.ServerBusyError), cache.image_turn(
+            100 * MB, on_memory_wait=lambda held, allowed: waits.append(held)):
+        raise AssertionError("drawn past the budget")
+    assert 0.3 <= time.monotonic() - start < 5 and len(waits) > 3
+    assert cache.HEAVY.used == 0 and cache.cache_room() == cache.TOTAL_CACHE_BYTES
+
+
+def test_a_turn_takes_from_the_caches_what_is_over_the_budget_and_no_more(monkeypatch):
+    """The caches give back, least recently used first, about what the process holds over the
+    turn's room: the rest of their entries stay for the visitors (a slide file's turns never
+    empty them); their room comes back after the turn."""
+    monkeypatch.setattr(cache, "HEAVY", cache.MemoryBudget(cache.COMPUTE_COST))
+    monkeypatch.setattr(cache, "WAIT_POLL_S", 0.01)
+    monkeypatch.setattr(cache, "STORES", {})
+    monkeypatch.setattr(cache, "_reclaimable", [])
+
+    @bounded_cache(max_entries=100, max_bytes=cache.TOTAL_CACHE_BYTES)
+    def table(i: int) -> np.ndarray:
+        return np.zeros(MB // 8)  # one megabyte each
+
+    for i in range(100):
+        table(i)
+    assert cache.cached_bytes() == pytest.approx(100 * MB, rel=0.01)
+    over = 30 * MB
+    # the process holds what the caches hold beyond the room, and gives it back as they do
+    allowed = cache.TREE_BUDGET - 200 * MB
+    monkeypatch.setattr(cache, "own_memory",
+                        lambda: allowed - 70 * MB + cache.cached_bytes())
+    with cache.image_turn(200 * MB, kind="slide", drop_model=False):
+        kept = cache.cached_bytes()
+        assert 60 * MB <= kept <= 100 * MB - over
+        assert table.store.get((("i", 99),)) is not cache._MISSING  # the newest stay
+        assert table.store.get((("i", 0),)) is cache._MISSING  # the oldest went
+    assert cache.cache_room() == cache.TOTAL_CACHE_BYTES
 
 
 def test_own_memory_reads_this_process_unique_memory():
@@ -299,6 +332,15 @@ def test_own_memory_reads_this_process_unique_memory():
 
     own = own_memory()  # imported before conftest's fixture stands in for it
     assert 0 < own <= psutil.Process().memory_info().rss
+
+
+def test_a_slides_turn_keeps_the_model_its_page_draws_with(monkeypatch):
+    from core import minilm
+
+    monkeypatch.setattr(cache, "HEAVY", cache.MemoryBudget(cache.COMPUTE_COST))
+    minilm.load_minilm()
+    with cache.image_turn(cache.COMPUTE_COST, kind="slide", drop_model=False):
+        assert minilm.load_minilm.cache_info().currsize == 1
 
 
 def test_the_model_weights_are_given_back_in_an_images_turn(monkeypatch):

@@ -99,8 +99,9 @@ def ask(name: str, results: dict, statuses: dict) -> threading.Thread:
 
 
 # A Chromium told to close (or killed) is gone within seconds; on a loaded machine its process
-# was seen still running just after the close returned (a full run: running() still true).
-GONE_S = 30
+# was seen still running just after the close returned (a full run: running() still true), and
+# once still running 30 s after (the suite's load average at 13 on 2 cores).
+GONE_S = 60
 
 
 def until(condition, seconds: float = 60) -> None:
@@ -141,7 +142,7 @@ def test_images_asked_at_once_are_drawn_one_at_a_time_in_the_order_asked(room_fo
 def test_a_waiter_whose_visitor_leaves_gives_up_its_place(room_for_one, monkeypatch):
     budget, drawn = room_for_one
     gone = threading.Event()
-    monkeypatch.setattr(charts, "_visitor_connected",
+    monkeypatch.setattr(charts, "visitor_connected",
                         lambda: not (threading.current_thread().name == "leaves"
                                      and gone.is_set()))
     results, statuses = {}, {}
@@ -319,10 +320,11 @@ def test_an_image_that_cannot_be_drawn_is_said_in_the_visitors_language(monkeypa
     assert not any(b.disabled for b in at.button)  # press again
 
 
-def test_an_image_waits_for_the_computation_before_it_and_takes_room_from_the_caches(monkeypatch):
+def test_an_image_waits_for_the_computation_before_it_and_leaves_the_caches_be(monkeypatch):
     """The compute slot is the images' queue too: an image starts when the cache miss before it
     has ended, a cache miss asked meanwhile waits for the image, and while the image is drawn
-    the caches keep only what it leaves of TOTAL_CACHE_BYTES beyond a computation's share."""
+    the caches keep what they hold (the server's memory leaves the image its room here:
+    tests/test_cache.py has what they give back when it does not)."""
     monkeypatch.setattr(cache, "HEAVY", MemoryBudget(cache.COMPUTE_SLOTS * cache.COMPUTE_COST))
     MB = cache.MB
     release, events, during = threading.Event(), [], {}
@@ -358,10 +360,8 @@ def test_an_image_waits_for_the_computation_before_it_and_takes_room_from_the_ca
     for thread in (first, image, later):
         thread.join(20)
     assert events[8:] == ["compute 0", "image", "image done", "compute 99"]
-    # Half the room: each cache keeps at most half its max_bytes (8 of 16 MB), its least recently
-    # used entries evicted (1 MB each, so 7 of the 9 stay).
-    assert during["room"] == cache.TOTAL_CACHE_BYTES // 2
-    assert 6 * MB < during["kept"] <= 8 * MB
+    assert during["room"] == cache.TOTAL_CACHE_BYTES
+    assert during["kept"] > 8 * MB
     assert cache.cache_room() == cache.TOTAL_CACHE_BYTES and cache.HEAVY.used == 0
 
 

@@ -13,14 +13,15 @@ tables at the same time (8.5 GB measured). A cache miss therefore computes insid
 same entry compute it once, the second waiting for the first. The slots are re-entrant: a cached
 function that calls another keeps its one slot. A download that builds an exact table takes one
 too (`in_compute_slot`). Page runs themselves are bounded (`run_slot`, app.py): each holds its
-figures, their JSON and its messages while it builds them. Figure images (drawn by a Chromium,
-~300 MB each) are heavy work too: the compute slots are one queue (`HEAVY`, a `MemoryBudget`,
-first come first served, each waiting image told how many are ahead); an image runs alone in it,
-and while it is drawn the caches give back what it holds beyond a computation and the model's
-weights are dropped (`image_turn`, `reclaimable`); Chromium starts once the process's own memory
-leaves room for it in TREE_BUDGET (waiting for it to fall, at most MEMORY_WAIT_S).
+figures, their JSON and its messages while it builds them. Figure images and slides'
+photographs (drawn by a Chromium, ~300 MB each) are heavy work too: the compute slots are one
+queue (`HEAVY`, a `MemoryBudget`, first come first served, each waiting image told how many are
+ahead); an image runs alone in it, the model's weights dropped for it (`reclaimable`), and
+Chromium starts once the process's own memory leaves room for it in TREE_BUDGET, the caches
+giving back what is over and no more (`image_turn`; refused after MEMORY_WAIT_S).
 Freed memory goes back to the system after each computation and whenever the RSS has grown
-(`start_trimmer`, glibc's malloc_trim).
+(`start_trimmer`, glibc's malloc_trim); `tune_allocator` sets glibc's arenas and mmap threshold
+from inside the process.
 
 Streamlit's own cache-clearing (its "clear cache" message, `st.cache_data.clear`) does not touch
 these caches (`ui.guard` explains why a visitor must not clear them); `clear_all` does (tests).
@@ -336,15 +337,15 @@ class MemoryBudget:
             self.release(share)
 
 
-# The process's heavy work, first come first served: cache misses (COMPUTE_COST each) and figure
-# images (figures.export.IMAGE_COST: 7680 x 4320 ~330 MB of the process tree's unique memory,
-# the Chromium started for it included). An image is larger than the room, so it runs alone.
+# The process's heavy work, first come first served: cache misses (COMPUTE_COST each), figure
+# images (figures.export.IMAGE_COST: 7680 x 4320 ~340 MB of the process tree's unique memory,
+# the Chromium started for it included) and slides' photographs (export.slides). An image
+# or a photograph is larger than the room, so it runs alone.
 HEAVY = MemoryBudget(COMPUTE_SLOTS * COMPUTE_COST)
 
-# While an image is drawn, what it holds beyond a computation's share is taken from the caches
-# (`cache_room`), as far as they hold it: the plan that fits 700 MB is the idle server, full
-# caches, one computation and 30 sessions' reruns. (An image costs more than a computation and
-# the caches together: docs/robustness.md has what that leaves over.)
+# While an image is drawn, the caches keep less if the tree needs it (`image_turn`): the plan that
+# fits 700 MB is the idle server, full caches, one computation and 30 sessions' reruns, and an
+# image's Chromium costs more than a computation.
 _cache_room = TOTAL_CACHE_BYTES  # bytes the caches may keep now
 
 
@@ -366,11 +367,22 @@ def _set_cache_room(nbytes: int) -> None:
 # What the process tree (the server and the Chromium drawing an image) may hold, in unique memory:
 # the smallest Streamlit Community Cloud box has about 690 MB.
 TREE_BUDGET = 700 * MB
-# At most this long an image waits for the server's own memory to fall before Chromium starts:
-# then it is drawn anyway (an image is never refused for memory: the menu says what it waits for).
+# At most this long an image (or a slide's photograph) waits for the server's own memory to leave
+# it room before it is refused ("try again in a minute"): drawn anyway, it would take the tree
+# past TREE_BUDGET.
 MEMORY_WAIT_S = 60.0
+
 # Released while an image is drawn, read again when next used (`reclaimable`): the MiniLM weights.
 _reclaimable: list[Callable[[], None]] = []
+
+
+class ServerBusyError(RuntimeError):
+    """The process's memory did not leave a turn's room within MEMORY_WAIT_S (`image_turn`)."""
+
+    def __init__(self, held: int, allowed: int) -> None:
+        super().__init__(f"the server holds {held // MB} MB, more than the {allowed // MB} MB "
+                         f"that leave room for the drawing")
+        self.held, self.allowed = held, allowed
 
 
 def reclaimable(release: Callable[[], None]) -> Callable[[], None]:
@@ -402,27 +414,50 @@ def _give_back() -> None:
         _malloc_trim(0)
 
 
+def cached_bytes() -> int:
+    """What all the caches keep now."""
+    with _stores_lock:
+        stores = list(STORES.values())
+    return sum(store.nbytes for store in stores)
+
+
+def _shrink_caches(excess: int) -> None:
+    """The caches give back about `excess` bytes, each its least recently used entries, the same
+    fraction of each (and at least a megabyte of room, so that waiting makes progress)."""
+    kept = cached_bytes()
+    if kept <= 0:
+        return
+    room = cache_room()
+    _set_cache_room(min(room * max(0, kept - excess) // kept, room - MB))
+
+
 @contextlib.contextmanager
 def image_turn(nbytes: int, on_wait: Callable[[int], None] | None = None,
-               on_memory_wait: Callable[[int, int], None] | None = None) -> Iterator[None]:
-    """A figure image's turn of the heavy work (`HEAVY`, first come first served; it runs
-    alone), `on_wait(images ahead)` called while it waits (what it raises ends the wait). For the
-    block, the caches give back what the image holds beyond a computation's COMPUTE_COST and
-    what is `reclaimable` is dropped; entries evicted for it are computed again when next asked
-    for. Then, while the process's own memory and the image's `nbytes` would not fit in
-    TREE_BUDGET (other sessions' runs and departed sessions still hold theirs), the image waits
-    for it to fall, `on_memory_wait(held, allowed)` (bytes) called every WAIT_POLL_S seconds,
-    for at most MEMORY_WAIT_S: then it is drawn anyway."""
-    with HEAVY.share(nbytes, kind="image", on_wait=on_wait):
-        _set_cache_room(TOTAL_CACHE_BYTES - max(0, nbytes - COMPUTE_COST))
-        for release in list(_reclaimable):
-            release()
-        _give_back()  # what the caches and the model freed goes back before Chromium starts
+               on_memory_wait: Callable[[int, int], None] | None = None, *,
+               kind: str = "image", drop_model: bool = True) -> Iterator[None]:
+    """A figure image's (or a slide's photograph's, `kind` "slide") turn of the heavy work
+    (`HEAVY`, first come first served; it runs alone), `on_wait(ahead of its kind)` called
+    while it waits (what it raises ends the wait). With `drop_model`, what is `reclaimable` is
+    dropped first (a slide keeps the model its page may draw with). Then, while the process's
+    own memory and the turn's `nbytes` would not fit in TREE_BUDGET (other sessions' runs and
+    departed sessions still hold theirs), the caches give back what is over, least recently used
+    first and no more than that, and the turn waits for the rest to fall,
+    `on_memory_wait(held, allowed)` (bytes) called every WAIT_POLL_S seconds: after
+    MEMORY_WAIT_S it gives up with ServerBusyError rather than go past the budget. Entries given
+    back are computed again when next asked for; the caches' room comes back when the turn ends."""
+    with HEAVY.share(nbytes, kind=kind, on_wait=on_wait):
+        if drop_model:
+            for release in list(_reclaimable):
+                release()
+        _give_back()  # what the model and finished runs freed goes back before Chromium starts
         try:
             allowed = TREE_BUDGET - nbytes
             deadline = time.monotonic() + MEMORY_WAIT_S
             held = own_memory()
-            while held > allowed and time.monotonic() < deadline:
+            while held > allowed:
+                if time.monotonic() > deadline:
+                    raise ServerBusyError(held, allowed)
+                _shrink_caches(held - allowed)
                 if on_memory_wait is not None:
                     on_memory_wait(held, allowed)
                 time.sleep(WAIT_POLL_S)

@@ -28,7 +28,7 @@ from figures.export import (
     image_export_problem,
 )
 from ui import plotly_react
-from ui.cache import HEAVY, image_turn, run_slot_lent
+from ui.cache import HEAVY, ServerBusyError, image_turn, run_slot_lent
 from ui.i18n import current_language, presenting, t
 
 _LOGGER = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ class _VisitorGoneError(Exception):
     """The session's browser has gone: its image is not drawn (its place is given up)."""
 
 
-def _visitor_connected() -> bool:
+def visitor_connected() -> bool:
     """Whether this session's browser is still connected (a tab closed mid-export is not)."""
     from streamlit.runtime import Runtime
     from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
@@ -133,19 +133,19 @@ def _draw_in_turn(printable: go.Figure, kind: str, status) -> bytes:
     label = _image_label(kind)
 
     def waiting(ahead: int) -> None:
-        if not _visitor_connected():
+        if not visitor_connected():
             raise _VisitorGoneError
         status.update(label=t("export_queue.waiting", what=label, ahead=ahead) if ahead
                       else t("export_queue.waiting_computation", what=label))
 
     def memory(held: int, allowed: int) -> None:
-        if not _visitor_connected():
+        if not visitor_connected():
             raise _VisitorGoneError
         status.update(label=t("export_queue.waiting_memory", what=label,
                               held=round(held / 2**20), allowed=round(allowed / 2**20)))
 
     def drawing(seconds: float) -> None:
-        if not _visitor_connected():
+        if not visitor_connected():
             raise _VisitorGoneError
         status.update(label=t("export_queue.drawing", what=label, seconds=round(seconds)))
 
@@ -242,6 +242,8 @@ def export_menu(fig: go.Figure, *, key: str, name: str, table: TableExport | Non
             data = _draw_in_turn(printable, job, status)
     except _VisitorGoneError:
         return  # nobody to tell
+    except ServerBusyError:  # the server's memory left no room for Chromium: not drawn
+        st.session_state[note_key] = t("export_queue.failed_timeout", what=what)
     except ImageExportError as error:
         reasons = {"timeout": t("export_queue.failed_timeout", what=what),
                    "figure": t("export_queue.failed_figure", what=what)}
