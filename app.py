@@ -12,7 +12,7 @@ import streamlit as st
 
 from locales import LANGUAGE_NAMES, LANGUAGES
 from ui import not_found, share
-from ui.cache import run_slot, slide_file_run, start_trimmer
+from ui.cache import run_slot, start_trimmer
 from ui.controls import PageControls, page_run
 from ui.guard import close_doors
 from ui.i18n import browser_language, current_language, presenting, t
@@ -119,6 +119,6 @@ if missing_page:
                icon=":material/link_off:")  # the visitor's text: shown as typed, never as markup
 # A few page runs at once (ui/cache.py RUN_SLOTS): each holds its figures while it builds them.
 # Once the page has run, its controls are finished (ui.controls.page_run).
-# The slide file's own browser (figures/slide_file.py): its runs compute in the file's turn.
-with run_slot(), page_run(), slide_file_run(slide_file_session()):
+slide_file_session()  # the slide file's own session (ui/player.py): not kept, plain charts
+with run_slot(), page_run():
     navigation.run()

@@ -59,13 +59,14 @@ POLL_S = 0.5  # how often a waiting caller is told the time and may stop the dra
 CLEANUP_S = 15.0  # at most this long to close a stopped image's tab
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 # Beyond choreographer's own: gc() for the strips' pages (_DRAW_PNG); no spare renderer kept
-# warm (~35 MB), no software GPU rasteriser (~15 MB: the canvases are drawn on the CPU), the
-# network service in the browser process (~25 MB less than a process of its own; pages are
-# local files). Measured with PSS, idle.
+# warm (~35 MB), the network service in the browser process (~25 MB less than a process of its
+# own; pages are local files). Measured with PSS, idle. WebGL drawn on the CPU (SwiftShader,
+# which Chromium no longer falls back to by itself): a slide's 3-D chart has no other way to be
+# drawn, and without it plotly.js failed ("error creating static canvas/context").
 CHROMIUM_FLAGS = (
     "--js-flags=--expose-gc",
     "--disable-features=SpareRendererForSitePerProcess",
-    "--disable-software-rasterizer",
+    "--enable-unsafe-swiftshader",
     "--enable-features=NetworkServiceInProcess2",
 )
 

@@ -125,6 +125,7 @@ def start_streamlit(script: str | Path, log_path: Path, port: int | None = None,
          "--client.showErrorDetails", "full"],
         cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
     )
+    server.log = log  # closed by stop()
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
     while True:
@@ -146,6 +147,8 @@ def stop(server: subprocess.Popen) -> None:
         server.wait(timeout=10)
     except subprocess.TimeoutExpired:
         server.kill()
+    if getattr(server, "log", None) is not None:
+        server.log.close()
 
 
 # A control changed as a person does it (benchmarks and load test). Streamlit gives a widget's

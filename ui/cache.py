@@ -475,8 +475,7 @@ class _Slot:
     def __enter__(self) -> None:
         depth = getattr(_held, "depth", 0)
         if depth == 0:
-            _held.share = (None if getattr(_held, "file_run", False)
-                           else HEAVY.acquire(COMPUTE_COST, kind="compute"))
+            _held.share = HEAVY.acquire(COMPUTE_COST, kind="compute")
         _held.depth = depth + 1
 
     def __exit__(self, *exc: object) -> None:
@@ -486,21 +485,7 @@ class _Slot:
             # (RSS that stays after a burst) unless asked to hand them back. ~1 ms.
             if _malloc_trim is not None:
                 _malloc_trim(0)
-            if _held.share is not None:
-                HEAVY.release(_held.share)
-
-
-@contextlib.contextmanager
-def slide_file_run(active: bool) -> Iterator[None]:
-    """Around a page run of the slide file's own browser (figures/slide_file.py), when
-    `active`: its cache misses take no compute slot. The slide file holds all of HEAVY while it
-    is drawn (`image_turn`, as an image does), and its tabs are what it waits for: they compute
-    one at a time, in its share."""
-    _held.file_run = active
-    try:
-        yield
-    finally:
-        _held.file_run = False
+            HEAVY.release(_held.share)
 
 
 def in_compute_slot(func: Callable[..., Any], *args: Any) -> Callable[[], Any]:

@@ -44,6 +44,15 @@ def file_stem(chart: str, *parts: object) -> str:
     return "_".join(re.sub(r"[^A-Za-z0-9.+-]+", "-", word).strip("-") for word in words)
 
 
+_PLAIN_CHARTS = "_pe_plain_charts"
+
+
+def plain_charts() -> None:
+    """This session's charts are st.plotly_chart's, never the Plotly.react element: a session
+    that reads the figures from the messages (a slide file's, ui.player) finds them there."""
+    st.session_state[_PLAIN_CHARTS] = True
+
+
 def dark_theme() -> bool:
     try:
         return st.context.theme.type == "dark"
@@ -71,7 +80,8 @@ def show_chart(fig: go.Figure, *, key: str, name: str, table: TableExport | None
             "scale": DEFAULT_PNG_SCALE,
         },
     }
-    if plotly_react.enabled():  # the same chart, kept across reruns (ui/plotly_react.py)
+    if plotly_react.enabled() and not st.session_state.get(_PLAIN_CHARTS):
+        # the same chart, kept across reruns (ui/plotly_react.py)
         plotly_react.plotly_react_chart(fig, key=key, theme=theme, config=config)
     else:
         st.plotly_chart(fig, key=key, theme=theme, config=config)

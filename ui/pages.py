@@ -129,8 +129,8 @@ PAGES: tuple[PageInfo, ...] = checked((
         ChoiceParam("view", "matrix", ("matrix", "offset", "anchor", "distance", "rotation")),
     )),
     PageInfo("app_pages/vit_grid.py", ":material/apps:", "vit-grid", (
-        IntParam("grid_h", 14, 1, MAX_GRID_SIDE),  # 14 = 224 px / 16 px
-        IntParam("grid_w", 14, 1, MAX_GRID_SIDE),
+        IntParam("grid_h", 14, 1, MAX_GRID_SIDE, work=True),  # 14 = 224 px / 16 px
+        IntParam("grid_w", 14, 1, MAX_GRID_SIDE, work=True),
         # ViT-B's 768 .. ViT-H's 1280.
         IntParam("d_model", 768, 4, 1280, multiple_of=4, stops="size"),
         BASE_PARAM,
@@ -213,7 +213,8 @@ PAGES: tuple[PageInfo, ...] = checked((
         TextParam("name", "", MAX_NAME),
     )),
     PageInfo("app_pages/alibi.py", ":material/trending_down:", "alibi", (
-        IntParam("num_heads", 8, 1, limits.MAX_HEADS),  # the paper's 8 heads: slopes 1/2 ... 1/256
+        # The paper's 8 heads: slopes 1/2 ... 1/256.
+        IntParam("num_heads", 8, 1, limits.MAX_HEADS, work=True),
         IntParam("positions", 256, 1, limits.MAX_ALIBI_POSITIONS, stops="count"),
         BoolParam("causal", True),  # the paper's decoder; false: the symmetric -m|i - j|
         IntParam("head", 1, 1, limits.MAX_HEADS),  # numbered from 1, as in the paper

@@ -64,6 +64,13 @@ class IntParam:
     maximum: int
     multiple_of: int = 1  # 2 for d_model (sin/cos pairs), 4 for 2-D grids
     stops: Stops | None = None  # a slider of the usual values (PageControls.stops)
+    # The page's work grows with it (a slide file's cost, ui.tour.slide_cost): widths and counts
+    # (those with stops) and the grid's sides and heads.
+    work: bool = False
+
+    @property
+    def sizes_work(self) -> bool:
+        return self.work or self.stops in ("size", "count")
 
     @property
     def allowed(self) -> str:

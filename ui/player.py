@@ -27,6 +27,8 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from ui import share
+from ui.cache import MemoryBudget
+from ui.charts import plain_charts
 from ui.controls import option_label
 from ui.i18n import current_language, t
 from ui.pages import (
@@ -40,7 +42,18 @@ from ui.pages import (
 )
 from ui.params import ParamError
 from ui.text import escape_markdown, slide_line
-from ui.tour import TOUR, DeckError, Slide, clean_note, decode_deck, encode_deck, moved
+from ui.tour import (
+    MAX_FILE_COST,
+    MAX_SLIDE_COST,
+    TOUR,
+    DeckError,
+    Slide,
+    clean_note,
+    decode_deck,
+    encode_deck,
+    file_cost,
+    moved,
+)
 
 TOUR_PARAMS = {param.name: param for param in TOUR_PAGE.params}  # slide, deck
 
@@ -213,7 +226,7 @@ def play() -> None:
         if not state.get(_PRESENTED):  # the tour opens in presentation mode, once a session
             state[_PRESENTED] = True
             wanted.setdefault("present", "true")
-        if wanted != current:
+        if wanted != {k: v for k, v in current.items() if k != FILE_PARAM}:
             replace = "?" + urlencode(wanted)
             state["_tour_notices"] = notices
     urls = {
@@ -232,7 +245,7 @@ def play() -> None:
     if code:
         _deck_editor(slides, number)
     with st.sidebar:
-        _file_menu(code, count)
+        _file_menu(code, slides)
     with slide_line(slide.note or None):
         _run_page(slide.page)
 
@@ -348,45 +361,75 @@ def _edit(slides: tuple[Slide, ...], number: int, change: tuple[str, int, int]) 
 _FILE = "_tour_file"  # the session's last slide file: (kind, file name, bytes)
 _FILE_KINDS = {"pdf": ("application/pdf", "pdf"), "zip": ("application/zip", "zip")}
 
-
-# The slide file's own browser names itself with this (made per process, never shown): its
-# session then computes in the file's turn (ui.cache.slide_file_run). A visitor cannot guess it.
+# The slide file's own sessions (a slide's run, no browser: export.slides.compute_slide) name
+# themselves with this (made per process, never shown): their charts come as st.plotly_chart's
+# figures, which the file redraws, and a session is not kept once its socket closes. A visitor
+# cannot guess it.
+FILE_PARAM = "pe_file"
 _FILE_SECRET = secrets.token_urlsafe(24)
 _FILE_SESSION = "_slide_file_session"
+# One slide file drawn at a time per process, first come first served (each waiting one told how
+# many are ahead): its slides take their turns with the visitors' work, one at a time.
+FILES = MemoryBudget(1)
 
 
 def slide_file_session() -> bool:
-    """Whether this session is the slide file's own browser (its first address said so)."""
+    """Whether this session computes a slide for the slide file (its first address said so).
+    Marked, on its first run, not to be kept for a reconnection: Streamlit would hold its state
+    and fragments 30 s after its socket closes, a slide's worth per slide."""
     state = st.session_state
-    if not state.get(_FILE_SESSION) and st.query_params.get("pe_file") == _FILE_SECRET:
-        state[_FILE_SESSION] = True
-    return bool(state.get(_FILE_SESSION))
+    if _FILE_SESSION not in state:
+        state[_FILE_SESSION] = st.query_params.get(FILE_PARAM) == _FILE_SECRET
+        if state[_FILE_SESSION]:
+            _not_kept_after_it_closes()
+            plain_charts()
+    return state[_FILE_SESSION]
 
 
-def _server_tour_url(code: str) -> str:
-    """The tour on this very server (its loopback address), as a visitor opens it, without its
-    slide number: the browser that draws the file runs it like any visitor."""
+def _not_kept_after_it_closes() -> None:
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is not None and Runtime.exists():
+        Runtime.instance().mark_session_nonresumable(ctx.session_id)
+
+
+def _server() -> str:
+    """This very server (its loopback address and base path): the file's sessions run the
+    slides there like any visitor."""
     address = st.get_option("server.address") or "127.0.0.1"
     if address in ("0.0.0.0", "::", "localhost"):
         address = "127.0.0.1"
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
-    query = {"present": "true", "lang": current_language(), "pe_file": _FILE_SECRET}
-    if code:
-        query["deck"] = code
-    path = f"/{base}/tour" if base else "/tour"
-    return f"http://{address}:{st.get_option('server.port')}{path}?{urlencode(query)}"
+    return f"http://{address}:{st.get_option('server.port')}" + (f"/{base}" if base else "")
+
+
+def _file_slide_query(slides: tuple[Slide, ...], number: int, code: str) -> str:
+    """Slide `number`'s own address (as the player writes it: no rewrite when it opens) in the
+    visitor's language, presenting, for the file's own session."""
+    query = slide_query(slides[number - 1], number, code,
+                        current={"lang": current_language(), "present": "true"})
+    query[FILE_PARAM] = _FILE_SECRET
+    return urlencode(query)
 
 
 @st.fragment
-def _file_menu(code: str, count: int) -> None:
+def _file_menu(code: str, slides: tuple[Slide, ...]) -> None:
     """These slides as one file (a PDF, or a ZIP of PNGs), drawn on the server: pressing a button
     reruns this menu alone, which says where the file is (waiting for the server's other one,
-    drawing slide n of m), then offers it."""
+    computing or drawing slide n of m), then offers it. A file too costly to draw is refused
+    with its cost said, before anything is drawn."""
+    from export.slides import (
+        compute_slide,
+        photograph_slide,
+        slides_pdf,
+        slides_zip,
+    )
     from figures.chromium import ImageExportError
-    from figures.export import image_export_problem
-    from figures.slide_file import SLIDE_FILE_COST, slide_images, slides_pdf, slides_zip
-    from ui.cache import image_turn, run_slot_lent
-    from ui.charts import size_text
+    from figures.export import close_browser_when_idle, image_export_problem
+    from ui.cache import ServerBusyError, image_turn, run_slot_lent
+    from ui.charts import size_text, visitor_connected
 
     st.subheader(t("tour.file"))
     problem = image_export_problem()
@@ -395,38 +438,70 @@ def _file_menu(code: str, count: int) -> None:
                    "no_browser": t("export.reason_no_browser")}
         st.caption(t("export.unavailable", reason=reasons[problem]))
         return
+    count, cost = len(slides), file_cost(slides)
+    too_costly = cost > MAX_FILE_COST
+    if too_costly:
+        st.caption(t("tour.file_too_costly", count=count, cost=f"{cost:.0f}",
+                     maximum=f"{MAX_FILE_COST:.0f}", most=f"{MAX_SLIDE_COST:.0f}"))
     with st.container(horizontal=True, gap="small"):
         asked = [kind for kind, label in (("pdf", t("tour.file_pdf")), ("zip", t("tour.file_zip")))
                  if st.button(label, key=f"tour_file_{kind}", help=t("tour.file_help"),
+                              disabled=too_costly,
                               icon=":material/picture_as_pdf:" if kind == "pdf"
                               else ":material/folder_zip:")]
     stem = "pe-deck" if code else "pe-tour"
-    if asked:
+    if asked and not too_costly:
         kind = asked[0]
         what = kind.upper()
         status = st.empty()
 
+        def still_there() -> None:
+            if not visitor_connected():
+                raise _VisitorGoneError
+
+        def files_ahead(ahead: int) -> None:
+            still_there()
+            status.caption(t("tour.file_waiting", ahead=ahead))
+
         def waiting(ahead: int) -> None:
-            status.caption(t("export_queue.waiting", what=what, ahead=ahead))
+            still_there()
+            status.caption(t("export_queue.waiting", what=what, ahead=ahead) if ahead
+                           else t("export_queue.waiting_computation", what=what))
 
         def memory(held: int, allowed: int) -> None:
+            still_there()
             status.caption(t("export_queue.waiting_memory", what=what, held=held // 2**20,
                              allowed=allowed // 2**20))
 
+        server = _server()
         try:
-            with run_slot_lent(), image_turn(SLIDE_FILE_COST, on_wait=waiting,
-                                             on_memory_wait=memory):
-                bar = status.progress(0.0, text=t("tour.file_drawing", number=1, count=count))
-
-                def progress(drawn: int) -> None:
-                    shown = min(drawn + 1, count)
-                    bar.progress(drawn / count, text=t("tour.file_drawing", number=shown,
-                                                       count=count))
-
-                images = slide_images(_server_tour_url(code), count, progress=progress)
+            with run_slot_lent(), FILES.share(1, kind="file", on_wait=files_ahead):
+                images: list[bytes] = []
+                bar = status.progress(0.0, text=t("tour.file_computing", number=1, count=count))
+                for number in range(1, count + 1):
+                    # First the slide's numbers and figures, with no Chromium running (in turn
+                    # with the visitors' computations); then its photograph, alone.
+                    bar.progress((number - 1) / count,
+                                 text=t("tour.file_computing", number=number, count=count))
+                    content = compute_slide(server, TOUR_PAGE.url_path,
+                                            _file_slide_query(slides, number, code),
+                                            poll=still_there)
+                    with image_turn(content.draw_cost, on_wait=waiting, on_memory_wait=memory,
+                                    kind="slide"):
+                        bar = status.progress((number - 0.5) / count, text=t(
+                            "tour.file_drawing", number=number, count=count))
+                        try:
+                            images.append(photograph_slide(content, poll=still_there))
+                        finally:
+                            close_browser_when_idle()  # in the turn: counted until it has gone
             data = slides_pdf(images) if kind == "pdf" else slides_zip(images, stem)
             st.session_state[_FILE] = (kind, f"{stem}.{_FILE_KINDS[kind][1]}", data)
             status.empty()
+        except _VisitorGoneError:
+            return  # nobody to tell
+        except ServerBusyError:
+            status.warning(t("export_queue.failed_timeout", what=what))
+            return
         except ImageExportError as error:
             status.warning(t("export_queue.failed_timeout", what=what)
                            if error.reason == "timeout"
@@ -439,3 +514,7 @@ def _file_menu(code: str, count: int) -> None:
             t("export_queue.save", what=file_name, size=size_text(len(data))), data=data,
             file_name=file_name, mime=_FILE_KINDS[kind][0], key="tour_file_save",
             on_click="ignore", type="primary", icon=":material/download:")
+
+
+class _VisitorGoneError(Exception):
+    """The visitor who asked for the file has gone: it is not drawn (its place given up)."""

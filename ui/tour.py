@@ -17,6 +17,7 @@ Free of Streamlit: the tests and the player (app_pages/tour.py) both use it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
 
@@ -24,9 +25,15 @@ from core._checks import shorten
 from locales import LocalizedError
 from ui.codec import pack, unpack
 from ui.pages import HOME, MAX_DECK_LENGTH, MAX_DECK_SLIDES, PAGE_PARAMS, takeaway_key
-from ui.params import ParamError, url_value
+from ui.params import IntParam, ParamError, url_value
 
 MAX_NOTE = 120  # characters of a slide's note: one line on a slide
+# What drawing a slide file may cost (`file_cost`): a slide at its page's defaults costs 1, one at
+# sizes far past them up to MAX_SLIDE_COST (a slide of the heatmap at 4096 x 8192 took ~3 times
+# a default one). The built-in tour costs 15; 30 slides at the largest sizes would hold the
+# server's one slide file for minutes, and are refused with the cost said.
+MAX_SLIDE_COST = 3.0
+MAX_FILE_COST = 40.0
 _MAX_INFLATED = 16 * 1024  # bytes a deck may inflate to: no zip bomb
 # Characters of one slide's settings: the RoPE view's config codes take up to ~10,000 (the
 # deck's own cap, MAX_DECK_LENGTH deflated, is what bounds a deck).
@@ -102,6 +109,22 @@ def checked_settings(page: str, settings: dict[str, str]) -> dict[str, str]:
         if text is not None:
             out[name] = text
     return out
+
+
+def slide_cost(slide: Slide) -> float:
+    """What drawing `slide` costs: 1 at its page's defaults, more as the settings the page's
+    work grows with (widths, counts, the grid: `IntParam.sizes_work`) pass their defaults,
+    log-scaled: 1 + log2(product of value / default) / 4, at most MAX_SLIDE_COST."""
+    growth = 1.0
+    for spec in PAGE_PARAMS.get(slide.page, ()):
+        if isinstance(spec, IntParam) and spec.sizes_work and spec.name in slide.settings:
+            growth *= max(1.0, spec.parse(slide.settings[spec.name]) / spec.default)
+    return min(MAX_SLIDE_COST, 1 + math.log2(growth) / 4)
+
+
+def file_cost(slides: tuple[Slide, ...] | list[Slide]) -> float:
+    """What drawing these slides as one file costs (at most MAX_FILE_COST is drawn)."""
+    return sum(slide_cost(slide) for slide in slides)
 
 
 def encode_deck(slides: list[Slide] | tuple[Slide, ...]) -> str:
