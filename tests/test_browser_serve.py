@@ -5,7 +5,6 @@ the app rewrites into the address bar and the link (app.py, as the other browser
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -14,6 +13,7 @@ import pytest
 
 from tests import browser_support
 from tests.conftest import served
+from tests.raw_session import RawSession, run_async
 
 
 @pytest.fixture(scope="module")
@@ -55,10 +55,7 @@ def _new_session_script_path(url: str) -> str:
                     return script_path
         raise AssertionError("no run: new_session then script_finished")
 
-    # In a thread of its own: once Playwright's sync API has started (any earlier browser test
-    # of the session), this thread has a running event loop and asyncio.run refuses to start.
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, probe()).result()
+    return run_async(probe())
 
 
 def test_serve_closes_the_metrics_and_the_upload_endpoint(serve_url):
@@ -138,3 +135,126 @@ def test_odd_spellings_of_url_numbers_are_rewritten(browser_page, query, key, sh
             break
         page.wait_for_timeout(250)
     assert link.text_content().strip().endswith(f"/heatmap?{key}={shown}")
+
+
+# --- attacks on the public demo: each is what an unfriendly visitor sends --------------------
+def _code(raw: bytes) -> str:
+    import base64
+    import zlib
+
+    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
+
+
+# 52 characters of link: JSON nested 5000 deep, deflated (json.loads raised RecursionError).
+NESTED = _code(b"[" * 5000 + b"]" * 5000)
+
+
+@pytest.mark.parametrize(("page", "query", "notice"), [
+    ("tour", f"deck={NESTED}", "This deck link cannot be read"),
+    ("rope", f"view=config&overlay={NESTED}", "URL parameter overlay is not usable"),
+    ("rope", f"view=config&pasted={NESTED}", "URL parameter pasted is not usable"),
+])
+def test_a_deeply_nested_code_in_a_link_gets_the_usual_notice(serve_url, page, query, notice):
+    assert len(NESTED) < 60
+
+    async def visit() -> RawSession:
+        async with RawSession(serve_url, page, query) as session:
+            await session.open()
+            if page == "tour":  # the player puts the slide's own address in the address bar,
+                session.query = "slide=1&present=true"  # and the browser runs it: the tour's
+                await session.open()
+            return session
+
+    session = run_async(visit())
+    assert session.exceptions == []
+    assert any(notice in text.replace("\\", "") for text in session.texts), session.texts
+
+
+HOSTILE_NAME = '<a href="https://example.com/pwn">click me</a>'
+
+
+def _links_to_example(page) -> list[str]:
+    return page.evaluate("""() => [...document.querySelectorAll('a')]
+        .map(a => a.getAttribute('href') || a.getAttribute('xlink:href') || '')
+        .filter(href => href.includes('example.'))""")
+
+
+def test_a_config_name_is_drawn_as_text_never_as_a_link(browser, serve_url):
+    """A pinned config's name and a pasted config's name holding a link: plotly drew <a href>
+    as a live link in the legend, the title and the hover; Streamlit's markdown one in a
+    button. Every one is shown as the characters typed."""
+    from urllib.parse import urlencode
+
+    from core.rope_config import PRESETS
+    from ui.rope_codes import pack_overlay, pack_pasted, pinned
+
+    query = urlencode({
+        "view": "config", "overlay": pack_overlay([pinned(HOSTILE_NAME, PRESETS["llama-3.1-8b"],
+                                                          None, {})]),
+        "pasted": pack_pasted(PRESETS["mistral-7b"]),
+        "name": "[md](https://example.com/md) www.example.org " + HOSTILE_NAME})
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    try:
+        page.goto(f"{serve_url}/rope?{query}")
+        page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=60_000)
+        page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot .legend')"
+                               ".length >= 3", timeout=60_000)
+        assert _links_to_example(page) == []
+        legends = " ".join(page.locator(".js-plotly-plot .legend").all_text_contents())
+        assert HOSTILE_NAME in legends  # drawn, as typed
+        assert page.locator('[data-testid="stException"]').count() == 0
+    finally:
+        page.close()
+
+
+def test_a_deck_note_is_shown_as_typed(browser, serve_url):
+    """A URL in a slide's note became a live link, and a Material shortcode an icon."""
+    from urllib.parse import urlencode
+
+    from ui.tour import Slide, encode_deck
+
+    note = "see https://example.com/x and www.example.org :material/warning: **bold**"
+    deck = encode_deck([Slide("heatmap", {}, note=note)])
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    try:
+        page.goto(f"{serve_url}/tour?{urlencode({'deck': deck})}")
+        page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=60_000)
+        line = page.locator("[data-testid=stMain] h4").first
+        line.wait_for(timeout=60_000)
+        assert line.text_content() == note
+        assert line.locator("a, [data-testid=stIconMaterial], strong").count() == 0
+        assert _links_to_example(page) == []
+    finally:
+        page.close()
+
+
+def test_an_oversized_frame_is_refused_before_it_is_read(serve_url):
+    """One 190 MB websocket frame took the server's tree to ~740 MB (Streamlit buffers a frame
+    whole up to server.maxMessageSize, 200 MB by default, before its own 25 MB check): now the
+    connection closes as the frame starts, and the server holds what it held."""
+    import psutil
+    import websockets
+
+    from benchmarks.export_cost import TreeSampler, tree_uss_mb
+
+    pid = next(p.pid for p in psutil.process_iter(["cmdline"])
+               if "serve.py" in " ".join(p.info["cmdline"] or [])
+               and serve_url.rsplit(":", 1)[1] in " ".join(p.info["cmdline"] or []))
+    before = tree_uss_mb(pid)[0]
+    sampler = TreeSampler(pid, every_s=0.05)
+
+    async def send() -> str:
+        address = serve_url.replace("http://", "ws://") + "/_stcore/stream"
+        async with websockets.connect(address, subprotocols=["streamlit"],
+                                      origin=serve_url) as socket:
+            try:
+                await socket.send(b"\x00" * (60 * 2**20))
+                await asyncio.wait_for(socket.recv(), 30)
+            except websockets.ConnectionClosed as closed:
+                return f"closed {closed.rcvd.code if closed.rcvd else None}"
+            return "open"
+
+    said = run_async(send())
+    peak = sampler.stop()
+    assert said == "closed 1009", said  # 1009: message too big
+    assert peak - before < 20, (before, peak)
