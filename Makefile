@@ -34,12 +34,13 @@ bench-browser: install-dev
 	./scripts/ensure-chromium.sh
 	$(BIN)/python benchmarks/bench_browser.py
 
-bench-load: install-dev  # 20 browser sessions (2 min), then memory under hostile load and the export storm (~11 min)
+bench-load: install-dev  # 20 browser sessions (2 min), then memory under hostile load and the export storm (~17 min)
 	./scripts/ensure-chromium.sh
 	./scripts/ensure-nginx.sh
 	$(BIN)/python benchmarks/load_test.py
 	$(BIN)/python benchmarks/load_proxied.py  # 10 sessions (1 min) through nginx to 2 replicas
 	$(BIN)/python benchmarks/load_memory.py
+	$(BIN)/python benchmarks/hostile_load.py  # serve.py as a host runs it, each attack (~6 min)
 
 # N replicas of the app on loopback ports behind nginx on PORT (docs/replicas.md); Ctrl-C stops all.
 N ?= 2
