@@ -10,7 +10,14 @@ from plotly.colors import sample_colorscale
 
 from core.alibi import AttentionReach
 from core.overview import Overview
-from figures.common import base_layout, grid_axes, grid_layout, grid_refs, heatmap_smoothing
+from figures.common import (
+    add_note,
+    base_layout,
+    grid_axes,
+    grid_layout,
+    grid_refs,
+    heatmap_smoothing,
+)
 from locales import Lang, message
 
 # Sequential: the bias is <= 0 everywhere; 0 (no penalty) light, the steepest penalty dark.
@@ -150,12 +157,9 @@ def make_alibi_head_figure(
     fig.update_yaxes(title_text=message("fig.alibi.head_y_title", lang), autorange="reversed",
                      scaleanchor="x", constrain="domain")
     if not overview.exact:
-        fig.add_annotation(
-            text=message("fig.alibi.head_overview_note", lang,
-                         rows=overview.rows_per_cell, cols=overview.cols_per_cell),
-            xref="paper", yref="paper", x=0, y=1.0, yanchor="bottom", showarrow=False,
-            font={"size": 11},
-        )
+        add_note(fig, message("fig.alibi.head_overview_note", lang,
+                              rows=overview.rows_per_cell, cols=overview.cols_per_cell),
+                 xanchor="auto", align="center")
     return base_layout(fig, message("fig.alibi.head_title", lang, head=head + 1, slope=slope),
                        height=520)
 

@@ -135,9 +135,35 @@ PRESENTATION_COLOURS = {
     "#9467bd": OKABE_ITO["purple"],
     "#7f7f7f": OKABE_ITO["grey"],
 }
+# What a reader calls each colour the figures draw with (a caption that names a colour names one
+# of these: tests/test_colour_words.py).
+COLOUR_NAMES = {
+    "#1f77b4": "blue", "#0072b2": "blue", "#56b4e9": "blue",
+    "#d62728": "red", "#c0392b": "red",
+    "#d55e00": "vermillion",
+    "#2ca02c": "green", "#009e73": "green",
+    "#ff7f0e": "orange", "#e69f00": "orange",
+    "#9467bd": "purple", "#cc79a7": "purple",
+    "#7f7f7f": "grey", "#8c8c8c": "grey", "#bbbbbb": "grey", "#cccccc": "grey",
+}
+
+
+def colour_name(colour: str) -> str | None:
+    """The name a reader gives the colour `colour` ("#d62728" is "red"), if it is one of ours."""
+    return COLOUR_NAMES.get(colour.lower()) if isinstance(colour, str) else None
+
+
 PRESENTATION_COLORWAY = [OKABE_ITO[name] for name in
                          ("blue", "vermillion", "green", "orange", "sky", "purple", "yellow")]
 PRESENTATION_FONT_SIZE = 20  # readable from the back of a room on a 16:9 slide
+# No text of a chart smaller than this in presentation mode (16 px at 1920 x 1080 is read from
+# the back row), and every text in the theme's own text colour (Streamlit 1.67's, light and
+# dark), as the axis numbers are: labels drawn grey or in their line's colour were not read.
+PRESENTATION_MIN_FONT = 16
+PRESENTATION_TEXT = {False: "#2f2d2b", True: "#edebe8"}
+# A chart's note for a reader at a screen (how an overview was sampled, what is left out): named
+# so, it is left out of a slide (`without_notes`).
+NOTE = "note"
 PRESENTATION_SCALE = 1.6  # markers and lines grow with the fonts
 # Longest title and note lines on a slide: a chart in half of a 1280 px slide is ~600 px wide,
 # ~43 characters of 26 px title type and ~55 of 18 px note type, less a margin.
@@ -146,6 +172,25 @@ SLIDE_NOTE_CHARACTERS = 44
 # Exported images: 16:9 at 1920 x 1080 CSS pixels (times the chosen scale for PNG).
 EXPORT_WIDTH = 1920
 EXPORT_HEIGHT = 1080
+
+
+def add_note(fig: go.Figure, text: str, **placement) -> go.Figure:
+    """`text` as a small note above the plot's left edge (or at `placement`), named NOTE."""
+    fig.add_annotation(**{"xref": "paper", "yref": "paper", "x": 0, "y": 1.0,
+                          "yanchor": "bottom", "xanchor": "left", "align": "left",
+                          "showarrow": False, "font": {"size": 11}, **placement},
+                       text=text, name=NOTE)
+    return fig
+
+
+def without_notes(fig: go.Figure) -> go.Figure:
+    """`fig` without its notes (`add_note`): a slide says what its audience needs."""
+    notes = [a for a in fig.layout.annotations if a.name == NOTE]
+    if not notes:
+        return fig
+    bare = go.Figure(fig)
+    bare.layout.annotations = [a for a in bare.layout.annotations if a.name != NOTE]
+    return bare
 
 
 def presentation_colour(value):
@@ -187,6 +232,7 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
         paper_bgcolor="rgba(0,0,0,0)" if dark else "white",
         plot_bgcolor="rgba(0,0,0,0)" if dark else "white",
     )
+    styled.layout.font.color = PRESENTATION_TEXT[dark]
     for trace in styled.data:
         marker = getattr(trace, "marker", None)
         if marker is not None:
@@ -207,9 +253,19 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
                                 lambda n: f"{float(n.group()) * PRESENTATION_SCALE:g}", shape.path)
         if shape.fillcolor is not None:
             shape.fillcolor = presentation_colour(shape.fillcolor)
-    # Subplot titles and notes are annotations: they grow with the rest.
+    # Subplot titles and notes are annotations: they grow with the rest, in the text's colour
+    # (one on a box of its own keeps the colour its box was chosen for).
     for annotation in styled.layout.annotations:
         annotation.font.size = round(PRESENTATION_FONT_SIZE * 0.9)
+        if annotation.bgcolor is None:
+            annotation.font.color = None
+    # Labels drawn as a trace's text: at least PRESENTATION_MIN_FONT, in the text's colour.
+    for trace in styled.data:
+        textfont = getattr(trace, "textfont", None)
+        if textfont is not None and "text" in (getattr(trace, "mode", None) or ""):
+            textfont.size = max(_scaled(textfont.size, 1) or PRESENTATION_FONT_SIZE,
+                                PRESENTATION_MIN_FONT)
+            textfont.color = None
     # The title inside the figure's top edge (a container-anchored title without a y sat half
     # above it), in lines that fit half a 1280 px slide; notes likewise; colour bar titles
     # beside the bar, not on its top tick.
@@ -217,7 +273,8 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
     if display_width(title) > SLIDE_TITLE_CHARACTERS:  # one line, smaller (plotly lifts a
         # wrapped title above the figure's edge): ~14 px of width per character at 26 px
         styled.layout.title.font.size = max(round(
-            PRESENTATION_FONT_SIZE * 1.3 * SLIDE_TITLE_CHARACTERS / display_width(title)), 14)
+            PRESENTATION_FONT_SIZE * 1.3 * SLIDE_TITLE_CHARACTERS / display_width(title)),
+            PRESENTATION_MIN_FONT)
     styled.update_layout(title={"y": 0.985, "yanchor": "top"},
                          margin={"t": max(styled.layout.margin.t or 60, 90)})
     for annotation in styled.layout.annotations:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from core.overview import Overview
-from figures.common import DIVERGING, NEUTRAL, base_layout, heatmap_smoothing
+from figures.common import DIVERGING, NEUTRAL, add_note, base_layout, heatmap_smoothing
 from locales import Lang, message
 
 
@@ -53,10 +53,7 @@ def make_pe_heatmap_figure(
     fig.update_xaxes(title_text=x_title or message("fig.heatmap.x_title", lang))
     notes = overview_notes(overview, lang)
     if notes:
-        fig.add_annotation(
-            text="<br>".join(notes), xref="paper", yref="paper", x=0, y=1.0, yanchor="bottom",
-            xanchor="left", align="left", showarrow=False, font={"size": 11},
-        )
+        add_note(fig, "<br>".join(notes))
     for _start, stop in overview.fast_dims:  # where the grey, too-fast columns end
         fig.add_vline(x=stop - 0.5, line={"color": NEUTRAL, "dash": "dot", "width": 1})
     fig = base_layout(fig, title)

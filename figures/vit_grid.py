@@ -8,7 +8,14 @@ from plotly.subplots import make_subplots
 
 from core.overview import Overview
 from core.vit_grid import SimilarityTiles
-from figures.common import base_layout, grid_axes, grid_layout, grid_refs, heatmap_smoothing
+from figures.common import (
+    add_note,
+    base_layout,
+    grid_axes,
+    grid_layout,
+    grid_refs,
+    heatmap_smoothing,
+)
 from figures.heatmap import make_pe_heatmap_figure
 from locales import Lang, message
 
@@ -43,11 +50,7 @@ def make_tiles_figure(
     x_axis, y_axis = _tiles_axes(tiles, lang)
     fig.update_xaxes(**x_axis)
     fig.update_yaxes(**y_axis, scaleanchor="x", scaleratio=1)
-    fig.add_annotation(
-        text=_tiles_shown(tiles, lang),
-        xref="paper", yref="paper", x=0, y=1.0, yanchor="bottom",
-        showarrow=False, font={"size": 11},
-    )
+    add_note(fig, _tiles_shown(tiles, lang), xanchor="auto", align="center")
     aspect = mosaic.shape[0] / mosaic.shape[1]  # rows per column: a wide grid needs less height
     height = MARGINS + int(TILES_SIDE * min(1.0, aspect))
     return base_layout(fig, message("fig.vit_grid.tiles_title", lang), height=height)
@@ -123,8 +126,7 @@ def make_rope_2d_tiles_figure(
         if row + 1 < rows:  # the column titles once, at the bottom
             layout[x_key].pop("title")
     fig = go.Figure(data=traces, layout=layout)
-    fig.add_annotation(text=_tiles_shown(tiles[0][1], lang), xref="paper", yref="paper", x=0,
-                       y=1.0, yshift=24, yanchor="bottom", showarrow=False, font={"size": 11})
+    add_note(fig, _tiles_shown(tiles[0][1], lang), yshift=24, xanchor="auto", align="center")
     aspect = mosaics[0][1].shape[0] / mosaics[0][1].shape[1]
     height = MARGINS + 28 + 40 + int(rows * ROPE_TILES_SIDE * min(1.0, aspect))
     fig = base_layout(fig, message("fig.vit_grid.rope_tiles_title", lang), height=height)

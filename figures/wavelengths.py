@@ -18,6 +18,13 @@ def _wavelength_text(length: float) -> str:
     return f"{length:,.2f}" if length < 1e5 else f"{length:.4g}"
 
 
+def _clock_wavelength_text(length: float) -> str:
+    """A clock's wavelength, short enough for a row of clocks (its hover has two decimals)."""
+    if length < 100:
+        return f"{length:.2f}"
+    return f"{length:,.0f}" if length < 1e5 else f"{length:.3g}"
+
+
 def make_dimension_curves_figure(curves: DimensionCurves, *, lang: Lang = "en") -> go.Figure:
     """PE(pos, dim) against pos, one line per dimension, labelled with its wavelength."""
     fig = go.Figure()
@@ -162,6 +169,11 @@ def make_clock_figure(frames: ClockFrames, *, start: int = 0, lang: Lang = "en")
     start = min(max(start, 0), frames.positions.size - 1)
     hands = _hands(frames, start, cx, cy, lang)
     labels = [
+        message("fig.wavelengths.clock_label", lang, pair=i,
+                wavelength=_clock_wavelength_text(length))
+        for i, length in zip(frames.pairs, frames.wavelengths, strict=True)
+    ]
+    hovers = [
         message("fig.wavelengths.clock_label", lang, pair=i, wavelength=_wavelength_text(length))
         for i, length in zip(frames.pairs, frames.wavelengths, strict=True)
     ]
@@ -175,7 +187,7 @@ def make_clock_figure(frames: ClockFrames, *, start: int = 0, lang: Lang = "en")
                        line={"color": "#c0392b", "width": 3}, hoverinfo="skip", showlegend=False),
             go.Scatter(x=hands["tip_x"], y=hands["tip_y"], mode="markers",
                        marker={"size": 9, "color": "#c0392b"}, showlegend=False,
-                       text=labels, hovertemplate="%{text}<extra></extra>"),
+                       text=hovers, hovertemplate="%{text}<extra></extra>"),
             go.Scatter(x=cx, y=cy - 1.3, mode="text", text=hands["text"], hoverinfo="skip",
                        showlegend=False, textfont={"size": 11, "color": "#555555"}),
         ]
