@@ -15,7 +15,7 @@ from ui import not_found, share
 from ui.cache import run_slot, start_trimmer
 from ui.controls import PageControls, page_run
 from ui.guard import close_doors
-from ui.i18n import browser_language, current_language, presenting, t
+from ui.i18n import browser_language, current_language, note_asked_language, presenting, t
 from ui.pages import HOME, PAGES, TOUR_PAGE, app_params
 from ui.params import shorten
 from ui.player import deck_sidebar, slide_file_session
@@ -104,6 +104,7 @@ if presenting():
 
 # After st.navigation: a rerun before it (a URL value to correct) would lose the page's path.
 share.begin_run()
+note_asked_language()
 controls = PageControls("app", app_params(browser_language()))
 with st.sidebar:
     controls.choice("lang", t("app.language"), help=t("app.language_help"),

@@ -21,6 +21,7 @@ from ui.tour import (
     Slide,
     checked_settings,
     clean_note,
+    deck_language,
     decode_deck,
     encode_deck,
     moved,
@@ -78,6 +79,19 @@ def test_a_deck_comes_back_from_its_link_as_it_went(deck):
     code = encode_deck(deck)
     assert set(code) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
     assert decode_deck(code) == tuple(deck)
+
+
+def test_a_deck_carries_the_language_it_was_made_in():
+    deck = (Slide("similarity", {"view": "offset"}),
+            Slide("heatmap", {"d_model": "512"}, note="整张表"))
+    made = encode_deck(deck, lang="zh")
+    assert deck_language(made) == "zh" and decode_deck(made) == deck
+    # A deck from before decks said their language, and one that is no deck, say none.
+    assert deck_language(encode_deck(deck)) is None and decode_deck(encode_deck(deck)) == deck
+    assert deck_language("not a deck") is None
+    for code in (raw_deck(["zh"]), raw_deck(["xx", ["heatmap", ""]])):  # no slide; no language
+        with pytest.raises(DeckError):
+            decode_deck(code)
 
 
 def test_a_deck_of_a_dozen_views_is_a_short_link():

@@ -20,6 +20,22 @@ def browser_language() -> Lang:
     return language_from_locale(locale)
 
 
+_ASKED = "_lang_asked"  # an address of the session named a language
+
+
+def note_asked_language() -> None:
+    """Before the language switch runs (app.py): whether the address names a language. The
+    switch drops a `lang` equal to its default (the browser's), so an explicit lang=zh in a
+    Chinese browser leaves no trace in the address once it has run."""
+    if st.query_params.get("lang") in LANGUAGES:
+        st.session_state[_ASKED] = True
+
+
+def language_asked() -> bool:
+    """Whether an address of this session named the language (or the visitor chose one)."""
+    return bool(st.session_state.get(_ASKED)) or "lang" in st.query_params
+
+
 def current_language() -> Lang:
     """The language switch's value; before the switch exists (the first run), the URL's."""
     value = st.session_state.get("lang")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
 
 from core._checks import shorten
-from locales import LocalizedError
+from locales import LANGUAGES, Lang, LocalizedError
 from ui.codec import pack, unpack
 from ui.pages import HOME, MAX_DECK_LENGTH, MAX_DECK_SLIDES, PAGE_PARAMS, takeaway_key
 from ui.params import IntParam, ParamError, url_value
@@ -127,13 +127,14 @@ def file_cost(slides: tuple[Slide, ...] | list[Slide]) -> float:
     return sum(slide_cost(slide) for slide in slides)
 
 
-def encode_deck(slides: list[Slide] | tuple[Slide, ...]) -> str:
-    """The `deck` parameter of these slides (their pages, settings and notes)."""
-    return pack([[s.page, s.query, s.note] if s.note else [s.page, s.query] for s in slides])
+def encode_deck(slides: list[Slide] | tuple[Slide, ...], *, lang: Lang | None = None) -> str:
+    """The `deck` parameter of these slides (their pages, settings and notes), and the language
+    it was made in, if given: `[lang, [page, query(, note)], ...]`."""
+    rows = [[s.page, s.query, s.note] if s.note else [s.page, s.query] for s in slides]
+    return pack([lang, *rows] if lang else rows)
 
 
-def decode_deck(code: str) -> tuple[Slide, ...]:
-    """The slides of a `deck` parameter, every part checked (DeckError otherwise)."""
+def _rows(code: str) -> list:
     if len(code) > MAX_DECK_LENGTH:
         raise DeckError("tour.too_long", length=len(code), maximum=MAX_DECK_LENGTH)
     try:
@@ -141,6 +142,27 @@ def decode_deck(code: str) -> tuple[Slide, ...]:
     except ValueError:
         raise DeckError("tour.not_a_deck") from None
     if not isinstance(rows, list) or not rows:
+        raise DeckError("tour.not_a_deck")
+    return rows
+
+
+def deck_language(code: str) -> Lang | None:
+    """The language a `deck` parameter was made in (None: it does not say, or is no deck)."""
+    try:
+        first = _rows(code)[0]
+    except DeckError:
+        return None
+    return first if first in LANGUAGES else None
+
+
+def decode_deck(code: str) -> tuple[Slide, ...]:
+    """The slides of a `deck` parameter, every part checked (DeckError otherwise)."""
+    rows = _rows(code)
+    if isinstance(rows[0], str):  # the language it was made in
+        if rows[0] not in LANGUAGES:
+            raise DeckError("tour.not_a_deck")
+        rows = rows[1:]
+    if not rows:
         raise DeckError("tour.not_a_deck")
     if len(rows) > MAX_DECK_SLIDES:
         raise DeckError("tour.too_many", count=len(rows), maximum=MAX_DECK_SLIDES)
