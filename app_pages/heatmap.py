@@ -11,7 +11,7 @@ from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.text import explain
+from ui.text import explain, page_only
 
 
 @bounded_cache(max_entries=16, max_bytes=8 * MB, worst_case=[
@@ -196,8 +196,9 @@ def zoom_chart() -> None:
 
 
 heatmap_view()
-left, right = st.columns(2, gap="large")
-with left:
-    worked_example()
-with right:
-    zoom_window()
+with page_only("heatmap-details"):  # a slide shows the table alone
+    left, right = st.columns(2, gap="large")
+    with left:
+        worked_example()
+    with right:
+        zoom_window()

@@ -27,7 +27,7 @@ from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.text import escape_markdown, explain
+from ui.text import escape_markdown, explain, page_only, slide_row
 
 
 # The full table is 40 MB at 64 x 64 patches and d = 1280: it is built inside a cache miss (one
@@ -216,17 +216,19 @@ def tiles_section() -> None:
     # take the page's width: beside the patch map their square was narrower than its height,
     # and the colour bar (as tall as the figure) overshot it.
     colours = similarity_range(tiles.mosaic(), similarity_map)
-    show_chart(make_tiles_figure(tiles, colours=colours, lang=lang), key="tiles_chart",
-               name=file_stem("vit-grid-tiles", *grid_name()))
-    left, right = st.columns([3, 2], gap="medium")
-    with left:
-        show_chart(
-            make_patch_map_figure(similarity_map, row=row, col=col, colours=colours, lang=lang),
-            key="patch_chart",
-            name=file_stem("vit-grid-patch", *grid_name(), f"r{row}c{col}"),
-        )
-    with right:
-        explain(t("vit-grid.tiles_caption"), caption=True)
+    with slide_row("vit-grid-tiles"):
+        show_chart(make_tiles_figure(tiles, colours=colours, lang=lang), key="tiles_chart",
+                   name=file_stem("vit-grid-tiles", *grid_name()))
+        left, right = st.columns([3, 2], gap="medium")
+        with left:
+            show_chart(
+                make_patch_map_figure(similarity_map, row=row, col=col, colours=colours,
+                                      lang=lang),
+                key="patch_chart",
+                name=file_stem("vit-grid-patch", *grid_name(), f"r{row}c{col}"),
+            )
+        with right:
+            explain(t("vit-grid.tiles_caption"), caption=True)
 
 
 @st.fragment(key="vit-grid/halves")
@@ -296,10 +298,11 @@ def rope_section() -> None:
     titles = [title for title, _ in maps]
     tiles = zip(titles, [cached_tiles(grid_h, grid_w, d_model, base, ROPE_TILES_MOSAIC),
                          *cached_rope_tiles(grid_h, grid_w, d_head, head)], strict=True)
-    show_chart(make_rope_2d_tiles_figure(list(tiles), lang=lang), key="rope_tiles_chart",
-               name=file_stem("vit-grid-rope-tiles", f"{grid_h}x{grid_w}", f"d{d_model}",
-                              f"dhead{d_head}", f"head{head}"))
-    explain(t("vit-grid.rope_tiles_caption"), caption=True)
+    with page_only("vit-grid-rope-tiles"):  # a slide shows the four maps
+        show_chart(make_rope_2d_tiles_figure(list(tiles), lang=lang), key="rope_tiles_chart",
+                   name=file_stem("vit-grid-rope-tiles", f"{grid_h}x{grid_w}", f"d{d_model}",
+                                  f"dhead{d_head}", f"head{head}"))
+        explain(t("vit-grid.rope_tiles_caption"), caption=True)
 
 
 @st.fragment(key="vit-grid/mrope")

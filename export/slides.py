@@ -7,15 +7,16 @@ in turn with every visitor's work):
 1. `compute_slide`: the slide is run on this very server by a websocket session of our own
    (what a browser sends, without a browser). Its page computes what it draws through the
    shared, bounded caches, one cache miss at a time like any visitor's, while no Chromium
-   runs; what the page sends is read for the slide's content (`SlideContent`): the page's
-   title, the slide's one line (the takeaway, or the deck's note) and its charts' figures.
+   runs; what the page sends is read for the slide's content (`SlideContent`): the slide's
+   title (the takeaway, or the deck's note) and its charts' figures, as the slide layout
+   shows them (ui/player.py: the page's furniture and `ui.text.page_only` parts left out).
 2. `photograph_slide`: in the slide's turn of the heavy work (ui.cache.image_turn, alone), the
    images' Chromium (figures.chromium) lays the content out on a white 1920 x 1080 page of its
    own, plotly.js and the app's font and nothing else (~260 MB at the largest heatmap, against
    ~340 MB for the app's page in a tab), and photographs it (a PNG). The server runs nothing
    for it, so the model and the caches may give their room back for the photograph.
 
-The line's formulas are drawn as MathML (export/slide_text.py). Charts are drawn by plotly.js
+The title's formulas are drawn as MathML (export/slide_text.py). Charts are drawn by plotly.js
 from the figures the page sent, each at its cell's size, without play buttons or sliders (a page
 cannot press them); 3-D scenes are drawn live with WebGL (SwiftShader: CHROMIUM_FLAGS).
 
@@ -69,11 +70,10 @@ WEBGL_TYPES = ("scatter3d", "surface", "mesh3d", "cone", "streamtube", "volume",
 
 @dataclass(frozen=True)
 class SlideContent:
-    """What a slide shows, as its page sent it."""
+    """What a slide shows, as its page sent it (the slide layout: its title, its charts)."""
 
-    title: str  # the page's title, as text
-    line: str  # the takeaway (markdown, with $formulas$) or the deck's note (text)
-    line_is_note: bool  # the line is the visitor's text: shown as typed
+    title: str  # the takeaway (markdown, with $formulas$) or the deck's note (text)
+    title_is_note: bool  # the title is the visitor's text: shown as typed
     charts: tuple[str, ...]  # each chart's figure, as plotly JSON ({"data", "layout"})
 
     @property
@@ -117,43 +117,53 @@ _NOTE = re.compile(r'^<h4 class="pe-plain"[^>]*>(.*)</h4>$', re.S)  # ui.text.pl
 
 class _Content:
     """A slide's content as its run's messages bring it: elements of the main area by their
-    place (a later message at the same place replaces an earlier one)."""
+    place (a later message at the same place replaces an earlier one), those a slide shows (the
+    slide's title, its charts but those in blocks whose key holds `hidden`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, hidden: str = "") -> None:
         self.elements: dict[tuple[int, ...], tuple[str, Any]] = {}
+        self.hidden_key = hidden
+        self.hidden: set[tuple[int, ...]] = set()  # the places of the blocks left out
 
     def add(self, message: Any) -> None:
         path = tuple(message.metadata.delta_path)
-        if not path or path[0] != 0 or message.delta.WhichOneof("type") != "new_element":
-            return  # the sidebar, the page's styles; blocks
-        element = message.delta.new_element
+        if not path or path[0] != 0:
+            return  # the sidebar
+        delta = message.delta
+        if delta.WhichOneof("type") == "add_block":
+            if self.hidden_key and self.hidden_key in delta.add_block.id:  # $$ID-<hash>-<key>
+                self.hidden.add(path)
+            return
+        if delta.WhichOneof("type") != "new_element":
+            return
+        element = delta.new_element
         kind = element.WhichOneof("type")
-        if kind == "heading" and element.heading.tag == "h1":
-            self.elements[path] = ("title", element.heading.body)
-        elif kind == "markdown" and element.markdown.body.startswith("#### "):
-            self.elements[path] = ("line", element.markdown.body[5:].strip())
+        if kind == "markdown" and element.markdown.body.startswith("#### "):
+            self.elements[path] = ("title", element.markdown.body[5:].strip())
         elif kind == "html" and (note := _NOTE.match(element.html.body.strip())):
             self.elements[path] = ("note", html.unescape(note.group(1)))
         elif kind == "plotly_chart":
             self.elements[path] = ("chart", element.plotly_chart.spec)
 
     def content(self) -> SlideContent:
-        ordered = [self.elements[path] for path in sorted(self.elements)]
+        shown = [path for path in sorted(self.elements)
+                 if not any(path[:len(block)] == block for block in self.hidden)]
+        ordered = [self.elements[path] for path in shown]
         first = {kind: value for kind, value in reversed(ordered)}
         note = first.get("note")
         return SlideContent(
-            title=first.get("title", ""), line=note if note is not None else first.get("line", ""),
-            line_is_note=note is not None,
+            title=note if note is not None else first.get("title", ""),
+            title_is_note=note is not None,
             charts=tuple(value for kind, value in ordered if kind == "chart")[:MAX_CHARTS])
 
 
-async def _run_session(server: str, page: str, query: str) -> SlideContent:
+async def _run_session(server: str, page: str, query: str, hidden: str) -> SlideContent:
     import websockets
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     early = ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN
-    content = _Content()
+    content = _Content(hidden)
     try:
         async with websockets.connect(
                 server.replace("http", "ws", 1) + "/_stcore/stream",
@@ -174,17 +184,18 @@ async def _run_session(server: str, page: str, query: str) -> SlideContent:
         raise ImageExportError("browser", f"the slide's session: {error!r}"[:300]) from error
 
 
-def compute_slide(server: str, page: str, query: str, *,
+def compute_slide(server: str, page: str, query: str, *, hidden: str = "",
                   poll: Callable[[], None] | None = None) -> SlideContent:
     """Run page `page` (a url_path) with `query` on the server at `server` (its loopback
     address and base path) as a browser asks for it, and return what it shows once that run
-    has ended. `poll()` runs meanwhile every POLL_S seconds (what it raises stops the run)."""
-    return _run_in_loop(_run_session(server, page, query), COMPUTE_TIMEOUT_S, poll)
+    has ended, but for blocks whose key holds `hidden` (what a slide leaves out). `poll()` runs
+    meanwhile every POLL_S seconds (what it raises stops the run)."""
+    return _run_in_loop(_run_session(server, page, query, hidden), COMPUTE_TIMEOUT_S, poll)
 
 
 # --- 2. the slide's photograph: the content laid out on a page of its own ----------------------
 # The slide's page: plotly.js (the installed plotly package's), the app's font (Streamlit's own
-# Source Sans, for the title and the line; charts keep their figures' fonts), white.
+# Source Sans, for the title; charts keep their figures' fonts), white.
 _PAGE_HTML = """<!DOCTYPE html>
 <html><head><meta charset="utf-8">
 <style>
@@ -193,22 +204,20 @@ html, body {{ margin: 0; background: #fff; }}
 #pe-slide {{ box-sizing: border-box; width: {width}px; height: {height}px; display: flex;
   flex-direction: column; gap: 10px; padding: 36px 64px 28px; color: #31333f;
   font-family: "Source Sans", "Source Sans Pro", "Noto Sans CJK SC", sans-serif; }}
-#pe-slide h1 {{ margin: 0; font-size: 52px; font-weight: 700; line-height: 1.2; }}
-#pe-slide h4 {{ margin: 0; font-size: 32px; font-weight: 600; line-height: 1.3; }}
+#pe-slide h1 {{ margin: 0; font-size: 40px; font-weight: 700; line-height: 1.2; }}
 #pe-slide math {{ font-size: 1.05em; }}
 #pe-charts {{ flex: 1; min-height: 0; display: grid; gap: 16px; }}
 </style>
 <script src="{plotly}"></script>
-</head><body><div id="pe-slide"><h1></h1><h4></h4><div id="pe-charts"></div></div></body></html>
+</head><body><div id="pe-slide"><h1></h1><div id="pe-charts"></div></div></body></html>
 """
 
-# Fills the page with one slide and resolves once it is drawn: the title and line given (the line
-# as HTML), each chart redrawn at its cell's size without its play buttons and sliders.
-_LAYOUT_JS = """async (title, line, charts, maxWebgl, webglTypes) => {
-  document.querySelector('#pe-slide h1').textContent = title;
-  const lineBox = document.querySelector('#pe-slide h4');
-  lineBox.innerHTML = line;
-  lineBox.style.display = line ? '' : 'none';
+# Fills the page with one slide and resolves once it is drawn: its title (HTML), each chart
+# redrawn at its cell's size without its play buttons and sliders.
+_LAYOUT_JS = """async (title, charts, maxWebgl, webglTypes) => {
+  const titleBox = document.querySelector('#pe-slide h1');
+  titleBox.innerHTML = title;
+  titleBox.style.display = title ? '' : 'none';
   const grid = document.getElementById('pe-charts');
   grid.replaceChildren();
   const columns = charts.length > 1 ? 2 : 1;
@@ -296,9 +305,9 @@ async def _photograph(content: SlideContent) -> bytes:
             if ready.get("result", {}).get("result", {}).get("value") is True:
                 break
             await asyncio.sleep(0.05)
-        line = line_html(content.line, text=content.line_is_note)
+        title = line_html(content.title, text=content.title_is_note)
         drawn = await tab.send_command("Runtime.evaluate", params={
-            "expression": f"({_LAYOUT_JS})({json.dumps(content.title)}, {json.dumps(line)}, "
+            "expression": f"({_LAYOUT_JS})({json.dumps(title)}, "
                           f"{json.dumps(list(content.charts))}, {MAX_WEBGL_PIXELS}, "
                           f"{json.dumps(WEBGL_TYPES)})",
             "returnByValue": True, "awaitPromise": True})

@@ -22,30 +22,43 @@ def element(path: list[int], kind: str, **fields) -> ForwardMsg:
     return message
 
 
-def test_a_runs_messages_make_the_slides_content_in_the_pages_order():
-    content = _Content()
+def block(path: list[int], key: str) -> ForwardMsg:
+    message = ForwardMsg()
+    message.metadata.delta_path[:] = path
+    message.delta.add_block.id = f"$$ID-0123456789abcdef-{key}"
+    return message
+
+
+def test_a_runs_messages_make_the_slides_content_as_the_slide_layout_shows_it():
+    """The takeaway is the slide's title; the charts come in the page's order, a rerun's in its
+    place; the sidebar's and those of a page_only block are left out, as the slide leaves
+    them off the screen."""
+    content = _Content(hidden="pe-page-only-")
     for message in (
         element([1, 2, 0], "heading", body="These slides as a file", tag="h3"),  # the sidebar
+        element([1, 3], "plotly_chart", spec='{"data": [0]}'),
         element([0, 2], "heading", body="Distance and dot product", tag="h1"),
         element([0, 8, 2], "plotly_chart", spec='{"data": [2]}'),
         element([0, 3, 0], "markdown", body="#### Offsets $+k$ and $-k$ alike"),
         element([0, 8, 1], "plotly_chart", spec='{"data": [1]}'),
         element([0, 8, 2], "plotly_chart", spec='{"data": [3]}'),  # a rerun's, in its place
-        element([0, 9], "markdown", body="#### a second line is the page's, not the slide's"),
+        block([0, 9], "pe-page-only-details"),
+        element([0, 9, 0, 1], "plotly_chart", spec='{"data": [4]}'),
+        element([0, 10], "markdown", body="#### a second line is the page's, not the slide's"),
     ):
         content.add(message)
     assert content.content() == SlideContent(
-        "Distance and dot product", "Offsets $+k$ and $-k$ alike", False,
-        ('{"data": [1]}', '{"data": [3]}'))
+        "Offsets $+k$ and $-k$ alike", False, ('{"data": [1]}', '{"data": [3]}'))
 
 
-def test_a_decks_note_is_the_line_as_typed():
+def test_a_decks_note_is_the_title_as_typed():
     content = _Content()
     content.add(element([0, 3, 0], "html",
-                        body='<h4 class="pe-plain">see &lt;b&gt; &amp; https://x.org</h4>'))
+                        body='<h4 class="pe-plain" style="x">see &lt;b&gt; &amp; https://x.org'
+                             '</h4>'))
     content.add(element([0, 4], "markdown", body="#### the view's own takeaway"))
-    assert content.content().line == "see <b> & https://x.org"
-    assert content.content().line_is_note
+    assert content.content().title == "see <b> & https://x.org"
+    assert content.content().title_is_note
 
 
 @pytest.mark.parametrize(("trace", "webgl"), [
@@ -56,7 +69,7 @@ def test_a_slide_costs_webgl_only_for_its_own_webgl_traces(trace, webgl):
     # the slide's figures carry a template naming every trace type, 3-D ones among them
     spec = pio.to_json(presentation_style(go.Figure(trace)), validate=False)
     assert '"scatter3d"' in spec
-    content = SlideContent("t", "", False, (spec,))
+    content = SlideContent("t", False, (spec,))
     assert content.webgl is webgl
     assert content.draw_cost == (WEBGL_SLIDE_DRAW_COST if webgl else SLIDE_DRAW_COST)
 

@@ -15,7 +15,13 @@ import re
 import plotly.graph_objects as go
 import streamlit as st
 
-from figures.common import EXPORT_HEIGHT, EXPORT_WIDTH, export_style, presentation_style
+from figures.common import (
+    EXPORT_HEIGHT,
+    EXPORT_WIDTH,
+    export_style,
+    presentation_style,
+    without_notes,
+)
 from figures.contrast import ensure_contrast
 from figures.export import (
     ImageExportError,
@@ -30,6 +36,7 @@ from figures.export import (
 from ui import plotly_react
 from ui.cache import HEAVY, ServerBusyError, image_turn, run_slot_lent
 from ui.i18n import current_language, presenting, t
+from ui.text import on_slide
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -64,6 +71,8 @@ def show_chart(fig: go.Figure, *, key: str, name: str, table: TableExport | None
     """`st.plotly_chart` with the app's settings: `key` names the chart (CSS class st-key-<key>),
     `name` is the file stem of its downloads (`file_stem`). A heatmap of a table passes `table`:
     its CSV and .npy then carry the table's numbers, not the picture's."""
+    if on_slide():  # a slide says what its audience needs: no notes on sampling
+        fig = without_notes(fig)
     if presenting():
         fig = presentation_style(fig, dark=dark_theme())
         theme = None  # the clean template itself, not Streamlit's

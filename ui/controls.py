@@ -44,7 +44,7 @@ from ui.params import (
     ParamError,
     TextParam,
 )
-from ui.text import escape_markdown, takeaway
+from ui.text import escape_markdown, on_slide, takeaway
 
 # A control's help when the page passes none: the catalogue's `<page>.<name>_help`, if any.
 CATALOGUE_HELP: Any = object()
@@ -360,7 +360,9 @@ class PageControls:
         and the chosen section's function. A rerun then redraws only what is on screen."""
         param = self.params["view"]
         assert isinstance(param, ChoiceParam) and tuple(sections) == param.choices
-        sections[self.choice("view", t("controls.show"), help=help)]()
+        chosen = self.choice("view", t("controls.show"), help=help)
+        with st.container(key=VIEW_BLOCK):  # a slide lays out the view's charts (ui.player)
+            sections[chosen]()
 
     def finish(self) -> None:
         """After the last control: reset unusable widget values, then show the notices (in the
@@ -381,6 +383,9 @@ class PageControls:
         st.stop()
 
 
+# The block holding the view shown (`PageControls.sections`).
+VIEW_BLOCK = "pe-view"
+
 # The last value of each control of a page (PageControls._restore), and the page last opened.
 KEPT_PREFIX = "_kept:"
 _LAST_PAGE = "_controls_last_page"
@@ -394,9 +399,12 @@ def start_page(page: str) -> PageControls:
     st.title(t(f"{page}.title"))
     line = st.empty() if presenting() else None  # the view's takeaway, under the title
     state = st.session_state
-    if state.get(_LAST_PAGE) != page:  # arrived from another page: its defaults and its URL
+    previous = state.get(_LAST_PAGE)
+    if previous != page:  # arrived from another page: its defaults and its URL
         state.pop(f"{KEPT_PREFIX}{page}", None)
         state[_LAST_PAGE] = page
+        if previous is not None and not on_slide():
+            _forget_the_last_pages_values()
     controls = PageControls(page, PAGE_PARAMS[page])
     _open.controls = controls
     view = controls.current("view") if "view" in controls.params else None
@@ -405,6 +413,23 @@ def start_page(page: str) -> PageControls:
         with line.container():
             takeaway(t(key) if key else None)
     return controls
+
+
+# Every control name of every page (their widgets' keys, their URL parameters).
+_CONTROL_NAMES = frozenset(p.name for params in PAGE_PARAMS.values() for p in params)
+
+
+def _forget_the_last_pages_values() -> None:
+    """A page opened from another page of the session starts at its own defaults: the controls
+    two pages share a name with (d_model, positions, view) kept the other page's values, in
+    the widgets and in the address bar Streamlit carried over (a deck made wavelengths ->
+    similarity took positions=128 with it). A link opened afresh is a new session: its values
+    are read as given. (The tour's slides forget theirs in ui.player.)"""
+    state = st.session_state
+    for name in _CONTROL_NAMES:
+        state.pop(name, None)
+        if name in st.query_params:
+            del st.query_params[name]
 
 
 @contextlib.contextmanager

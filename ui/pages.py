@@ -251,6 +251,7 @@ MAX_DECK_LENGTH = 3000  # characters of `deck`: a link stays well under browsers
 TOUR_PAGE = PageInfo("app_pages/tour.py", ":material/slideshow:", "tour", (
     IntParam("slide", 1, 1, MAX_DECK_SLIDES),  # numbered from 1, as the counter says
     TextParam("deck", "", max_length=MAX_DECK_LENGTH),  # empty: the built-in tour
+    BoolParam("presenter", False),  # the presenter's window: notes, the next slide, a clock
 ))
 
 checked((HOME, TOUR_PAGE))

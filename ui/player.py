@@ -29,8 +29,8 @@ import streamlit as st
 from ui import share
 from ui.cache import MemoryBudget
 from ui.charts import plain_charts
-from ui.controls import option_label
-from ui.i18n import current_language, t
+from ui.controls import VIEW_BLOCK, option_label
+from ui.i18n import current_language, language_asked, t
 from ui.pages import (
     HOME,
     MAX_DECK_LENGTH,
@@ -39,9 +39,18 @@ from ui.pages import (
     PAGES,
     ROOT,
     TOUR_PAGE,
+    takeaway_key,
 )
 from ui.params import ParamError
-from ui.text import escape_markdown, slide_line
+from ui.text import (
+    PAGE_ONLY,
+    SLIDE_ROW,
+    SLIDE_TITLE,
+    collect_explanations,
+    escape_markdown,
+    plain_text,
+    slide_line,
+)
 from ui.tour import (
     MAX_FILE_COST,
     MAX_SLIDE_COST,
@@ -49,6 +58,7 @@ from ui.tour import (
     DeckError,
     Slide,
     clean_note,
+    deck_language,
     decode_deck,
     encode_deck,
     file_cost,
@@ -57,9 +67,10 @@ from ui.tour import (
 
 TOUR_PARAMS = {param.name: param for param in TOUR_PAGE.params}  # slide, deck
 
-APP_PARAMS = ("lang", "present")  # kept by the address bar from slide to slide
+APP_PARAMS = ("lang", "present", "presenter")  # kept by the address bar from slide to slide
 _AT = "_tour_at"  # (deck, slide number) whose settings the widgets were last given
 _PRESENTED = "_tour_presented"  # presentation mode was switched on when the tour opened
+_OWN_ADDRESS = "_tour_own_address"  # the deck editor showed another slide: its settings only
 # Per-page memories of ui.controls (kept values, a URL checked once): a slide starts afresh.
 _FORGOTTEN = ("_kept:", "_url_checked:", "_reset:", "_notices:")
 MY_DECK = "_my_deck"  # the session's deck: a tuple of ui.tour.Slide
@@ -72,6 +83,11 @@ _CONTROL_NAMES = sorted({p.name for params in PAGE_PARAMS.values() for p in para
 # popstate, which Streamlit answers with a run in which the URL decides every bound control
 # (its value, or its default when the URL has none). `replace` rewrites a hand-made address
 # (a link with no settings, a bad slide number) into the slide's own, in place.
+# The audience's window and the presenter's (`presenter=1`) keep in step through a
+# BroadcastChannel of the browser: a move in either is made in the other ("go"), and the
+# presenter's follows the audience's ("at", each time a slide is shown there). In the audience's
+# window B (or a clicker's "."), blanks the screen and brings it back; F goes full screen; B in
+# the presenter's window blanks the audience's.
 _PLAYER_HTML = """<div class="pe-tour" role="navigation">
 <button type="button" data-step="first">&laquo;</button>
 <button type="button" data-step="prev">&lsaquo;</button>
@@ -87,43 +103,107 @@ const OWNERS = "input, textarea, select, [contenteditable=''], [contenteditable=
                "[role='slider'], [role='radio'], [role='radiogroup'], [role='combobox'], " +
                "[role='listbox'], [role='option'], [role='tab'], [role='menu'], " +
                "[role='menuitem'], [role='dialog'], .js-plotly-plot";
+const channel = window.__peTourChannel || ("BroadcastChannel" in window
+  ? (window.__peTourChannel = new BroadcastChannel("pe-tour")) : null);
+
+// A slide's address with the app's settings the window has now (its language, presentation
+// mode, the presenter's window): a player drawn before a rewrite of the address may be drawn
+// again, its data stale, after it.
+function address(url, keep) {
+  const here = new URLSearchParams(window.location.search);
+  const to = new URLSearchParams(url.replace(/^[?]/, ""));
+  for (const name of keep) if (here.has(name)) to.set(name, here.get(name));
+  return "?" + to.toString();
+}
 
 function go(url, replace) {
-  if (!url) return;
+  if (!url || (replace && url === window.location.search)) return;
   if (replace) window.history.replaceState({}, "", url);
   else window.history.pushState({}, "", url);
   window.dispatchEvent(new PopStateEvent("popstate", { state: {} }));
 }
 
+// To slide `number` in this window; with `tell`, in the other window too.
+function moveTo(number, tell) {
+  const data = current();
+  if (!data || !number || number === data.number || !data.slides[number - 1]) return;
+  go(address(data.slides[number - 1], data.keep), false);
+  if (tell && channel) channel.postMessage({ kind: "go", number: number, from: data.mode });
+}
+
+function blank() {
+  const layer = document.getElementById("pe-blank");
+  if (layer) { layer.remove(); return; }
+  const cover = document.createElement("div");
+  cover.id = "pe-blank";
+  cover.style.cssText = "position:fixed;inset:0;background:#000;z-index:2147483647;";
+  cover.onclick = () => cover.remove();
+  document.body.appendChild(cover);
+}
+
+// The player last drawn, while a player is on the page (not after a move to another page).
+const current = () => (document.querySelector(".pe-tour") ? window.__peTour : null);
+
 function onKey(event) {
-  let step = STEPS[event.key];
-  const data = window.__peTour;
-  if (!step || !data || event.defaultPrevented || event.altKey || event.ctrlKey ||
-      event.metaKey) return;
+  const data = current();
+  if (!data || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target instanceof Element ? event.target : null;
   if (target && target.closest(OWNERS)) return;
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  if (key === "b" || key === ".") {
+    event.preventDefault();
+    if (data.mode === "audience") blank();
+    else if (channel) channel.postMessage({ kind: "blank", from: data.mode });
+    return;
+  }
+  if (key === "f" && data.mode === "audience") {
+    event.preventDefault();
+    if (document.fullscreenElement) document.exitFullscreen();
+    else if (document.documentElement.requestFullscreen) {
+      document.documentElement.requestFullscreen().catch(() => {});
+    }
+    return;
+  }
+  let step = STEPS[event.key];
+  if (!step) return;
   if (event.key === " " && target && target.closest("button, a, summary")) return;
   if (event.key === " " && event.shiftKey) step = "prev";
   event.preventDefault();
-  go(data.urls[step], false);
+  moveTo(data.targets[step], true);
+}
+
+if (channel && !channel.__peListening) {
+  channel.__peListening = true;
+  channel.addEventListener("message", event => {
+    const data = current(), message = event.data || {};
+    if (!data || message.from === data.mode) return;
+    if (message.kind === "go") moveTo(message.number, false);
+    else if (message.kind === "at" && data.mode === "presenter") moveTo(message.number, false);
+    else if (message.kind === "blank" && data.mode === "audience") blank();
+  });
 }
 
 export default function ({ parentElement, data }) {
-  window.__peTour = data;
   const root = parentElement.querySelector(".pe-tour");
+  window.__peTour = data;
   root.setAttribute("aria-label", data.label);
   for (const button of root.querySelectorAll("button")) {
     const step = button.dataset.step;
     button.title = data.labels[step];
     button.setAttribute("aria-label", data.labels[step]);
-    button.disabled = !data.urls[step];
-    button.onclick = () => go(data.urls[step], false);
+    button.disabled = !data.targets[step];
+    button.onclick = () => moveTo(data.targets[step], true);
   }
   root.querySelector(".pe-tour-count").textContent = data.counter;
-  document.removeEventListener("keydown", onKey);
-  document.addEventListener("keydown", onKey);
+  // One listener for the page's life, reading the player last drawn: a redrawn player's
+  // clean-up can run after its successor is drawn, and would take the keys with it.
+  if (!window.__peTourKeys) {
+    window.__peTourKeys = true;
+    document.addEventListener("keydown", onKey);
+  }
   if (data.replace) go(data.replace, true);
-  return () => { document.removeEventListener("keydown", onKey); };
+  else if (channel) channel.postMessage({ kind: "at", number: data.number, from: data.mode });
+  return () => {};
 }
 """
 # Faint until pointed at or touched; buttons a thumb can reach on a phone (2.75rem).
@@ -152,20 +232,73 @@ PLAYER_PAGE_CSS = """<style>
   [data-testid="stMain"] .block-container { padding-bottom: 5rem; }
 }
 </style>"""
+# A slide is one screen: its title (the takeaway, or the deck's note) and the view's charts
+# filling the rest of the window, the view's own controls folded in one row between them. The
+# page's furniture is left off the screen, still run (its controls stay bound to the link): its
+# title and headings, prose, formulas and results, tables, captions, the view switcher, the
+# Export menus, `ui.text.page_only` parts, and a column beside the charts with none of its own.
+# Notices stay. The charts' blocks share the window's height (ui/plotly_react.js draws each at
+# its block's height on a slide).
+SLIDE = "pe-slide"
+_CHART = (f':is(.pe-plotly-react, [data-testid="stPlotlyChart"])'
+          f':not([class*="st-key-{PAGE_ONLY}"] *)')
+_FOLD = '[data-testid="stExpander"]'
+SLIDE_CSS = f"""<style>
+@media (min-width: 640px) {{
+  [data-testid="stMainBlockContainer"]:has(.st-key-{SLIDE}) {{
+    height: 100dvh; box-sizing: border-box; display: flex; flex-direction: column;
+    padding-top: 4.25rem; padding-bottom: 1rem; }}
+  [data-testid="stMainBlockContainer"]:has(.st-key-{SLIDE})
+    :is([data-testid="stVerticalBlock"], [data-testid="stLayoutWrapper"],
+        [data-testid="stHorizontalBlock"], [data-testid="stColumn"],
+        [data-testid="stElementContainer"]):has({_CHART}) {{
+    flex: 1 1 0; min-height: 0; }}
+  .st-key-{SLIDE} [data-testid="stHorizontalBlock"]:has({_CHART}) {{ align-items: stretch;
+    flex-wrap: nowrap; }}
+  .st-key-{SLIDE} [data-testid="stColumn"]:has({_CHART}) {{ min-width: 0; }}
+  .st-key-{SLIDE} [data-testid="stElementContainer"]:has({_CHART}) *:has({_CHART}),
+  .st-key-{SLIDE} {_CHART} {{ height: 100%; }}
+  /* a view of parts stacked one under the other (each a chart with its own heading and
+     legend): side by side */
+  :is(.st-key-{VIEW_BLOCK}:has(> :nth-child(2)), [class*="st-key-{SLIDE_ROW}"]) {{
+    flex-direction: row; align-items: stretch; }}
+  :is(.st-key-{VIEW_BLOCK}:has(> :nth-child(2)), [class*="st-key-{SLIDE_ROW}"]) > * {{
+    min-width: 0; display: flex; flex-direction: column; }}
+}}
+.st-key-{SLIDE} [data-testid="stColumn"]:has({_CHART}) {{ width: auto !important; }}
+.st-key-{SLIDE} :is([data-testid="stElementContainer"], [data-testid="stLayoutWrapper"]):not(
+    :has({_CHART})):not(:has([data-testid="stAlert"])):not(:has({_FOLD})):not(
+    :has(.st-key-{SLIDE_TITLE})):not(.st-key-{SLIDE_TITLE} *):not({_FOLD} *),
+.st-key-{SLIDE} [data-testid="stColumn"]:not(:has({_CHART})):not({_FOLD} *),
+.st-key-{SLIDE} [class*="st-key-{PAGE_ONLY}"],
+.st-key-{SLIDE} [data-testid="stLayoutWrapper"]:has(> [class*="st-key-{PAGE_ONLY}"]) {{
+  display: none !important; }}
+.st-key-{SLIDE_TITLE} :is(h4, .pe-plain) {{ font-size: clamp(1.25rem, 2.1vw, 2.1rem) !important;
+  font-weight: 700 !important; line-height: 1.2 !important; padding: 0 0 0.25rem !important; }}
+</style>"""
 _player_element = None
 
 
-def _player(counter: str, urls: dict[str, str | None], replace: str | None) -> None:
+def _player(counter: str, number: int, slides: list[str], replace: str | None, *,
+            presenter: bool) -> None:
+    """The player: `slides` the address of each slide (the browser adds the window's
+    APP_PARAMS when it moves)."""
     global _player_element
     if _player_element is None:  # registered once per process
         _player_element = st.components.v2.component(
             "pe_tour_player", html=_PLAYER_HTML, css=_PLAYER_CSS, js=_PLAYER_JS,
             isolate_styles=False)
+    count = len(slides)
+    targets = {"first": 1 if number > 1 else None, "prev": number - 1 if number > 1 else None,
+               "next": number + 1 if number < count else None,
+               "last": count if number < count else None}
     st.html(PLAYER_PAGE_CSS)
     with st.container(key="pe-tour-bar", width="content"):
         _player_element(
             key="tour_player", height="content", width="content",
-            data={"counter": counter, "urls": urls, "replace": replace,
+            data={"counter": counter, "number": number, "slides": slides, "targets": targets,
+                  "mode": "presenter" if presenter else "audience", "replace": replace,
+                  "keep": APP_PARAMS,
                   "label": t("pages.tour.title"),
                   "labels": {"first": t("tour.first"), "prev": t("tour.prev"),
                              "next": t("tour.next"), "last": t("tour.last")}})
@@ -213,6 +346,10 @@ def play() -> None:
                          count=count))
         number = 1
     slide = slides[number - 1]
+    try:
+        presenter = TOUR_PARAMS["presenter"].parse(current.get("presenter", "false"))
+    except ParamError:
+        presenter = False
     replace = None
     if state.get(_AT) != (code, number) or notices:  # arrived here: a link, a move, back
         state[_AT] = (code, number)
@@ -222,32 +359,119 @@ def play() -> None:
             state.pop(name, None)
         names = {p.name for p in PAGE_PARAMS.get(slide.page, ())}
         wanted = slide_query(slide, number, code, current=current)
-        wanted.update({k: v for k, v in current.items() if k in names})  # a link's own values
+        if not state.pop(_OWN_ADDRESS, False):
+            wanted.update({k: v for k, v in current.items() if k in names})  # a link's values
         if not state.get(_PRESENTED):  # the tour opens in presentation mode, once a session
             state[_PRESENTED] = True
-            wanted.setdefault("present", "true")
+            if not presenter:  # (the presenter reads the page's explanations)
+                wanted.setdefault("present", "true")
+            # in the deck's language, unless the address names one
+            if code and not language_asked() and (made_in := deck_language(code)):
+                wanted["lang"] = made_in
         if wanted != {k: v for k, v in current.items() if k != FILE_PARAM}:
             replace = "?" + urlencode(wanted)
             state["_tour_notices"] = notices
-    urls = {
-        "first": 1 if number > 1 else None, "prev": number - 1 if number > 1 else None,
-        "next": number + 1 if number < count else None, "last": count if number < count else None,
-    }
-    _player(t("tour.counter", number=number, count=count),
-            {step: None if n is None else "?" + urlencode(
-                slide_query(slides[n - 1], n, code, current=current))
-             for step, n in urls.items()},
-            replace)
+    _player(t("tour.counter", number=number, count=count), number,
+            ["?" + urlencode(slide_query(s, n, code, current={}))
+             for n, s in enumerate(slides, start=1)],
+            replace, presenter=presenter)
     if replace:  # the page runs once the address is the slide's (the browser asks at once)
         st.stop()
+    if presenter:
+        _presenter_view(slides, number, code)
+        return
     for notice in state.pop("_tour_notices", None) or notices:
         st.warning(notice, icon=":material/warning:")
     if code:
         _deck_editor(slides, number)
     with st.sidebar:
+        st.link_button(t("tour.presenter_open"), "tour?" + urlencode(
+            {**slide_query(slide, number, code, current={"lang": current_language()}),
+             "presenter": "1"}), icon=":material/co_present:", help=t("tour.presenter_help"))
         _file_menu(code, slides)
-    with slide_line(slide.note or None):
+    st.html(SLIDE_CSS)
+    with st.container(key=SLIDE), slide_line(slide.note or None):
         _run_page(slide.page)
+
+
+# The presenter's window: the slide's title, its notes (the deck's note and the page's own
+# explanations of the view, which presentation mode hides from the audience), the next slide's
+# title and a clock. The page runs out of sight for its explanations (its controls as the
+# slide's, its charts drawn hidden).
+_PRESENTER_CSS = """<style>
+.st-key-pe-presenter-page { display: none !important; }
+.st-key-pe-presenter-notes { font-size: 1.15rem; }
+</style>"""
+_CLOCK_HTML = ('<div class="pe-clock"><span class="pe-elapsed"></span>'
+               '<span class="pe-now"></span></div>')
+_CLOCK_JS = """
+export default function ({ parentElement, data }) {
+  // Counted from the window's first slide (kept across its reruns and moves).
+  const started = Number(sessionStorage.getItem("pe-presenter-start")) || Date.now();
+  sessionStorage.setItem("pe-presenter-start", String(started));
+  const elapsed = parentElement.querySelector(".pe-elapsed");
+  const now = parentElement.querySelector(".pe-now");
+  const pad = n => String(n).padStart(2, "0");
+  const tick = () => {
+    const s = Math.floor((Date.now() - started) / 1000);
+    elapsed.textContent = `${data.elapsed} ${Math.floor(s / 60)}:${pad(s % 60)}`;
+    const d = new Date();
+    now.textContent = `${data.now} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  };
+  tick();
+  window.clearInterval(parentElement.__peClock);
+  parentElement.__peClock = window.setInterval(tick, 1000);
+  return () => window.clearInterval(parentElement.__peClock);
+}
+"""
+_CLOCK_CSS = """
+.pe-clock { display: flex; gap: 2rem; font-size: 1.6rem; font-variant-numeric: tabular-nums; }
+"""
+_clock_element = None
+
+
+def _slide_title(slide: Slide) -> tuple[str, bool]:
+    """A slide's title as its slide shows it: (its note, True) or (its view's takeaway, False)."""
+    if slide.note:
+        return slide.note, True
+    views = {p.name: p.default for p in PAGE_PARAMS.get(slide.page, ())}
+    key = takeaway_key(slide.page, slide.settings.get("view", views.get("view")))
+    return (t(key) if key else _PAGES[slide.page].title_in(current_language())), False
+
+
+def _presenter_view(slides: tuple[Slide, ...], number: int, code: str) -> None:
+    global _clock_element
+    slide = slides[number - 1]
+    st.html(_PRESENTER_CSS)
+    st.caption(t("tour.presenter_heading", number=number, count=len(slides)))
+    title, is_note = _slide_title(slide)
+    if is_note:
+        plain_text(title, tag="h3")
+    else:
+        st.markdown(f"### {title}")
+    with collect_explanations() as explanations, st.container(key="pe-presenter-page"), \
+            slide_line(slide.note or None):
+        _run_page(slide.page)
+    with st.container(key="pe-presenter-notes"):
+        st.subheader(t("tour.presenter_notes"))
+        for explanation in explanations:
+            st.markdown(explanation)
+    if number < len(slides):
+        upcoming, upcoming_is_note = _slide_title(slides[number])
+        st.caption(t("tour.presenter_next"))
+        if upcoming_is_note:
+            plain_text(upcoming)
+        else:
+            st.markdown(upcoming)
+    else:
+        st.caption(t("tour.presenter_last"))
+    if _clock_element is None:  # registered once per process
+        _clock_element = st.components.v2.component(
+            "pe_presenter_clock", html=_CLOCK_HTML, css=_CLOCK_CSS, js=_CLOCK_JS,
+            isolate_styles=False)
+    _clock_element(key="presenter_clock", height="content",
+                   data={"elapsed": t("tour.presenter_elapsed"), "now": t("tour.presenter_now")})
+    st.caption(t("tour.presenter_keys"))
 
 
 def _run_page(page: str) -> None:
@@ -279,7 +503,7 @@ def add_view(page: str) -> None:
     names = {p.name for p in PAGE_PARAMS.get(page, ())}
     settings = {k: v for k, v in share.values().items() if k in names}
     slides = (*deck, Slide(page, settings))
-    length = len(encode_deck(slides))
+    length = len(encode_deck(slides, lang=current_language()))
     if length > MAX_DECK_LENGTH:  # a view's long codes (pinned configs): its link would fail
         st.session_state["_deck_too_long"] = length
         return
@@ -298,7 +522,8 @@ def deck_sidebar(page: str) -> None:
     if deck:
         st.page_link(TOUR_PAGE.script, label=t("tour.open", count=len(deck)),
                      icon=":material/slideshow:",
-                     query_params={"deck": encode_deck(deck), "present": "true"})
+                     query_params={"deck": encode_deck(deck, lang=current_language()),
+                                   "present": "true"})
 
 
 def _deck_editor(slides: tuple[Slide, ...], number: int) -> None:
@@ -342,19 +567,22 @@ def _edit(slides: tuple[Slide, ...], number: int, change: tuple[str, int, int]) 
                *slides[index + 1:])
     for key in [k for k in st.session_state if isinstance(k, str) and k.startswith("deck_note_")]:
         del st.session_state[key]
-    if not new:  # the last slide removed: the built-in tour
-        st.session_state[MY_DECK] = ()
-        st.query_params.pop("deck", None)
-        st.query_params["slide"] = "1"
-        return
-    code = encode_deck(new)
-    shown = min(number, len(new))
     st.session_state[MY_DECK] = new
-    st.query_params["deck"] = code
+    # The last slide removed: the built-in tour.
+    code, shown = (encode_deck(new, lang=current_language()), min(number, len(new))) if new \
+        else ("", 1)
+    was, now = slides[number - 1], (new or TOUR)[shown - 1]
+    if code:
+        st.query_params["deck"] = code
+    else:
+        st.query_params.pop("deck", None)
     st.query_params["slide"] = str(shown)
-    # The same slide still shown: its widgets keep their values; another: it is entered.
-    st.session_state[_AT] = (code, shown) if new[shown - 1] == slides[number - 1] else None
-
+    if (now.page, now.settings) == (was.page, was.settings):  # the same view: its widgets stay
+        st.session_state[_AT] = (code, shown)
+    else:  # another slide, entered at its own address (none of the last one's settings, which
+        # the address bar still has and the page's widgets own)
+        st.session_state[_AT] = None
+        st.session_state[_OWN_ADDRESS] = True
 
 
 # --- the slides as a file --------------------------------------------------------------------
@@ -485,7 +713,7 @@ def _file_menu(code: str, slides: tuple[Slide, ...]) -> None:
                                  text=t("tour.file_computing", number=number, count=count))
                     content = compute_slide(server, TOUR_PAGE.url_path,
                                             _file_slide_query(slides, number, code),
-                                            poll=still_there)
+                                            hidden=PAGE_ONLY, poll=still_there)
                     with image_turn(content.draw_cost, on_wait=waiting, on_memory_wait=memory,
                                     kind="slide"):
                         bar = status.progress((number - 0.5) / count, text=t(

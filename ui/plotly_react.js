@@ -18,6 +18,10 @@ const REM = { twoSm: 0.75, sm: 0.875, md: 1, twoXS: 0.25, spacingSm: 0.5, xl: 1.
               twoXL: 1.5 };
 const MIN_WIDTH = 150;
 const DEFAULT_HEIGHT = 450;
+// A slide's chart is at least this tall; in a window narrower than a phone's turned sideways
+// (a phone held upright) a slide scrolls, its charts keeping their figures' heights.
+const SLIDE_MIN_HEIGHT = 180;
+const narrowWindow = () => window.innerWidth < 640;
 const FULLSCREEN_Z = 1000050;
 
 // A menu opened under a chart near the window's bottom (the Export menu on a 1920 x 1080 slide)
@@ -280,6 +284,9 @@ function chartConfig(given, state) {
       click: state.toggleFullscreen },
     ...(config.modeBarButtonsToAdd || []),
   ];
+  // A slide on a phone held upright: no modebar, which lay under its title or the player's bar
+  // (the slide's charts are looked at there, not zoomed).
+  if (state.root.closest(".st-key-pe-slide") && narrowWindow()) config.displayModeBar = false;
   if (config.showSendToCloud === undefined) config.showSendToCloud = false;
   if (config.displaylogo === undefined) config.displaylogo = false;
   const remove = Array.isArray(config.modeBarButtonsToRemove)
@@ -672,7 +679,7 @@ function numbers(values) {  // a plain array, or plotly's {dtype, bdata} decoded
   const bytes = Uint8Array.from(atob(values.bdata), c => c.charCodeAt(0));
   return Array.from(new TYPED[values.dtype](bytes.buffer));
 }
-function fitTiles(spec, width, font) {
+function fitTiles(spec, width, font, height) {
   const layout = spec.layout;
   const tiles = isObject(layout.meta) && isObject(layout.meta.tiles) ? layout.meta.tiles : null;
   const { xaxis, yaxis } = layout;
@@ -692,9 +699,27 @@ function fitTiles(spec, width, font) {
     for (const s of t.text) text = Math.max(text, widest(String(s), f));
   }
   const [x0, x1] = xaxis.range.map(Number), [y0, y1] = yaxis.range.map(Number);
-  const tileWidth = k => plotWidth * dx / (x1 - x0 - (columns - k) * dx);
+  const spanX = k => x1 - x0 - (columns - k) * dx;
+  const added = k => Math.ceil(count / k) - Math.ceil(count / columns);
+  const spanY = k => y1 - y0 + added(k) * dy;
+  // The tiles keep their aspect: a plot of a given height (a slide's, full screen's; the
+  // figure's own as it is) may bound them before its width does; a page's figure laid out
+  // again grows to its tiles' height. A slider under the plot (the clocks') takes room of its
+  // own below the bottom margin: its value's line, its rail, its labels.
+  const sliders = Array.isArray(layout.sliders) ? layout.sliders.filter(isObject) : [];
+  const below = sliders.length ? Math.max(...sliders.map(s => (isObject(s.pad) ? s.pad.t ?? 20
+    : 20))) + 3 * LINE * font([]).size : 0;
+  const plotHeight = (height || layout.height || DEFAULT_HEIGHT) - (margin.t ?? 100)
+    - (margin.b ?? 80) - below;
+  const tileWidth = k => dx * Math.min(plotWidth / spanX(k),
+    (height || k === columns ? Math.max(plotHeight, 1) : Infinity) / spanY(k));
+  // (A tile keeps some width spare: plotly may add to the margins, for a long title.)
+  const fits = k => 0.95 * tileWidth(k) >= text + 8;
   let k = columns;
-  while (k > 1 && tileWidth(k) < text + 8) k -= 1;
+  while (k > 1 && !fits(k)) k -= 1;
+  if (!fits(k)) {  // none fits (a fixed height): the widest tiles
+    for (let j = columns; j >= 1; j -= 1) if (tileWidth(j) > tileWidth(k)) k = j;
+  }
   if (k === columns) return;
   [margin.l, margin.r] = [side(margin.l), side(margin.r)];
   const move = trace => {
@@ -715,15 +740,14 @@ function fitTiles(spec, width, font) {
   for (const frame of Array.isArray(spec.frames) ? spec.frames : []) {
     if (Array.isArray(frame.data)) frame.data.forEach(move);
   }
-  const added = Math.ceil(count / k) - Math.ceil(count / columns);
   xaxis.range = [x0, x1 - (columns - k) * dx];
-  yaxis.range = [y0 - added * dy, y1];
-  const plotHeight = (y1 - y0 + added * dy) * plotWidth / (x1 - x0 - (columns - k) * dx);
-  layout.height = Math.round((margin.t ?? 100) + plotHeight + (margin.b ?? 80));
+  yaxis.range = [y0 - added(k) * dy, y1];
+  const grown = spanY(k) * plotWidth / spanX(k);
+  layout.height = Math.round((margin.t ?? 100) + grown + (margin.b ?? 80) + below);
 }
 
-// Fitted in place: `spec` as drawn at `width` px.
-function fitToWidth(spec, width) {
+// Fitted in place: `spec` as drawn at `width` px (and `height` px, when that is fixed).
+function fitToWidth(spec, width, height) {
   const font = fontsOf(spec.layout);
   const narrow = width < NARROW_WIDTH;
   const titleRoom = fitTitle(spec.layout, width, font, narrow);
@@ -732,7 +756,7 @@ function fitToWidth(spec, width) {
     fitNarrow(spec, width, font, titleRoom);
     fitPlayer(spec.layout, font);
   }
-  fitTiles(spec, width, font);
+  fitTiles(spec, width, font, height);
 }
 
 // A figure may say what differs on a phone: layout.meta.narrow.data = {trace index: {attribute:
@@ -861,7 +885,7 @@ function setUp(root, gd) {
   const drawingOf = (data, theme) => [
     data.spec, JSON.stringify(data.config || {}), data.theme, JSON.stringify(theme), theme.px(1),
     state.fullscreen, state.fullscreen ? `${window.innerWidth}x${window.innerHeight}`
-                                       : state.width];
+                                       : `${state.width}x${state.slideHeight}`];
   const unchanged = drawing => state.drawn && drawing.every((v, i) => v === state.drawn[i]);
   // `theme` and `drawing` as read when the draw began, or read again (after a wait).
   const render = (Plotly, data, theme = readTheme(root), drawing = drawingOf(data, theme)) => {
@@ -869,7 +893,8 @@ function setUp(root, gd) {
     const drawn = figure(data, state, theme);
     const traces = drawn.data.map(trace => JSON.stringify(trace));
     keepDrawn(drawn, traces, state, gd);
-    if (!state.fullscreen) gd.style.minHeight = `${drawn.layout.height}px`;
+    // The chart's room while it is redrawn; a slide's chart takes the room its block has.
+    gd.style.minHeight = state.fullscreen || state.slideHeight ? "" : `${drawn.layout.height}px`;
     return Plotly.react(gd, drawn).then(() => {
       state.drawn = drawing;
       state.traces = traces;
@@ -911,18 +936,27 @@ function setUp(root, gd) {
     if (event.key === "Escape" && state.fullscreen) state.setFullscreen(false);
   };
   document.addEventListener("keydown", state.keydown, false);
-  // The container's width, as st.plotly_chart follows it.
+  // The container's width, as st.plotly_chart follows it; on a slide of the tour (ui/player.py's
+  // slide layout) its height too: the slide's charts share the window's height.
+  // A chart the slide hides (a page's aside: no height) keeps its figure's.
+  const slideHeight = () => (root.closest(".st-key-pe-slide") && !narrowWindow()
+    && root.clientHeight > 0 ? Math.max(Math.round(root.clientHeight), SLIDE_MIN_HEIGHT) : 0);
   state.observer = new ResizeObserver(() => {
     const width = Math.round(root.parentElement ? root.parentElement.clientWidth : 0);
-    if (width && width !== state.width) {
-      state.width = width;
+    const height = slideHeight();
+    if ((width && width !== state.width) || height !== state.slideHeight) {
+      state.width = width || state.width;
+      state.slideHeight = height;
       if (state.data && !state.fullscreen) state.draw();
     }
   });
   state.observer.observe(root.parentElement || root);
+  state.observer.observe(root);
   state.width = Math.round((root.parentElement || root).clientWidth);
+  state.slideHeight = slideHeight();
   state.resize = () => { if (state.fullscreen) state.draw(); };
   window.addEventListener("resize", state.resize);
+  state.root = root;
   gd.__pePlotlyReact = state;
   return state;
 }
@@ -936,11 +970,21 @@ function figure(data, state, theme) {
   const padding = theme.px(0.75);
   const width = state.fullscreen ? Math.max(window.innerWidth - 2 * padding, MIN_WIDTH)
     : Math.max(state.width, MIN_WIDTH);
-  fitToWidth(spec, width);
+  const room = Math.max(window.innerHeight - theme.px(2.875) - padding, 10);
+  fitToWidth(spec, width, state.fullscreen && width >= NARROW_WIDTH ? room : state.slideHeight);
   spec.layout.width = width;
   if (state.fullscreen) {  // the window's height, or more for a figure stacked on a phone
-    const room = Math.max(window.innerHeight - theme.px(2.875) - padding, 10);
     spec.layout.height = width < NARROW_WIDTH ? Math.max(room, spec.layout.height) : room;
+  } else if (state.slideHeight) {  // a slide's: the height its block has
+    spec.layout.height = state.slideHeight;
+  } else if (state.root.closest(".st-key-pe-slide")) {
+    // A slide on a phone held upright: its title (the slide's own says what it shows) gives its
+    // room to the plot.
+    if (spec.layout.title && spec.layout.title.text) {
+      spec.layout.title = { text: "" };
+      spec.layout.margin = Object.assign({}, spec.layout.margin || {});
+      spec.layout.margin.t = Math.min(spec.layout.margin.t ?? 60, 40);
+    }
   }
   return { data: spec.data, layout: spec.layout, frames: spec.frames || undefined,
            config: chartConfig(data.config || {}, state) };
@@ -952,7 +996,7 @@ export default function ({ parentElement, data }) {
   const state = gd.__pePlotlyReact || setUp(root, gd);
   state.data = data;
   // The chart's room before plotly.js has loaded (a drawn chart keeps the height it was fitted to).
-  if (!state.drawn) gd.style.minHeight = `${data.height}px`;
+  if (!state.drawn && !state.slideHeight) gd.style.minHeight = `${data.height}px`;
   state.draw();
   // Streamlit calls the last cleanup when the element leaves the page (earlier ones may be
   // called while it stays, for a superseded render): free the chart only once it is gone.

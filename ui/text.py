@@ -19,11 +19,30 @@ def escape_markdown(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
+_explanations = threading.local()
+
+
+@contextlib.contextmanager
+def collect_explanations() -> Iterator[list[str]]:
+    """Around a page's run: its explanations (`explain`) go into the list yielded instead of
+    the page (the presenter's notes, ui.player)."""
+    collected: list[str] = []
+    _explanations.collected = collected
+    try:
+        yield collected
+    finally:
+        _explanations.collected = None
+
+
 def explain(markdown: str, *, caption: bool = False) -> None:
     """Explanatory prose: shown normally, hidden in presentation mode (`present=1`), where only
     titles, controls, numbers and figures stay on screen."""
     from ui.i18n import presenting
 
+    collected = getattr(_explanations, "collected", None)
+    if collected is not None:
+        collected.append(markdown)
+        return
     if presenting():
         return
     if caption:
@@ -68,19 +87,49 @@ def on_slide() -> bool:
     return getattr(_slide, "active", False)
 
 
+# A slide's title (ui.player's slide layout styles it): the takeaway, or the deck's note.
+SLIDE_TITLE = "pe-slide-title"
+
+
 def takeaway(markdown: str | None = None) -> None:
     """A slide's one-line point, shown only in presentation mode (where `explain` is hidden):
     what the audience should leave with. On a deck's slide with a note, the note instead
-    (once), whatever the page passes."""
+    (once), whatever the page passes. On a slide it is the slide's title."""
     from ui.i18n import presenting
 
     note = getattr(_slide, "note", None)
-    if note is not None:
-        if _slide.shown:
-            return
-        _slide.shown = True
-        if presenting():
-            plain_text(note, tag="h4")
+    if note is not None and _slide.shown:
         return
-    if markdown and presenting():
-        st.markdown(f"#### {markdown}")
+    if not presenting() or not (markdown or note):
+        return
+    with st.container(key=SLIDE_TITLE) if on_slide() else contextlib.nullcontext():
+        if note is not None:
+            _slide.shown = True
+            plain_text(note, tag="h4")
+        else:
+            st.markdown(f"#### {markdown}")
+
+
+@contextlib.contextmanager
+def page_only(name: str) -> Iterator[None]:
+    """Around a part of a page that is not its slide's (a worked example, a second drawing, a
+    table beside the chart): on a slide of the tour or a deck it is left off the screen
+    (ui.player's slide layout), still run, its controls still bound to the link. `name` keys
+    its block, the same on every run (a bound widget whose block moves loses its link)."""
+    with st.container(key=f"{PAGE_ONLY}{name}"):
+        yield
+
+
+PAGE_ONLY = "pe-page-only-"
+
+
+@contextlib.contextmanager
+def slide_row(name: str) -> Iterator[None]:
+    """Around a page's parts that stand one under the other (a chart and another chart, or two
+    rows of them): on a slide they stand side by side, sharing the window's height
+    (ui.player's slide layout). `name` keys its block, as `page_only`'s."""
+    with st.container(key=f"{SLIDE_ROW}{name}"):
+        yield
+
+
+SLIDE_ROW = "pe-slide-row-"
