@@ -18,7 +18,7 @@ from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.text import explain
+from ui.text import explain, on_slide
 
 # Cells sent to the browser: all small multiples together, and the large head.
 GRID_CELLS = 80_000  # e.g. 64 heads x 35 x 35, or 8 heads x 64 x 64
@@ -149,7 +149,10 @@ def heads_section() -> None:
     grid_side = min(GRID_SIDE, int((GRID_CELLS / num_heads) ** 0.5))
     grid = cached_overview(num_heads, positions, causal, grid_side)
     show_chart(
-        make_alibi_bias_grid_figure(grid, slopes, highlight=head - 1, lang=lang),
+        # A slide's wide window holds two rows of squares better than one thin row.
+        make_alibi_bias_grid_figure(grid, slopes, highlight=head - 1, lang=lang,
+                                    columns=min(8, max(4, -(-num_heads // 2))) if on_slide()
+                                    else 8),
         key="bias_grid_chart",
         name=file_stem("alibi-bias", *setting(causal)),
     )

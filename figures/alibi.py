@@ -72,15 +72,16 @@ def make_alibi_slopes_figure(slopes: np.ndarray, *, lang: Lang = "en") -> go.Fig
 
 def make_alibi_bias_grid_figure(
     overview: Overview, slopes: np.ndarray, *, highlight: int | None = None,
-    lang: Lang = "en",
+    columns: int = 8, lang: Lang = "en",
 ) -> go.Figure:
-    """Every head's bias as a small heatmap, one shared colour scale (so slopes compare).
+    """Every head's bias as a small heatmap, one shared colour scale (so slopes compare), at
+    most `columns` to a row (a page's wide row; a slide's squarer grid takes fewer).
 
     `highlight` (0-based) outlines one head's title, in the accent colour. Masked (future)
     cells are blank.
     """
     heads = overview.values.shape[0]
-    cols = min(heads, 8)
+    cols = min(heads, columns)
     rows = math.ceil(heads / cols)
     titles = [message("fig.alibi.grid_panel", lang, head=h + 1, slope=slopes[h])
               for h in range(heads)]
@@ -109,8 +110,9 @@ def make_alibi_bias_grid_figure(
         x_axis, y_axis = grid_axes(index)
         layout[x_axis].update(showticklabels=False, showgrid=False, zeroline=False, ticks="",
                               constrain="domain")
+        # A panel taller than wide (a slide's) shrinks to its square under its title.
         layout[y_axis].update(showticklabels=False, showgrid=False, zeroline=False, ticks="",
-                              autorange="reversed")
+                              autorange="reversed", constrain="domain", constraintoward="top")
     lowest = float(np.nanmin(overview.values)) if np.isfinite(overview.values).any() else -1.0
     lowest = min(lowest, -floor)
     # 0 and every decade of penalty from 10 m_min (nearer 0 its label would sit on 0's).
