@@ -209,6 +209,8 @@ def projection_section() -> None:
     components = components_of(controls.current("projection"))
     shown = word_view(components)  # the page's vectors: they made it this far
     projected = shown.projection
+    rows = projected.shown.tolist()  # the tokens drawn ([CLS] and [SEP] left out)
+    drawn = len(rows)
     st.subheader(t("word-position.projection_pca") if projected.method == "PCA"
                  else t("word-position.projection"))
     # A 2-D table (the article's) is drawn as it is in either projection: the control stays,
@@ -216,13 +218,26 @@ def projection_section() -> None:
     with controls.view_row(1)[0]:
         controls.choice("projection", t("word-position.projection_control"),
                         disabled=shown.d_model < 3)
+    repeat = shown.repeat
+    if repeat is not None and projected.method == "contrast":
+        # The number the picture is about, beside it: the same word's two inputs, apart.
+        st.markdown(t("word-position.repeat_distance", token=escape_markdown(repeat.token),
+                      first=repeat.first, second=repeat.second, distance=repeat.distance,
+                      d=shown.d_model, near=repeat.others[0], far=repeat.others[1]))
+    if drawn < n:
+        explain(t("word-position.left_out"), caption=True)
+    ratios = projected.explained_variance_ratio
     if projected.method == "raw":
         explain(t("word-position.raw_caption_3d", d=shown.d_model), caption=True)
+    elif projected.method == "contrast" and repeat is not None:
+        shares = ", ".join(f"{r:.1%}" for r in ratios)
+        explain(t("word-position.contrast_caption", token=escape_markdown(repeat.token),
+                  first=repeat.first, second=repeat.second, d=shown.d_model, shares=shares),
+                caption=True)
     else:
-        ratios = projected.explained_variance_ratio
         shares = ", ".join(f"PC{i + 1} {r:.1%}" for i, r in enumerate(ratios))
         explain(
-            t("word-position.pca_caption", n=n, seed=seed, shares=shares, d=shown.d_model,
+            t("word-position.pca_caption", n=drawn, shares=shares, d=shown.d_model,
               kind=t("word-position.pca_inputs") if shown.bert_input
               else t("word-position.pca_sums")),
             caption=True,
@@ -233,9 +248,11 @@ def projection_section() -> None:
     show_chart(
         make_word_position_figure(
             projected.coordinates,
-            shown.tokens,
-            shown.positions.tolist(),
-            axis_titles=projection_axis_titles(projected, lang),
+            [shown.tokens[i] for i in rows],
+            [int(shown.positions[i]) for i in rows],
+            axis_titles=projection_axis_titles(
+                projected, lang,
+                pair=(repeat.token, repeat.first, repeat.second) if repeat else None),
             title=t("word-position.chart_title", sum_label=sum_label),
             sum_label=sum_label,
             lang=lang,

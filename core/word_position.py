@@ -234,16 +234,25 @@ MINILM_WIDTH = 384  # all-MiniLM-L6-v2's hidden size: its learned table is this 
 # --- Projection -------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class Projection:
-    """Points in 2-D or 3-D: principal components, or the raw coordinates when d <= 3."""
+    """Points in 2-D or 3-D: principal components, the raw coordinates when d <= 3, or (a
+    sentence with a repeated word, `project_word_position`) principal components of the rest
+    and a last axis along the repeated word's two sums."""
 
     coordinates: np.ndarray  # (m, k) float64
     explained_variance_ratio: np.ndarray  # (k,): share of the total variance on each axis
-    method: Literal["PCA", "raw"]
+    method: Literal["PCA", "raw", "contrast"]
+    shown: np.ndarray | None = None  # (n',) the token rows drawn (None: every row)
+    pair: tuple[int, int] | None = None  # "contrast": the rows whose sums span the last axis
 
     @property
     def axis_titles(self) -> tuple[str, ...]:
         if self.method == "raw":
             return tuple(f"dimension {i}" for i in range(self.coordinates.shape[1]))
+        if self.method == "contrast":
+            ratios = self.explained_variance_ratio
+            return (*(f"PC{i + 1} ({ratio:.1%} of variance)"
+                      for i, ratio in enumerate(ratios[:-1])),
+                    f"the repeated word's two sums ({ratios[-1]:.1%} of variance)")
         return tuple(
             f"PC{i + 1} ({ratio:.1%} of variance)"
             for i, ratio in enumerate(self.explained_variance_ratio)
@@ -285,15 +294,77 @@ def project(
     return Projection(coordinates=coordinates, explained_variance_ratio=ratio, method="PCA")
 
 
+SPECIAL_TOKENS = ("[CLS]", "[SEP]")  # BERT's markers, left out of a sentence's projection
+
+
+def first_repeat(word_position: WordPosition, rows: np.ndarray) -> tuple[int, int] | None:
+    """The first two of `rows` with one token vector (the same word at two positions), or None."""
+    first: dict[bytes, int] = {}
+    for row in rows.tolist():
+        key = word_position.token_vectors[row].tobytes()
+        if key in first:
+            return first[key], row
+        first[key] = row
+    return None
+
+
 def project_word_position(
     word_position: WordPosition, n_components: int, *, seed: int = 0
 ) -> Projection:
-    """One PCA of the token vectors, the position vectors and the sums together: rows
-    [0, n) are tokens, [n, 2n) positions, [2n, 3n) sums. ``(3n, k)``."""
-    stacked = np.concatenate(
-        [word_position.token_vectors, word_position.position_vectors, word_position.sums]
-    )  # (3n, d), a new array: centred in place
-    return project(stacked, n_components, seed=seed, overwrite=True)
+    """The token vectors, the position vectors and the sums of the sentence's words in one
+    picture: rows [0, m) tokens, [m, 2m) positions, [2m, 3m) sums of the m rows `shown`.
+    ``(3m, k)``.
+
+    BERT's [CLS] and [SEP] are left out: their vectors lie far from the words' (MiniLM's P0
+    too), and one PCA of all of them crowded every word into one spot. Where a word repeats,
+    the last axis (up) is the direction from its first sum to its second (P_j - P_i, unit),
+    so the two are drawn as far apart as they are in d dimensions; the others are principal
+    components of what that axis leaves (one PCA of the words, whose differences are ~4x a
+    position's, drew MiniLM's two "the" 0.3% of the plot apart). Otherwise one PCA."""
+    shown = np.array([i for i, token in enumerate(word_position.tokens)
+                      if token not in SPECIAL_TOKENS], dtype=np.int64)
+    if shown.size == 0:  # a sentence of markers only: draw them
+        shown = np.arange(len(word_position.tokens), dtype=np.int64)
+    stacked = np.concatenate([word_position.token_vectors[shown],
+                              word_position.position_vectors[shown],
+                              word_position.sums[shown]])  # (3m, d), a new array
+    d = stacked.shape[1]
+    pair = first_repeat(word_position, shown)
+    if pair is not None:
+        direction = word_position.sums[pair[1]] - word_position.sums[pair[0]]  # (d,)
+        length = float(np.linalg.norm(direction))
+        if d <= n_components or length == 0.0:
+            pair = None
+    if pair is None:
+        projected = project(stacked, n_components, seed=seed, overwrite=True)
+        return Projection(projected.coordinates, projected.explained_variance_ratio,
+                          projected.method, shown=shown)
+    unit = direction / length  # (d,)
+    stacked -= stacked.mean(axis=0)  # (3m, d) centred
+    total = float(np.sum(stacked**2))
+    along = stacked @ unit  # (3m,): the first axis
+    stacked -= np.outer(along, unit)  # what the first axis leaves, (3m, d)
+    left = float(np.sum(stacked**2))
+    if n_components == 3:  # two more axes: principal components of the rest
+        rest = project(stacked, 2, seed=seed, overwrite=True)
+        others, shares = rest.coordinates, rest.explained_variance_ratio  # (3m, 2)
+    else:  # one more axis: the first principal component of the rest
+        others, shares = _first_component(stacked, seed)  # (3m, 1)
+    shares = shares * (left / total if total else 0.0)  # of all the variance, not the rest's
+    ratio = np.array([*shares, float(np.sum(along**2)) / total if total else 0.0])
+    # The pair's axis last: up (y in 2-D, z in 3-D), the words' wider spread across.
+    coordinates = np.column_stack([others, along])  # (3m, k)
+    return Projection(coordinates, ratio, "contrast", shown=shown, pair=pair)
+
+
+def _first_component(centred: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first principal component of the rows of `centred` ``(m, d)`` (already centred):
+    its coordinates ``(m, 1)`` and its share of their variance ``(1,)``."""
+    from sklearn.decomposition import PCA
+
+    pca = PCA(n_components=1, random_state=seed)
+    coordinates = pca.fit_transform(centred)  # (m, 1)
+    return coordinates, np.nan_to_num(pca.explained_variance_ratio_)
 
 
 # --- Norms, the table, coincidences ------------------------------------------------------------
@@ -394,6 +465,37 @@ def repeated_tokens(word_position: WordPosition) -> dict[str, list[int]]:
     return {spelling[key]: where for key, where in seen.items() if len(where) > 1}
 
 
+@dataclass(frozen=True)
+class RepeatDistance:
+    """How far apart the same word's two inputs are, in all d dimensions, beside how far apart
+    two different words' inputs are in the same sentence."""
+
+    token: str
+    first: int  # the two positions
+    second: int
+    distance: float  # |x_second - x_first| = |P_second - P_first| (same word vector)
+    others: tuple[float, float]  # (nearest, farthest) two different words' sums, or (nan, nan)
+
+
+def repeat_distance(word_position: WordPosition, pair: tuple[int, int] | None,
+                    shown: np.ndarray) -> RepeatDistance | None:
+    """`RepeatDistance` of the rows `pair` (`first_repeat`), the other words among `shown`."""
+    if pair is None:
+        return None
+    i, j = pair
+    sums = word_position.sums[shown]  # (m, d)
+    vectors = word_position.token_vectors[shown]  # (m, d)
+    gaps = [float(np.linalg.norm(sums[a] - sums[b]))
+            for a in range(len(shown)) for b in range(a + 1, len(shown))
+            if not np.array_equal(vectors[a], vectors[b])]
+    return RepeatDistance(
+        token=word_position.tokens[i], first=int(word_position.positions[i]),
+        second=int(word_position.positions[j]),
+        distance=float(np.linalg.norm(word_position.sums[j] - word_position.sums[i])),
+        others=(min(gaps), max(gaps)) if gaps else (float("nan"), float("nan")),
+    )
+
+
 # --- A compact view ------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class WordPositionView:
@@ -414,6 +516,7 @@ class WordPositionView:
     repeated: dict[str, list[int]]  # `repeated_tokens`
     sums_head: np.ndarray  # (n, min(d, dims)): the first entries of each sum
     coincident: list[tuple[int, int]]  # `coincident_sums`, looked for when d <= dims
+    repeat: RepeatDistance | None = None  # the projection's repeated word, in d dimensions
 
     @property
     def truncated(self) -> bool:
@@ -427,6 +530,7 @@ def word_position_view(
     `word_position`; coincident sums only for a table of at most `dims` dimensions (the
     article's 2-D one: in a wide table two different words never share a point)."""
     dims = check_int("dims", dims, minimum=1)
+    projection = project_word_position(word_position, n_components, seed=seed)
     return WordPositionView(
         tokens=word_position.tokens,
         positions=word_position.positions,
@@ -435,10 +539,11 @@ def word_position_view(
         bert_input=word_position.bert_input,
         total_tokens=word_position.total_tokens,
         unknown_tokens=word_position.unknown_tokens,
-        projection=project_word_position(word_position, n_components, seed=seed),
+        projection=projection,
         norms=norms(word_position),
         table=vector_table(word_position, dims=dims),
         repeated=repeated_tokens(word_position),
         sums_head=word_position.sums[:, :dims].copy(),  # a copy: the (n, d) table is let go
         coincident=coincident_sums(word_position) if word_position.d_model <= dims else [],
+        repeat=repeat_distance(word_position, projection.pair, projection.shown),
     )

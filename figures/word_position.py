@@ -126,14 +126,23 @@ def place_labels(
     return placed
 
 
-def projection_axis_titles(projection, lang: Lang = "en") -> tuple[str, ...]:
+def projection_axis_titles(projection, lang: Lang = "en", *,
+                           pair: tuple[str, int, int] | None = None) -> tuple[str, ...]:
     """Axis titles for a `core.word_position.Projection` in `lang`: "dimension 0" for raw
-    coordinates, "PC1 (42.0% of variance)" for principal components."""
+    coordinates, "PC1 (42.0% of variance)" for principal components; a "contrast" projection's
+    last axis names its repeated word's two positions, `pair` (token, first, second)."""
     if projection.method == "raw":
         return tuple(message("fig.word_position.axis_dimension", lang, i=i)
                      for i in range(projection.coordinates.shape[1]))
+    ratios = projection.explained_variance_ratio
+    if projection.method == "contrast" and pair is not None:
+        token, first, second = pair
+        return (*(message("fig.word_position.axis_pc", lang, number=i + 1, ratio=ratio)
+                  for i, ratio in enumerate(ratios[:-1])),
+                message("fig.word_position.axis_pair", lang, token=plot_text(token),
+                        first=first, second=second, ratio=ratios[-1]))
     return tuple(message("fig.word_position.axis_pc", lang, number=i + 1, ratio=ratio)
-                 for i, ratio in enumerate(projection.explained_variance_ratio))
+                 for i, ratio in enumerate(ratios))
 
 
 def make_word_position_figure(

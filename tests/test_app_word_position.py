@@ -66,7 +66,11 @@ def test_deep_link_minilm_3d():
     assert not at.exception and notices(at) == []
     figure = plotly_figures(at)[0]
     assert {t["type"] for t in figure["data"]} == {"scatter3d"}
-    assert figure["layout"]["scene"]["zaxis"]["title"]["text"].startswith("PC3 (")
+    scene = figure["layout"]["scene"]  # across, the words; up, the two "the"
+    assert scene["xaxis"]["title"]["text"].startswith("PC1 (")
+    assert scene["yaxis"]["title"]["text"].startswith("PC2 (")
+    assert scene["zaxis"]["title"]["text"].startswith("“the” @1 → @5 (")
+    assert "[CLS]" not in {text for trace in figure["data"] for text in trace.get("text") or ()}
     line = chips(at)
     assert ":blue-badge[\\[CLS\\] · 0]" in line and ":blue-badge[the · 5]" in line
     assert line.count("the · ") == 2  # "The" and "the" are both WordPiece `the`

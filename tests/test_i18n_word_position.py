@@ -55,15 +55,15 @@ def test_word_position_random_pca_in_chinese():
     assert at.title[0].value == zh("word-position.title")
     (figure,) = plotly_figures(at)
     scene = figure["layout"]["scene"]
-    for axis, number in (("xaxis", 1), ("yaxis", 2), ("zaxis", 3)):
-        title = scene[axis]["title"]["text"]
-        assert title.startswith(f"PC{number}（") and title.endswith("）")
-        assert "variance" not in title
+    titles = [scene[axis]["title"]["text"] for axis in ("xaxis", "yaxis", "zaxis")]
+    assert titles[0].startswith("PC1（") and titles[1].startswith("PC2（")
+    assert titles[2].startswith("“the”@0 → @3（")  # the repeated word's axis, up
+    assert all(title.endswith("）") and "variance" not in title for title in titles)
     shown = texts(at, EVERY_TEXT)
-    assert "One PCA of the" not in shown and "Same token, different inputs" not in shown
+    assert "Axes chosen" not in shown and "Same token, different inputs" not in shown
     assert "Convention: scaled" not in shown
     assert zh("word-position.repeated_end") in shown
-    assert zh("word-position.projection_pca") in [s.value for s in at.subheader]
+    assert zh("word-position.projection") in [s.value for s in at.subheader]
 
 
 def test_word_position_minilm_in_chinese():
@@ -145,8 +145,11 @@ def test_word_position_presentation_mode_random_in_chinese():
     normal = open_page(WORD, query)
     present = open_page(WORD, {**query, "present": "true"})
     assert not normal.exception and not present.exception
-    assert any("random_state" in c.value for c in normal.caption)  # the PCA's caption
-    assert not any("random_state" in c.value for c in present.caption)
+    axes = zh("word-position.contrast_caption", token="the", first=0, second=3, d=16,
+              shares="x").split("“")[0]  # the projection's caption, up to its first quote
+    assert any(c.value.startswith(axes) for c in normal.caption)
+    assert not any(c.value.startswith(axes) for c in present.caption)
+    assert not any("random_state" in c.value for c in normal.caption)  # no parameter names
     assert zh("word-position.intro") not in texts(present, EVERY_TEXT)
     assert len(plotly_figures(present)) == 1
 

@@ -107,10 +107,19 @@ def test_same_word_at_two_positions_gives_two_sums(model, encoding):
     assert real.tokens == ("[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]")
     np.testing.assert_array_equal(real.token_vectors[1], real.token_vectors[5])
     assert np.linalg.norm(real.sums[1] - real.sums[5]) > 0.1
-    # ... and they stay two points after the projection.
+    # ... and they stay two points after the projection, far enough apart to be seen: one PCA
+    # of everything drew them 0.3% of the plot apart ([CLS] and P0 took the first axes).
     projection = wp.project_word_position(real, 2, seed=0)
-    sums = projection.coordinates[2 * 8 :]
-    assert np.linalg.norm(sums[1] - sums[5]) > 1e-3
+    assert projection.shown.tolist() == [1, 2, 3, 4, 5, 6]  # [CLS] and [SEP] left out
+    points = projection.coordinates  # (18, 2): 6 tokens, 6 positions, 6 sums
+    sums = points[12:]
+    extent = points.max(axis=0) - points.min(axis=0)
+    assert np.abs(sums[4] - sums[0])[1] > 0.5 * extent[1]
+    # The last axis is the pair's own direction: its gap is their distance in 384-D.
+    assert abs(sums[4, 1] - sums[0, 1]) == pytest.approx(
+        np.linalg.norm(real.position_vectors[5] - real.position_vectors[1]))
+    # Position vectors are told apart too: P1 .. P6 spread along that axis.
+    assert np.ptp(points[6:12, 1]) > 0.5 * extent[1]
 
 
 def test_minilm_preset_learned_rows_and_bert_input(model, learned_table):
@@ -160,11 +169,13 @@ def test_empty_and_bad_inputs_name_the_parameter(model):
 
 # --- projection ----------------------------------------------------------------------------------
 def test_pca_is_reproducible_and_equals_an_svd(model):
-    real = wp.minilm_word_position(model, "The cat sat on the mat", encoding="learned")
+    real = wp.minilm_word_position(model, "A cat sat on one mat", encoding="learned")
     first = wp.project_word_position(real, 3, seed=7)
     again = wp.project_word_position(real, 3, seed=7)
     np.testing.assert_array_equal(first.coordinates, again.coordinates)
-    stacked = np.concatenate([real.token_vectors, real.position_vectors, real.sums])
+    words = slice(1, -1)  # [CLS] and [SEP] are left out of the fit and the picture
+    stacked = np.concatenate([real.token_vectors[words], real.position_vectors[words],
+                              real.sums[words]])
     centred = stacked - stacked.mean(axis=0)
     u, s, _ = np.linalg.svd(centred, full_matrices=False)
     expected = u[:, :3] * s[:3]
@@ -172,6 +183,34 @@ def test_pca_is_reproducible_and_equals_an_svd(model):
     np.testing.assert_allclose(np.abs(first.coordinates), np.abs(expected), atol=1e-8)
     np.testing.assert_allclose(first.explained_variance_ratio, s[:3] ** 2 / np.sum(s**2))
     assert first.method == "PCA" and first.axis_titles[0].startswith("PC1 (")
+
+
+@pytest.mark.parametrize("components", [2, 3])
+def test_a_repeated_word_spans_the_second_axis_and_the_rest_is_a_pca(model, components):
+    """By hand, with numpy's SVD: the principal components of what the axis from the first
+    "the" to the second leaves, then that axis; each share of the variance of the whole."""
+    real = wp.minilm_word_position(model, "The cat sat on the mat", encoding="learned")
+    got = wp.project_word_position(real, components, seed=0)
+    assert got.method == "contrast" and got.pair == (1, 5)
+    words = slice(1, 7)
+    stacked = np.concatenate([real.token_vectors[words], real.position_vectors[words],
+                              real.sums[words]])
+    centred = stacked - stacked.mean(axis=0)
+    unit = (real.sums[5] - real.sums[1]) / np.linalg.norm(real.sums[5] - real.sums[1])
+    along = centred @ unit
+    rest = centred - np.outer(along, unit)
+    u, s, _ = np.linalg.svd(rest, full_matrices=False)
+    total = np.sum(centred**2)
+    expected = np.column_stack([u[:, : components - 1] * s[: components - 1], along])
+    np.testing.assert_allclose(np.abs(got.coordinates), np.abs(expected), atol=1e-8)
+    shares = [*(s[: components - 1] ** 2 / total), np.sum(along**2) / total]
+    np.testing.assert_allclose(got.explained_variance_ratio, shares, atol=1e-12)
+    view = wp.word_position_view(real, components)
+    assert (view.repeat.token, view.repeat.first, view.repeat.second) == ("the", 1, 5)
+    assert view.repeat.distance == pytest.approx(
+        np.linalg.norm(real.position_vectors[5] - real.position_vectors[1]))
+    near, far = view.repeat.others  # the other words' sums: farther apart than the two "the"
+    assert view.repeat.distance < near <= far
 
 
 def test_two_d_tables_are_drawn_as_they_are():
@@ -257,8 +296,9 @@ def test_word_position_figure_2d_labels_arrows_and_axis_titles():
 def test_word_position_figure_3d_and_escaped_text(model):
     real = wp.minilm_word_position(model, f"{XSS} **x**")
     projection = wp.project_word_position(real, 3, seed=0)
+    rows = projection.shown
     fig = make_word_position_figure(
-        projection.coordinates, real.tokens, real.positions.tolist(),
+        projection.coordinates, [real.tokens[i] for i in rows], real.positions[rows].tolist(),
         axis_titles=projection.axis_titles, title="t",
     )
     assert {trace.type for trace in fig.data} == {"scatter3d"}
