@@ -53,7 +53,7 @@ except ModelUnavailableError as error:
     st.error(escape_markdown(error_text(error, lang, "minilm")), icon=":material/error:")
     controls.stop()
 sentences = {}
-labels = {"text": t("order.text"), "other": t("order.other")}
+labels = {"text": t("order.first_sentence"), "other": t("order.second_sentence")}
 for name, sentence in (("text", text), ("other", other)):
     count = token_count(sentence)
     if count <= 2:

@@ -36,6 +36,8 @@ def make_dimension_curves_figure(curves: DimensionCurves, *, lang: Lang = "en") 
                 dx=1,
                 y=curves.values[:, j].astype(np.float32),  # float32: half the bytes
                 mode="lines",
+                # A pair's sin and cos are told apart by more than their shade: cos dashed.
+                line={"dash": "solid" if curves.is_sin[j] else "dash"},
                 name=message(
                     "fig.wavelengths.curve_name", lang, dim=dim, function=function,
                     pair=curves.pairs[j], wavelength=_wavelength_text(curves.wavelengths[j]),

@@ -74,7 +74,16 @@ def test_an_unusable_url_value_gets_a_notice(name, value):
 def test_a_sentence_past_the_cap_is_refused_with_a_message():
     at = open_page(ORDER, {"text": "cat " * limits.MAX_ORDER_TOKENS})
     assert not at.exception
+    assert at.warning[0].value.startswith("The first sentence has ")
     assert "at most 64 are run here" in at.warning[0].value
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "The second sentence has no tokens"),
+                                            ("zh", "第二句里没有")])
+def test_an_empty_sentence_is_named_in_words(lang, said):
+    at = open_page(ORDER, {"other": "\u200b", "lang": lang})  # characters the tokenizer drops
+    assert not at.exception
+    assert at.info[0].value.startswith(said)
 
 
 def test_in_chinese():

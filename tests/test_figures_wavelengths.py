@@ -25,6 +25,8 @@ def test_dimension_curves_figure_labels_each_wavelength():
     ]
     np.testing.assert_allclose(fig.data[0].y, np.sin(np.arange(100)), atol=1e-7)  # float32
     assert fig.layout.xaxis.title.text == "position (pos)"
+    # A pair's sin and cos differ by more than their colour's shade: the cos is dashed.
+    assert [t.line.dash for t in fig.data] == ["solid", "dash", "solid"]
 
 
 def test_spectrum_figure():
