@@ -33,6 +33,8 @@ TARGET_CONTRAST = 3.2
 # Streamlit 1.67's two themes' backgrounds (its frontend's bgColor: white and #171614).
 BACKGROUNDS = {"light": "#ffffff", "dark": "#171614"}
 DECORATIVE_ALPHA = 0.5  # at or below: shading and guides, not data
+TEXT_CONTRAST = 4.5  # WCAG 2.2, 1.4.3: text
+MIN_TEXT_SIZE = 12  # px: a chart's smallest text at 1440 x 900
 
 # The CSS names the figures use (plotly accepts any CSS name; these are the ones in figures).
 NAMED = {
@@ -166,10 +168,27 @@ def _colorway(fig: go.Figure) -> Sequence[str]:
     return fig.layout.colorway or STREAMLIT_COLORWAY
 
 
+def _readable_text(font, backgrounds: Sequence[str]) -> None:
+    """Text on the page (an annotation, a trace's labels) at MIN_TEXT_SIZE px and 4.5:1 on
+    every background: a colour short of it on any (no colour reaches 4.5:1 on white and on
+    #171614 at once) gives way to the theme's text colour, and the text keeps its place by
+    its line or point."""
+    if font is None:
+        return
+    if font.size is not None and font.size < MIN_TEXT_SIZE:
+        font.size = MIN_TEXT_SIZE
+    if font.color is None or isinstance(font.color, (list, tuple)) or _numeric(font.color):
+        return
+    parsed = parse_colour(font.color)
+    if parsed is None or any(contrast_ratio(font.color, bg) < TEXT_CONTRAST
+                             for bg in backgrounds):
+        font.color = None
+
+
 def ensure_contrast(fig: go.Figure, *, dark: bool | None = None) -> go.Figure:
-    """`fig` with every line, marker, text and reference-line colour at 3:1 or more on the
-    theme's background, or on both themes' when `dark` is None (see the module docstring);
-    changed in place and returned."""
+    """`fig` with every line, marker and reference-line colour at 3:1 or more on the theme's
+    background, or on both themes' when `dark` is None (see the module docstring), and its
+    text on the page at 4.5:1 and 12 px (`_readable_text`); changed in place and returned."""
     backgrounds = (list(BACKGROUNDS.values()) if dark is None
                    else [BACKGROUNDS["dark" if dark else "light"]])
     colorway = [readable(c, backgrounds) for c in _colorway(fig)]
@@ -204,10 +223,12 @@ def ensure_contrast(fig: go.Figure, *, dark: bool | None = None) -> go.Figure:
         box = parse_colour(annotation.bgcolor) if annotation.bgcolor else None
         if box is not None and box[3] > DECORATIVE_ALPHA:
             continue  # text on a box of its own, not on the page
-        if annotation.font is not None and annotation.font.color is not None:
-            annotation.font.color = readable(annotation.font.color, backgrounds)
+        _readable_text(annotation.font, backgrounds)
         if annotation.arrowcolor is not None:
             annotation.arrowcolor = readable(annotation.arrowcolor, backgrounds)
+    for trace in fig.data:  # labels drawn as a trace's text
+        if "text" in (getattr(trace, "mode", None) or "") and trace.type != "scatter3d":
+            _readable_text(trace.textfont, backgrounds)
     for shape in fig.layout.shapes or ():
         if shape.line is not None and shape.line.color is not None and not shape.fillcolor:
             shape.line.color = readable(shape.line.color, backgrounds)

@@ -119,3 +119,18 @@ def test_alibi_steep_head_and_viridis_dark_end_are_lifted_on_the_dark_theme():
                                    [point])[0]
         for background in BACKGROUNDS.values():
             assert contrast_ratio(_opaque(colour), background) >= 3 - 1e-6
+
+
+def test_text_on_the_page_is_12_px_in_a_colour_that_reads_as_text_on_both_themes():
+    """No colour has 4.5:1 (text's, WCAG 1.4.3) on white and on #171614 at once: a note or a
+    label in a line's colour takes the theme's text colour; one on a box keeps its own."""
+    fig = go.Figure(go.Scatter(x=[0, 1], y=[0, 1], mode="lines+text", text=["a", "b"],
+                               textfont={"color": "#2ca02c", "size": 10}))
+    fig.add_annotation(x=0, y=0, text="sequence length", font={"color": "#7f7f7f", "size": 11})
+    fig.add_annotation(x=1, y=1, text="boxed", font={"color": "#ffffff", "size": 11},
+                       bgcolor="#0068c9")
+    ensure_contrast(fig)
+    note, boxed = fig.layout.annotations
+    assert (note.font.color, note.font.size) == (None, 12)
+    assert (fig.data[0].textfont.color, fig.data[0].textfont.size) == (None, 12)
+    assert (boxed.font.color, boxed.font.size) == ("#ffffff", 11)
