@@ -131,6 +131,9 @@ def facts_view() -> None:
                  f"{mf.sentence_cosine(runs['text', 'none'], runs['other', 'none']):.6f}")
     st.markdown(t("order.permutation") if permutation else t("order.not_permutation"))
     cosine = {p: mf.sentence_cosine(runs["text", p], runs["other", p]) for p in mf.POSITIONS}
+    if permutation:  # a cosine near 1 with positions reads as "order barely matters"
+        explain(t("order.cosine_meaning", cosine=cosine["learned"],
+                  gap=max(1 - cosine["learned"], 0.0)))
     measures = [(t("fig.order.cosine_gap"), max(1 - cosine["learned"], 0.0),
                  max(1 - cosine["none"], 0.0))]
     if repeated["learned"] is not None:

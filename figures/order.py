@@ -74,18 +74,23 @@ def make_head_change_figure(
 
 def make_facts_figure(measures: Sequence[tuple[str, float, float]], *,
                       lang: Lang = "en") -> go.Figure:
-    """The facts side by side: for each (label, with positions, without), two bars. Without
-    positions the order-blind measures are 0."""
-    labels = [label for label, _, _ in measures]
-    fig = go.Figure([
-        go.Bar(x=labels, y=[learned for _, learned, _ in measures], marker_color="#0072B2",
-               name=message("fig.order.with_positions", lang),
-               texttemplate="%{y:.3g}", textposition="outside"),
-        go.Bar(x=labels, y=[blind for _, _, blind in measures], marker_color="#E69F00",
-               name=message("fig.order.without_positions", lang),
-               texttemplate="%{y:.3g}", textposition="outside"),
-    ])
-    top = max((max(a, b) for _, a, b in measures), default=1.0)
-    fig.update_yaxes(range=[0, top * 1.2 + 1e-9], title_text=message("fig.order.gap", lang))
-    fig.update_layout(barmode="group", legend={"orientation": "h", "y": -0.2})
+    """The facts side by side, one panel per measure on an axis of its own (they are different
+    quantities: a distance between attention rows, one between outputs, 1 - cosine): for each
+    (label, with positions, without), two bars. Without positions the order-blind measures
+    are 0."""
+    count = max(len(measures), 1)
+    fig = make_subplots(rows=1, cols=count, subplot_titles=[label for label, _, _ in measures],
+                        horizontal_spacing=0.12 if count > 1 else 0.2)
+    names = (message("fig.order.with_positions", lang),
+             message("fig.order.without_positions", lang))
+    for column, (_, learned, blind) in enumerate(measures, start=1):
+        for name, value, colour in ((names[0], learned, "#0072B2"), (names[1], blind, "#E69F00")):
+            fig.add_trace(go.Bar(x=[name], y=[value], marker_color=colour, name=name,
+                                 legendgroup=name, showlegend=column == 1,
+                                 texttemplate="%{y:.3g}", textposition="outside"),
+                          row=1, col=column)
+        top = max(learned, blind)
+        fig.update_yaxes(range=[0, top * 1.25 + 1e-9], row=1, col=column)
+        fig.update_xaxes(showticklabels=False, row=1, col=column)
+    fig.update_layout(barmode="group", legend={"orientation": "h", "y": -0.12})
     return base_layout(fig, message("fig.order.facts_title", lang), height=420)

@@ -53,6 +53,17 @@ def test_the_facts_are_computed_not_written():
     assert float(shown["outputs differ by (with positions)"]) > 0.1
     assert float(shown["cosine, without positions"]) == pytest.approx(1.0, abs=1e-5)
     assert float(shown["cosine, with positions"]) < 0.999
+    # Three quantities, three panels: each its own axis (not one "difference" axis).
+    facts = figure_titled(at, "What the positions change, measured")
+    axes = {trace["yaxis"] for trace in facts["data"]}
+    assert axes == {"y", "y2", "y3"} and len(facts["data"]) == 6
+    titles = [a["text"] for a in facts["layout"]["annotations"]]
+    assert titles == ["attention rows of the repeated word", "outputs of the repeated word",
+                      "1 − cosine of the two sentences"]
+    # A cosine near 1 with positions is said for what it is.
+    cosine = float(shown["cosine, with positions"])
+    assert any(f"Read the cosine with positions, {cosine:.3f}, as a real difference" in m.value
+               for m in at.markdown)
 
 
 def test_shuffle_gives_another_order_of_the_same_words():
