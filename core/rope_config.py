@@ -201,9 +201,15 @@ def _present(config: Mapping[str, Any], key: str) -> bool:
     return config.get(key) is not None
 
 
-def _head_dim(config: Mapping[str, Any], partial_rotary_factor: object) -> int:
-    """The rotated width: qk_rope_head_dim (DeepSeek's MLA), head_dim, or hidden / heads; times
-    partial_rotary_factor when the config has one (transformers' int(head_dim * factor))."""
+class NoHeadWidthError(ValueError):
+    """A config.json with none of the fields a head's width is read from."""
+
+
+def _head_dim(config: Mapping[str, Any], partial_rotary_factor: object,
+              default: int | None = None) -> int:
+    """The rotated width: qk_rope_head_dim (DeepSeek's MLA), head_dim, or hidden / heads (or
+    `default` when the config has none of them); times partial_rotary_factor when the config
+    has one (transformers' int(head_dim * factor))."""
     if _present(config, "qk_rope_head_dim"):
         head = _whole("qk_rope_head_dim", config["qk_rope_head_dim"], minimum=1,
                       maximum=MAX_D_HEAD)
@@ -218,9 +224,11 @@ def _head_dim(config: Mapping[str, Any], partial_rotary_factor: object) -> int:
                              f"{heads}: the head width hidden_size / num_attention_heads must be "
                              f"a whole number (or give head_dim)")
         head = hidden // heads
+    elif default is not None:
+        head = _whole("head_dim", default, minimum=1, maximum=MAX_D_HEAD)
     else:
-        raise ValueError("config has no head width: give head_dim, qk_rope_head_dim, or "
-                         "hidden_size and num_attention_heads")
+        raise NoHeadWidthError("config has no head width: give head_dim, qk_rope_head_dim, or "
+                               "hidden_size and num_attention_heads")
     if partial_rotary_factor is not None:
         share = _number("partial_rotary_factor", partial_rotary_factor, minimum=0.0, maximum=1.0,
                         strict=True)
@@ -233,7 +241,7 @@ def _head_dim(config: Mapping[str, Any], partial_rotary_factor: object) -> int:
 
 def parse_config(
     text: str, *, name: str = "custom", label: str = "Pasted config.json",
-    source: str = "pasted config.json",
+    source: str = "pasted config.json", default_head_dim: int | None = None,
 ) -> RopeConfig:
     """Read a pasted config.json into a `RopeConfig` (ValueError naming the field if unusable).
 
@@ -241,7 +249,8 @@ def parse_config(
     when absent; transformers 5's ``rope_parameters`` may hold it); ``max_position_embeddings``
     (required); ``rope_scaling``, or else ``rope_parameters`` (``rope_theta`` and
     ``partial_rotary_factor`` are lifted out of it; a ``default`` type is stored as None); a
-    top-level ``original_max_position_embeddings``. Every other field is ignored.
+    top-level ``original_max_position_embeddings``. Every other field is ignored. A config
+    without a head width raises NoHeadWidthError, or takes `default_head_dim` if given.
     """
     config = _load_json(text)
     scaling = config.get("rope_scaling") or config.get("rope_parameters")
@@ -262,7 +271,8 @@ def parse_config(
                          "window the frequencies are scaled for)")
     rope_scaling = scaling if scaling and rope_type_of(scaling) != "default" else None
     return RopeConfig(
-        name=name, label=label, d_head=_head_dim(config, partial), rope_theta=theta,
+        name=name, label=label, d_head=_head_dim(config, partial, default_head_dim),
+        rope_theta=theta,
         max_position_embeddings=config["max_position_embeddings"], rope_scaling=rope_scaling,
         source=source,
         original_max_position_embeddings=config.get("original_max_position_embeddings"),

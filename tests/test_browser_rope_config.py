@@ -159,7 +159,7 @@ BAD_PASTES = [
     ('{"head_dim": 128, "x": "' + "a" * 1_000_000 + '"}', "has 1000026 characters: at most"),
     ('{"a": ' * 20 + "1" + "}" * 20, "nests deeper than 8 levels"),
     ('{"head_dim": 128, "max_position_embeddings": 4096, "rope_theta": NaN}', "NaN"),
-    ('{"max_position_embeddings": 4096, "rope_theta": 10000}', "no head width: give head_dim"),
+    ('{"head_dim": 128, "rope_theta": 10000}', "no max_position_embeddings"),
     ('{"head_dim": 64, "max_position_embeddings": 8, "rope_scaling": '
      '{"type": "<img src=x onerror=alert(1)>", "factor": 2}}', "<img src=x onerror=alert(1)>"),
 ]

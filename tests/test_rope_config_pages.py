@@ -11,7 +11,14 @@ import math
 import numpy as np
 import pytest
 
-from core.rope_config import MAX_CONFIG_CHARS, PRESETS, parse_config, published_config, variant
+from core.rope_config import (
+    MAX_CONFIG_CHARS,
+    PRESETS,
+    NoHeadWidthError,
+    parse_config,
+    published_config,
+    variant,
+)
 from core.rope_scaling import critical_pair, scaling_bands
 from figures.common import presentation_colour
 from figures.contrast import readable
@@ -285,7 +292,7 @@ def test_config_view_at_its_defaults():
     assert chart_keys(at) == CONFIG_CHARTS
     assert list(table(at).columns) == ["Llama 3.1 8B"]
     column = table(at)["Llama 3.1 8B"].tolist()
-    assert column[:7] == ["llama3 ×8", "128", "500000", "8192", "131072",
+    assert column[:7] == ["llama3 ×8", "128", "500,000", "8192", "131072",
                           "16× L; factor 8 covers 65536: T is 2× past it", "1"]
     assert column[-1] == "meta-llama/Llama-3.1-8B config.json"  # the numbers' source
     assert [s.value for s in at.subheader] == ["A model's config"]
@@ -425,7 +432,7 @@ def test_a_pasted_config_is_drawn_instead_of_the_preset_and_the_url_carries_its_
     paste(at, GOOD_PASTE)
     assert notices(at) == []
     assert list(table(at).columns) == ["Pasted config.json", "Mistral 7B"]
-    assert table(at).iloc[:5, 0].tolist() == ["linear ×2.5", "64", "10000", "16384", "40960"]
+    assert table(at).iloc[:5, 0].tolist() == ["linear ×2.5", "64", "10,000", "16384", "40960"]
     assert at.query_params.get("config") in (None, ["llama-3.1-8b"])
     assert "pasted_config" not in at.query_params  # the text itself never
     code = at.query_params["pasted"]  # its RoPE fields, as the config reads them
@@ -435,12 +442,29 @@ def test_a_pasted_config_is_drawn_instead_of_the_preset_and_the_url_carries_its_
     assert "pasted" not in at.query_params
 
 
+def test_a_paste_of_ropes_fields_alone_is_drawn_at_a_usual_head_width_and_says_so():
+    """Qwen2.5's RoPE fields as an engineer keeps them in her notes: no hidden_size, no
+    num_attention_heads, no head_dim. Drawn (not refused) at 128, said, and carried so."""
+    qwen = {"max_position_embeddings": 32768, "rope_theta": 1000000.0,
+            "rope_scaling": {"type": "yarn", "factor": 4.0,
+                             "original_max_position_embeddings": 32768}}
+    at = paste(open_page(ROPE, {"view": "config"}), json.dumps(qwen))
+    [notice] = notices(at)
+    assert notice.startswith("The pasted config.json has no head width") and "128" in notice
+    assert list(table(at).columns) == ["Pasted config.json"]
+    assert table(at).iloc[1, 0] == "128"
+    assert table(at).iloc[2, 0] == "1,000,000"  # as people write it, not 1e+06
+    assert unpack_pasted(at.query_params["pasted"]).d_head == 128
+    assert at.radio(key="config").disabled  # the preset it replaces is greyed, not "chosen"
+    with pytest.raises(NoHeadWidthError):  # core itself assumes nothing
+        parse_config(json.dumps(qwen))
+
+
 @pytest.mark.parametrize("text, field", [
     ("[" * 100_000 + "]" * 100_000, f"config has 200000 characters: at most {MAX_CONFIG_CHARS}"),
     ('{"a": ' * 20 + "1" + "}" * 20, "nests deeper than 8 levels"),
     ('{"head_dim": 128, "x": "' + "a" * 1_000_000 + '"}', "config has 1000026 characters"),
     ('{"head_dim": 128, "max_position_embeddings": 4096, "rope_theta": NaN}', "NaN"),
-    ('{"max_position_embeddings": 4096, "rope_theta": 10000}', "no head width: give head_dim"),
     ('{"hidden_size": 4095, "num_attention_heads": 32, "max_position_embeddings": 8}',
      "hidden_size=4095 is not a multiple of num_attention_heads=32"),
     ('{"head_dim": 128}', "no max_position_embeddings"),

@@ -29,6 +29,7 @@ from core.rope_config import (
     MAX_CONFIG_CHARS,
     METHOD_FIELDS,
     PRESETS,
+    NoHeadWidthError,
     RopeConfig,
     config_contexts,
     field_value,
@@ -115,14 +116,25 @@ def own_factor(config: RopeConfig | None, maximum: int) -> int | None:
     return whole if abs(factor - whole) < 1e-9 and 1 <= whole <= maximum else None
 
 
+# The head width a pasted config without one is drawn at (Llama's, Qwen's, Mistral's), said.
+ASSUMED_HEAD_DIM = 128
+
+
 def _read_paste(text: str) -> tuple[RopeConfig | None, str | None]:
+    """The pasted config, and a notice: why it is not used, or what was assumed."""
     if not text.strip():
         return None, None
+    assumed = None
     try:
-        config = parse_config(text, label=t("rope-config.pasted_label"))
+        try:
+            config = parse_config(text, label=t("rope-config.pasted_label"))
+        except NoHeadWidthError:  # RoPE's fields alone (a note's excerpt): a usual width, said
+            config = parse_config(text, label=t("rope-config.pasted_label"),
+                                  default_head_dim=ASSUMED_HEAD_DIM)
+            assumed = t("rope-config.paste_head_assumed", d_head=ASSUMED_HEAD_DIM)
     except ValueError as error:  # json.loads only: the text is never evaluated
         return None, t("rope-config.paste_problem", problem=str(error))
-    return config, None
+    return config, assumed
 
 
 def factor_context(controls: PageControls, *, active: bool,
@@ -142,14 +154,16 @@ def config_controls(controls: PageControls, *, fields: bool = False) -> ConfigCh
     """The `config` and `compare` choices, and `factor`'s default set to the config's own
     (`factor_context`; with `fields`, the caller sets every field's, `workbench`). Then
     `config_row` makes the `factor` slider, then `paste_box`."""
-    with controls.shown(True, "config"):
-        name = controls.choice("config", t("rope-config.config"),
-                               help=t("rope-config.config_help"))
-        compare = controls.choice("compare", t("rope-config.compare"),
-                                  help=t("rope-config.compare_help"))
     # The paste box comes after the factor; its text of this run is already in the state.
     text = st.session_state.get(PASTE_KEY) or ""
     pasted, problem = _read_paste(text)
+    with controls.shown(True, "config"):
+        # A paste drawn in the preset's place: the preset's choice is greyed, and says why.
+        name = controls.choice("config", t("rope-config.config"),
+                               help=t("rope-config.config_pasted") if pasted is not None
+                               else t("rope-config.config_help"), disabled=pasted is not None)
+        compare = controls.choice("compare", t("rope-config.compare"),
+                                  help=t("rope-config.compare_help"))
     if len(text) > MAX_CONFIG_CHARS:
         # Refused above with its length; the session keeps no more than one character over
         # the limit (the box has no max_chars: Streamlit's would drop a long paste silently).
@@ -225,6 +239,13 @@ def curves_to_draw(choice: ConfigChoice, factor: int) -> tuple[list[RopeConfigCu
             t("rope-config.paste_problem", problem=str(error))
 
 
+def number_text(value: float) -> str:
+    """A config's number as people write it: 1,000,000 (not 1e+06), 0.25, 2.5."""
+    if float(value).is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:g}"
+
+
 def ratio_text(curves: RopeConfigCurves) -> str:
     """T / L, and the context the factor is meant for (s x L), flagged when T asks for more:
     Llama 3.1's factor 8 covers 65,536 while its max_position_embeddings asks 16 x L."""
@@ -260,7 +281,7 @@ def config_table(shown: list[RopeConfigCurves]) -> pd.DataFrame:
         while column in table:  # the same config twice (compared with itself)
             column += " "
         table[column] = [
-            method_text(curves, lang), str(curves.d_head), f"{curves.rope_theta:g}",
+            method_text(curves, lang), str(curves.d_head), number_text(curves.rope_theta),
             str(curves.trained_context), str(curves.target_context), ratio_text(curves),
             f"{curves.attention_factor:.4g}",
             t("rope-config.table_band_counts", **counts),
@@ -377,7 +398,8 @@ def variant_label(label: str, base: RopeConfig, rope_type: str, changes: dict[st
     if rope_type != base.rope_type:
         parts.append(t("fig.rope_config.no_scaling") if rope_type == "default" else rope_type)
     for name, value in changes.items():
-        shown = "-" if value is None else (f"{value:g}" if isinstance(value, float) else value)
+        shown = "-" if value is None else (number_text(value) if isinstance(value, float)
+                                           else value)
         parts.append(f"{name} {shown}")
     return f"{label} · {', '.join(parts)}" if parts else label
 
