@@ -45,9 +45,10 @@ CAPTIONS = [
     ("app_pages/similarity.py", {"view": "offset"},
      ("similarity.offset_text", {"count": 2000, "label": "x"}), 0,
      [("grey", "random: min-max", "fill")]),
-    ("app_pages/rope.py", {"view": "config"}, ("rope-config.angles_caption", {}), 1,
-     [("red", "angles never seen in training", "marker"),
-      ("blue", "target 0 .. 131071, unscaled", "line")]),
+    # The configs' captions serve the overlay too, where each config has its colour: they name
+    # a legend entry, never a colour.
+    ("app_pages/rope.py", {"view": "config", "compare": "mistral-7b", "arrange": "overlay"},
+     ("rope-config.angles_caption", {}), 1, []),
     ("app_pages/word_position.py", {}, ("word-position.repeated", {"items": "", "rest": ""}), 0,
      [("red", "token + position", "marker")]),
 ]

@@ -182,7 +182,7 @@ def test_wavelength_figure_marks_bands_contexts_critical_pair_and_edges():
     by_name = {trace.name: trace for trace in fig.data}
     interpolated = by_name["scaled: interpolated"]
     np.testing.assert_allclose(interpolated.y, 8 * curves.bands.wavelengths[interpolated.x])
-    assert list(by_name["trained context L = 8192"].y) == [8192, 8192]
+    assert list(by_name["original context L = 8192"].y) == [8192, 8192]
     assert list(by_name["target context T = 131072"].y) == [131072, 131072]
     assert list(by_name["critical pair 35"].x) == [34.5, 34.5]
     edges = [trace for trace in fig.data if trace.name == "band edges"]
