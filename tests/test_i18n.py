@@ -74,6 +74,15 @@ def test_chinese_catalogue_is_chinese():
     assert len(cjk) / len(zh) > 0.6
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_message_speaks_to_developers(lang):
+    """Prose for students and audiences: no parameter names of a library (random_state), no
+    complexity notation, no float talk (pages keep such remarks for the curious in words)."""
+    developer = re.compile(r"random_state|O\(n|float error|floating-point|浮点")
+    said = {key: developer.findall(text) for key, text in catalogue(lang).items()}
+    assert {key: found for key, found in said.items() if found} == {}
+
+
 def test_every_key_used_in_the_code_exists():
     en = catalogue("en")
     missing = [f"{path}:{line}: {arg.value}" for path, line, arg in key_calls()
