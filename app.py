@@ -113,7 +113,11 @@ with st.sidebar:
     if navigation.url_path != TOUR_PAGE.url_path:  # the tour edits its deck itself
         deck_sidebar(navigation.url_path)
 controls.finish()
-if not presenting():  # slides stay clean; present=1 links are shared like any other
+# Slides stay clean (present=1 links are shared like any other), and so does the presenter's
+# own window (its address is the audience's plus presenter=1: nothing to share).
+presenter_window = (navigation.url_path == TOUR_PAGE.url_path
+                    and st.query_params.get("presenter", "").lower() in ("1", "true"))
+if not presenting() and not presenter_window:
     share.show_link()  # at the top of every page: the address bar itself (ui/share.py)
 if missing_page:
     st.warning(t("app.page_not_found", path=escape_markdown(shorten(missing_page, 80))),

@@ -177,6 +177,7 @@ def test_the_presenter_view_follows_the_audience_and_moves_it(browser, app_url):
         assert presenter.get_by_text("Presenter view · slide 1 of").count() == 1
         assert presenter.get_by_text("Next slide").count() == 1
         assert presenter.locator(".pe-clock").inner_text().startswith("Elapsed")
+        assert presenter.get_by_text("Link to this view").count() == 0  # nothing to share
         audience.bring_to_front()
         audience.keyboard.press("ArrowRight")  # the clicker, in the audience's window
         wait_for(audience, 2)
