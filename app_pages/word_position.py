@@ -224,8 +224,8 @@ def projection_section() -> None:
         st.markdown(t("word-position.repeat_distance", token=escape_markdown(repeat.token),
                       first=repeat.first, second=repeat.second, distance=repeat.distance,
                       d=shown.d_model, near=repeat.others[0], far=repeat.others[1]))
-    if drawn < n:
-        explain(t("word-position.left_out"), caption=True)
+    if drawn < n:  # what the picture leaves out is said on a slide too (not an aside)
+        st.caption(t("word-position.left_out"))
     ratios = projected.explained_variance_ratio
     if projected.method == "raw":
         explain(t("word-position.raw_caption_3d", d=shown.d_model), caption=True)

@@ -71,6 +71,9 @@ def test_deep_link_minilm_3d():
     assert scene["yaxis"]["title"]["text"].startswith("PC2 (")
     assert scene["zaxis"]["title"]["text"].startswith("“the” @1 → @5 (")
     assert "[CLS]" not in {text for trace in figure["data"] for text in trace.get("text") or ()}
+    presented = open_page(WORD, {"embedding": "minilm", "present": "true"})  # said on a slide too
+    assert any(c.value.startswith("[CLS], [SEP] and their positions are left out")
+               for c in presented.caption)
     line = chips(at)
     assert ":blue-badge[\\[CLS\\] · 0]" in line and ":blue-badge[the · 5]" in line
     assert line.count("the · ") == 2  # "The" and "the" are both WordPiece `the`
