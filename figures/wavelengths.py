@@ -131,9 +131,9 @@ def make_spectrum_figure(spectrum: Spectrum, *, lang: Lang = "en") -> go.Figure:
 CLOCK_DX, CLOCK_DY = 2.6, 3.4  # clock centres apart, in the unit circle's radii
 
 
-def _clock_centres(count: int) -> tuple[np.ndarray, np.ndarray]:
+def _clock_centres(count: int, per_row: int) -> tuple[np.ndarray, np.ndarray]:
     index = np.arange(count)
-    return index % CLOCKS_PER_ROW * CLOCK_DX, -(index // CLOCKS_PER_ROW) * CLOCK_DY  # (m,), (m,)
+    return index % per_row * CLOCK_DX, -(index // per_row) * CLOCK_DY  # (m,), (m,)
 
 
 def _with_gaps(*columns: np.ndarray) -> list[float | None]:
@@ -157,11 +157,12 @@ def _hands(frames: ClockFrames, f: int, cx: np.ndarray, cy: np.ndarray, lang: La
     }
 
 
-def make_clock_figure(frames: ClockFrames, *, start: int = 0, lang: Lang = "en") -> go.Figure:
+def make_clock_figure(frames: ClockFrames, *, start: int = 0, lang: Lang = "en",
+                      per_row: int = CLOCKS_PER_ROW) -> go.Figure:
     """Each (sin, cos) pair as a hand on the unit circle (x = cos, y = sin), turning w_i per
     position; a slider and a play button move every clock at once (client-side frames)."""
     m = len(frames.pairs)
-    cx, cy = _clock_centres(m)
+    cx, cy = _clock_centres(m, per_row)
     theta = np.linspace(0, 2 * np.pi, 73)
     circle_x: list[float | None] = []
     circle_y: list[float | None] = []
@@ -244,9 +245,9 @@ def make_clock_figure(frames: ClockFrames, *, start: int = 0, lang: Lang = "en")
     fig.update_yaxes(visible=False, range=[cy.min() - 1.6, 1.6], scaleanchor="x", scaleratio=1)
     # The chart element lays the clocks out again with fewer to a row where their labels would
     # not fit (a phone): ui/plotly_react.js `fitTiles`.
-    fig.update_layout(meta={"tiles": {"count": m, "columns": min(m, CLOCKS_PER_ROW),
+    fig.update_layout(meta={"tiles": {"count": m, "columns": min(m, per_row),
                                       "dx": CLOCK_DX, "dy": CLOCK_DY}})
-    rows = -(-m // CLOCKS_PER_ROW)
+    rows = -(-m // per_row)
     if frames.truncated:
         title = message("fig.wavelengths.clock_title_truncated", lang, last=frames.positions[-1])
     else:
