@@ -20,6 +20,7 @@ from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
+from ui.plotly_react import clicked_point
 from ui.text import escape_markdown, explain
 
 LONGEST = " ".join(["cat"] * (limits.MAX_ORDER_TOKENS - 2))  # the cap: the largest entries
@@ -67,6 +68,24 @@ for name, sentence in (("text", text), ("other", other)):
     sentences[name] = sentence
 
 
+HEAD_MAP = "order_change_chart"
+
+
+def pick_head() -> None:
+    """A click on the head map's cell (x: head, y: layer) draws that head: the sliders take its
+    numbers before the view reruns, and the link with them."""
+    point = clicked_point(HEAD_MAP)
+    if not point or point.get("trace") not in (0, None):
+        return
+    try:
+        layer, head = int(point["y"]), int(point["x"])
+    except (KeyError, TypeError, ValueError):
+        return
+    params = controls.params
+    if 1 <= layer <= params["layer"].maximum and 1 <= head <= params["head"].maximum:
+        st.session_state["layer"], st.session_state["head"] = layer, head
+
+
 @st.fragment
 def attention_view() -> None:
     """One head with and without positions, and every head's change to pick from."""
@@ -82,7 +101,8 @@ def attention_view() -> None:
     explain(t("order.change_text", heads=", ".join(f"{a}.{b}" for a, b in marked)),
             caption=True)
     show_chart(make_head_change_figure(change, layer=layer, head=head, marked=marked, lang=lang),
-               key="order_change_chart", name=file_stem("order-change", f"T{len(learned.tokens)}"))
+               key=HEAD_MAP, name=file_stem("order-change", f"T{len(learned.tokens)}"),
+               on_click=pick_head)
     show_chart(
         make_attention_pair_figure(learned.tokens, learned.attentions[layer - 1, head - 1],
                                    blind.attentions[layer - 1, head - 1], layer=layer, head=head,

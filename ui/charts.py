@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -67,10 +68,12 @@ def dark_theme() -> bool:
         return False
 
 
-def show_chart(fig: go.Figure, *, key: str, name: str, table: TableExport | None = None) -> None:
+def show_chart(fig: go.Figure, *, key: str, name: str, table: TableExport | None = None,
+               on_click: Callable[[], None] | None = None) -> None:
     """`st.plotly_chart` with the app's settings: `key` names the chart (CSS class st-key-<key>),
     `name` is the file stem of its downloads (`file_stem`). A heatmap of a table passes `table`:
-    its CSV and .npy then carry the table's numbers, not the picture's."""
+    its CSV and .npy then carry the table's numbers, not the picture's. With `on_click`, a click
+    on a point calls it before the rerun (`ui.plotly_react.clicked_point(key)` says where)."""
     if on_slide():  # a slide says what its audience needs: no notes on sampling
         fig = without_notes(fig)
     if presenting():
@@ -91,7 +94,11 @@ def show_chart(fig: go.Figure, *, key: str, name: str, table: TableExport | None
     }
     if plotly_react.enabled() and not st.session_state.get(_PLAIN_CHARTS):
         # the same chart, kept across reruns (ui/plotly_react.py)
-        plotly_react.plotly_react_chart(fig, key=key, theme=theme, config=config)
+        plotly_react.plotly_react_chart(fig, key=key, theme=theme, config=config,
+                                        on_click=on_click)
+    elif on_click is not None:  # a click selects its point
+        st.plotly_chart(fig, key=key, theme=theme, config=config, on_select=on_click,
+                        selection_mode="points")
     else:
         st.plotly_chart(fig, key=key, theme=theme, config=config)
     export_menu(fig, key=key, name=name, table=table)

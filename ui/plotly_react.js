@@ -899,6 +899,7 @@ function setUp(root, gd) {
     // The chart's room while it is redrawn; a slide's chart takes the room its block has.
     gd.style.minHeight = state.fullscreen || state.slideHeight ? "" : `${drawn.layout.height}px`;
     return Plotly.react(gd, drawn).then(() => {
+      listenForClicks(gd, state);
       state.drawn = drawing;
       state.traces = traces;
       state.sent = drawn;
@@ -993,11 +994,24 @@ function figure(data, state, theme) {
            config: chartConfig(data.config || {}, state) };
 }
 
-export default function ({ parentElement, data }) {
+// A chart whose page asks for its clicks (`data.clicks`): the point clicked goes to the server
+// as the element's "click" trigger (x, y and trace of plotly's first point), once per click.
+function listenForClicks(gd, state) {
+  if (state.clicking || !gd.on) return;
+  state.clicking = true;
+  gd.on("plotly_click", event => {
+    const point = event && event.points && event.points[0];
+    if (!point || !state.data || !state.data.clicks || !state.setTriggerValue) return;
+    state.setTriggerValue("click", { x: point.x, y: point.y, trace: point.curveNumber });
+  });
+}
+
+export default function ({ parentElement, data, setTriggerValue }) {
   const root = parentElement.querySelector(".pe-plotly-react");
   const gd = root.querySelector(".pe-plotly-chart");
   const state = gd.__pePlotlyReact || setUp(root, gd);
   state.data = data;
+  state.setTriggerValue = setTriggerValue;
   // The chart's room before plotly.js has loaded (a drawn chart keeps the height it was fitted to).
   if (!state.drawn && !state.slideHeight) gd.style.minHeight = `${data.height}px`;
   state.draw();

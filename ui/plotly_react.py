@@ -18,7 +18,9 @@ What it keeps from `st.plotly_chart` (ui/charts.py `show_chart` chooses between 
 - the chart div in the page's DOM (`isolate_styles=False`: no shadow root), with the element's
   `st-key-<key>` class around it, as pages and tests find charts.
 
-Not kept: chart selections (`on_select`, unused here); Streamlit's fullscreen wrapper (the
+Clicks: a page that passes `on_click` hears of a click on a point (the element's "click"
+trigger; `clicked_point` reads it), as st.plotly_chart's point selection would tell it.
+Not kept: box and lasso selections (unused here); Streamlit's fullscreen wrapper (the
 modebar's button opens the same kind of layer, made here, Escape closes it); the element
 container's `stPrintGraphic` class (Streamlit's print styles for charts); st.plotly_chart's
 title bolded twice (`<b><b>..</b></b>`, drawn as the single bold this one sends).
@@ -56,6 +58,7 @@ import re
 import sys
 import threading
 import time
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -247,9 +250,12 @@ def _content_height(figure: dict) -> int:
 
 
 def plotly_react_chart(fig: go.Figure, *, key: str, theme: str | None = "streamlit",
-                       config: dict[str, Any] | None = None) -> None:
+                       config: dict[str, Any] | None = None,
+                       on_click: Callable[[], None] | None = None) -> None:
     """Draw `fig` as `st.plotly_chart(fig, key=key, theme=theme, config=config)` does, in an
-    element that stays the same across reruns (its key is its identity)."""
+    element that stays the same across reruns (its key is its identity). With `on_click`, a
+    click on a point calls it (before the rerun it starts), `clicked_point(key)` then saying
+    where."""
     import plotly.io as pio
     import plotly.tools
 
@@ -272,11 +278,30 @@ def plotly_react_chart(fig: go.Figure, *, key: str, theme: str | None = "streaml
         "height": height,
         "module": _url("pe-plotly-react-"),  # the element's code
         "src": _url("plotly-"),  # plotly.js
+        "clicks": on_click is not None,
     }
     payload = json.dumps(settings, separators=(",", ":")).encode() + b"\n" + spec.encode()
     # As tall as the chart drawn: the browser may fit the figure to a phone, taller (its panels
     # stacked, plotly_react.js `fitToWidth`).
-    _element()(key=key, data=payload, width="stretch", height="content")
+    callbacks = {} if on_click is None else {"on_click_change": on_click}
+    _element()(key=key, data=payload, width="stretch", height="content", **callbacks)
+
+
+def clicked_point(key: str) -> dict[str, Any] | None:
+    """The point last clicked on chart `key` ({"x", "y", "trace"}), read in its `on_click`: this
+    element's click, or st.plotly_chart's point selection (`ui.charts.show_chart` draws with
+    either)."""
+    result = st.session_state.get(key)
+    if result is None:
+        return None
+    click = getattr(result, "click", None)
+    if isinstance(click, dict):
+        return click
+    try:  # st.plotly_chart's selection state: {"selection": {"points": [...]}}
+        point = result["selection"]["points"][0]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return {"x": point.get("x"), "y": point.get("y"), "trace": point.get("curve_number")}
 
 
 def main() -> None:
