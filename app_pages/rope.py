@@ -16,6 +16,8 @@ from figures.rope_config import (
     make_config_angle_figure,
     make_config_logit_figure,
     make_config_wavelength_figure,
+    make_difference_logit_figure,
+    make_difference_wavelength_figure,
     make_overlay_angle_figure,
     make_overlay_logit_figure,
     make_overlay_wavelength_figure,
@@ -27,11 +29,14 @@ from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.rope_config import (
     PANEL_KEYS,
+    Drawn,
     coloured_pairs,
     coloured_table,
     config_table,
+    differences_from,
     drawn_curves,
     factor_context,
+    file_parts,
     workbench,
 )
 from ui.text import escape_markdown, explain
@@ -280,46 +285,27 @@ def extension_section() -> None:
 @st.fragment(key="rope/config")
 def config_section() -> None:
     """A model's config, variants of it and others pinned beside it (up to four, on the same
-    axes or side by side): per pair wavelengths and bands, largest angles at the target length,
-    the logit of a query with itself. Its own rows: the config, the one to compare, the paste
-    box and the factor; the method and its rope_scaling fields; the overlay."""
+    axes, side by side, or each minus a baseline): per pair wavelengths and bands, largest
+    angles at the target length, the logit of a query with itself. Its own rows: the config,
+    the one to compare, the paste box (and the head width of a paste without one) and the
+    factor; the method and its rope_scaling fields; the overlay; the baseline."""
     st.subheader(t("rope-config.heading"))
     drawn, notices = workbench(controls)
     shown, problems = drawn_curves(drawn)
     for notice in (*notices, *problems):
         st.warning(escape_markdown(notice), icon=":material/warning:")
     explain(t("rope-config.intro"))
-    colours = [entry.colour for entry in drawn if entry.label in {c.label for c in shown}]
-    st.table(coloured_table(config_table(shown), colours))
-    charts = (
-        ("wavelengths", make_config_wavelength_figure, make_overlay_wavelength_figure,
-         t("rope-config.wavelengths_caption")),
-        ("angles", make_config_angle_figure, make_overlay_angle_figure,
-         t("rope-config.angles_caption")),
-        ("logits", make_config_logit_figure, make_overlay_logit_figure,
-         t("rope-config.logits_caption")),
-    )
-    overlay = len(shown) > 1 and controls.current("arrange") == "overlay"
-    stem = "-".join(c.name for c in shown)
-    for kind, make_one, make_overlay, caption in charts:
-        if overlay:
-            show_chart(make_overlay(shown, colours, lang=lang), key=f"config_{kind}_chart",
-                       name=file_stem(f"rope-config-{kind}", stem))
-            explain(caption + " " + t("rope-config.overlay_caption"), caption=True)
-            continue
-        # Side by side: two a row, every panel on the same y range.
-        for row in range(0, len(shown), 2):
-            pair = shown[row:row + 2]
-            columns = st.columns(len(pair), gap="medium") if len(pair) > 1 else [st.container()]
-            for index, (column, curves) in enumerate(zip(columns, pair, strict=True), start=row):
-                others = [other for other in shown if other is not curves]
-                with column:
-                    show_chart(
-                        make_one(curves, lang=lang, shown_with=others),
-                        key=f"{PANEL_KEYS[index]}_{kind}_chart",
-                        name=file_stem(f"rope-config-{kind}", curves.name),
-                    )
-        explain(caption, caption=True)
+    entries = [entry for entry, _ in shown]
+    curves = [each for _, each in shown]
+    colours = [entry.colour for entry in entries]
+    st.table(coloured_table(config_table(curves), colours))
+    arrange = controls.current("arrange")
+    if len(curves) == 1 and arrange == "difference":
+        st.info(t("rope-config.difference_needs_two"), icon=":material/info:")
+    if len(curves) > 1 and arrange == "difference":
+        difference_charts(shown)
+    else:
+        config_charts(entries, curves, overlay=len(curves) > 1 and arrange == "overlay")
     # Per pair, every config side by side: to copy, or download as CSV (the table's toolbar).
     # Built only while open (opening it reruns this view), as the Export menu's buttons are: a
     # folded table re-sent with every change of the view cost ~20-30 ms a change.
@@ -327,8 +313,70 @@ def config_section() -> None:
                         key="config_pairs", on_change="rerun")
     if pairs.open:
         with pairs:
-            columns = pair_columns(shown, lang)
-            st.dataframe(coloured_pairs(columns, shown, colours), hide_index=True)
+            columns = pair_columns(curves, lang)
+            st.dataframe(coloured_pairs(columns, curves, colours), hide_index=True)
+
+
+def config_charts(entries: list[Drawn], curves: list, *, overlay: bool) -> None:
+    """The three charts: every config on the same axes (`overlay`), or each in its own panel,
+    two a row, every panel on the same y range."""
+    colours = [entry.colour for entry in entries]
+    charts = (  # each kind: its figures, and its caption overlaid and in panels
+        ("wavelengths", make_config_wavelength_figure, make_overlay_wavelength_figure,
+         t("rope-config.overlay_wavelengths_caption"), t("rope-config.wavelengths_caption")),
+        ("angles", make_config_angle_figure, make_overlay_angle_figure,
+         t("rope-config.overlay_angles_caption"), t("rope-config.angles_caption")),
+        ("logits", make_config_logit_figure, make_overlay_logit_figure,
+         t("rope-config.overlay_logits_caption"), t("rope-config.logits_caption")),
+    )
+    for kind, make_one, make_overlay, overlay_caption, caption in charts:
+        if overlay:
+            show_chart(make_overlay(curves, colours, lang=lang), key=f"config_{kind}_chart",
+                       name=file_stem(f"rope-config-{kind}", *file_parts(entries)))
+            explain(overlay_caption, caption=True)
+            continue
+        for row in range(0, len(curves), 2):
+            pair = curves[row:row + 2]
+            columns = st.columns(len(pair), gap="medium") if len(pair) > 1 else [st.container()]
+            for index, (column, each) in enumerate(zip(columns, pair, strict=True), start=row):
+                others = [other for other in curves if other is not each]
+                with column:
+                    show_chart(
+                        make_one(each, lang=lang, shown_with=others),
+                        key=f"{PANEL_KEYS[index]}_{kind}_chart",
+                        name=file_stem(f"rope-config-{kind}", *file_parts([entries[index]])),
+                    )
+        explain(caption, caption=True)
+
+
+def difference_charts(shown: list) -> None:
+    """Each config minus the baseline: per pair (log2 of the scaled wavelengths' ratio: configs
+    of another head width have no pair to compare, said) and over distance (the self-logit)."""
+    entries = [entry for entry, _ in shown]
+    curves = [each for _, each in shown]
+    colours = [entry.colour for entry in entries]
+    roles = [entry.role for entry in entries]
+    chosen = controls.current("baseline")
+    baseline = roles.index(chosen) if chosen in roles else 0
+    differences = differences_from(shown, baseline)
+    others = [entry for index, entry in enumerate(entries) if index != baseline]
+    unpaired = [entry.label for entry, difference in zip(entries, differences, strict=True)
+                if difference.log2_wavelength_ratio is None]
+    if unpaired:
+        st.info(t("rope-config.difference_unpaired", labels=escape_markdown(", ".join(unpaired)),
+                  d_head=curves[baseline].d_head), icon=":material/info:")
+    paired = [entry for entry in others if entry.label not in unpaired]
+    show_chart(make_difference_wavelength_figure(curves, differences, colours, baseline,
+                                                 lang=lang),
+               key="difference_wavelengths_chart",
+               name=file_stem("rope-config-difference-wavelengths",
+                              *file_parts(paired, minus=entries[baseline])))
+    explain(t("rope-config.difference_wavelengths_caption"), caption=True)
+    show_chart(make_difference_logit_figure(curves, differences, colours, baseline, lang=lang),
+               key="difference_logits_chart",
+               name=file_stem("rope-config-difference-logits",
+                              *file_parts(others, minus=entries[baseline])))
+    explain(t("rope-config.difference_logits_caption"), caption=True)
 
 
 # One section at a time (in the URL as `view`): a change redraws only what is on screen.

@@ -11,6 +11,13 @@ Pasted text is data from a stranger: it is parsed with ``json.loads`` only (neve
 at most `MAX_CONFIG_CHARS` characters and `MAX_JSON_DEPTH` levels of nesting (checked before
 parsing, so deep nesting cannot exhaust the stack), NaN and Infinity are refused, and every field
 used is checked for type and range with a ValueError that names it.
+
+What a config does, for the RoPE page's config view: `config_contexts` (its original context L
+before extension, its target T, its factor s); `self_logit` and `binned_logit` (a query with
+itself at distance k, binned over log-spaced distances up to T); `config_difference` (one config
+minus a baseline: per pair, log2 of the scaled wavelengths' ratio, and the self-logit's
+difference), so that a small change (YaRN's beta_fast 32 -> 64) shows where an overlay of the two
+draws one line on the other.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ import copy
 import json
 import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
@@ -40,6 +47,10 @@ from core.rope_scaling import (
 MAX_CONFIG_CHARS = 65536  # a real config.json is 1-5 KB; Phi-3's with its factor lists ~3.5 KB
 MAX_JSON_DEPTH = 8  # config.json nests 3 deep (config -> rope_scaling -> factor list)
 DEFAULT_ROPE_THETA = limits.DEFAULT_BASE  # transformers' default_theta when a config has none
+# The head width a config without one (RoPE's fields alone, as a note keeps them) is drawn at
+# until told otherwise: Llama's, Qwen2.5's and Mistral's 128. parse_config never assumes it; the
+# app offers it as a control's default (`default_head_dim`).
+DEFAULT_HEAD_DIM = 128
 
 
 def _freeze(value: Any) -> Any:
@@ -329,7 +340,8 @@ def _context_value(name: str, value: object) -> int:
 
 
 def config_contexts(config: RopeConfig) -> tuple[int, int, float]:
-    """(L, T, s): the trained context, the target context and the extension factor.
+    """(L, T, s): the original context (before extension), the target context and the
+    extension factor.
 
     L is the config's ``original_max_position_embeddings`` (top-level, else ``rope_scaling``'s,
     else ``max_position_embeddings``: transformers' reading); T the longest context the config is
@@ -352,6 +364,105 @@ def config_contexts(config: RopeConfig) -> tuple[int, int, float]:
         factor = max(factor, 1.0)
     target = min(max(config.max_position_embeddings, math.ceil(factor * trained)), MAX_CONTEXT)
     return trained, max(target, trained), factor
+
+
+# --- what a config does over distance, and one config against another ---------------------------
+# A context may be 10M positions: the logit of a query with itself is taken over LOGIT_BINS
+# log-spaced bins of distances, each as the mean and the range over at most SAMPLES_PER_BIN evenly
+# spaced distances in it (every distance of a narrower bin), so that the fast pairs' oscillation
+# shows as a band instead of aliasing into a false curve; short distances are exact.
+LOGIT_BINS = 240  # about one per 4 px of a chart's width
+SAMPLES_PER_BIN = 32  # distances evaluated in a wider bin: its range and mean
+_BLOCK_CELLS = 2**20  # distances x pairs per block of cosines (8 MB of float64)
+
+
+@dataclass(frozen=True)
+class LogitProfile:
+    """A logit over log-spaced bins of distances: ``(B,)`` each."""
+
+    distances: np.ndarray  # (B,) the bin's distance (exact bins) or its geometric centre
+    mean: np.ndarray  # (B,) mean of the logit over the bin's sampled distances
+    low: np.ndarray  # (B,) lowest of them
+    high: np.ndarray  # (B,) highest of them
+
+
+def self_logit(inv_freq: np.ndarray, scale: float, distances: np.ndarray) -> np.ndarray:
+    r"""$\ell(k) = s\,\frac{2}{d}\sum_i \cos(k\,\theta_i)$ for each distance k: a query with
+    itself at distance k, every pair a unit vector (RoFormer §3.4.3's setting), `scale` s the
+    attention factor squared. ``(K,)``, in blocks of distances."""
+    out = np.empty(distances.size)  # (K,)
+    rows = max(1, _BLOCK_CELLS // max(inv_freq.size, 1))
+    for start in range(0, distances.size, rows):
+        block = distances[start:start + rows].astype(np.float64)  # (k,)
+        out[start:start + block.size] = np.cos(np.multiply.outer(block, inv_freq)).mean(axis=1)
+    return scale * out  # (K,)
+
+
+def _distance_bins(last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(samples ``(K,)``, bin starts into samples ``(B,)``, bin distances ``(B,)``) for
+    distances 1 .. last in log-spaced bins of whole distances."""
+    edges = np.unique(np.round(np.geomspace(1, last + 1, LOGIT_BINS + 1)).astype(np.int64))
+    starts, stops = edges[:-1], edges[1:]  # (B,) bin b holds starts[b] .. stops[b] - 1
+    widths = stops - starts  # (B,)
+    counts = np.minimum(widths, SAMPLES_PER_BIN)  # (B,)
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])  # (B,) first sample of each bin
+    bin_of = np.repeat(np.arange(starts.size), counts)  # (K,)
+    rank = np.arange(bin_of.size) - offsets[bin_of]  # (K,) 0 .. count-1 within its bin
+    samples = starts[bin_of] + (rank * widths[bin_of]) // counts[bin_of]  # (K,) evenly spread
+    centres = np.where(widths == 1, starts, np.sqrt(starts * (stops - 1.0)))  # (B,)
+    return samples, offsets, centres
+
+
+def binned_logit(values_at: Callable[[np.ndarray], np.ndarray], last: int) -> LogitProfile:
+    """`values_at(distances)` (a logit, or a difference of two) over distances 1 .. `last` in
+    LOGIT_BINS log-spaced bins: each bin's mean, lowest and highest."""
+    samples, offsets, centres = _distance_bins(max(int(last), 1))
+    values = values_at(samples)  # (K,)
+    counts = np.diff(np.append(offsets, values.size))  # (B,)
+    return LogitProfile(
+        distances=centres,
+        mean=np.add.reduceat(values, offsets) / counts,
+        low=np.minimum.reduceat(values, offsets),
+        high=np.maximum.reduceat(values, offsets),
+    )
+
+
+@dataclass(frozen=True)
+class ConfigDifference:
+    """One config minus a baseline config, each with its scaling at its own target context T
+    (as the overlay draws them)."""
+
+    # (d/2,) log2(lambda'_i / lambda'_i of the baseline) = log2(theta'_i,baseline / theta'_i):
+    # 0 where pair i turns as in the baseline, +1 where it turns twice as slowly. None when the
+    # head widths differ (pair i is then not the same pair).
+    log2_wavelength_ratio: np.ndarray | None
+    # The logit of a query with itself (attention factor squared applied), this config's minus
+    # the baseline's, over distances 1 .. max(T, T_baseline) - 1.
+    logit: LogitProfile
+    attention_ratio: float  # m / m of the baseline
+
+
+def config_difference(config: RopeConfig, baseline: RopeConfig) -> ConfigDifference:
+    """`config` minus `baseline`, per pair and over distance (see `ConfigDifference`); the
+    baseline minus itself is zero everywhere."""
+    for name, value in (("config", config), ("baseline", baseline)):
+        if not isinstance(value, RopeConfig):
+            raise ValueError(f"{name}={value!r} is not allowed: {name} must be a RopeConfig")
+    _, target, _ = config_contexts(config)
+    _, base_target, _ = config_contexts(baseline)
+    theta, attention = config.scaled_frequencies(seq_len=target)  # (d/2,), m
+    base_theta, base_attention = baseline.scaled_frequencies(seq_len=base_target)  # (d'/2,)
+    ratio = np.log2(base_theta / theta) if theta.size == base_theta.size else None  # (d/2,)
+
+    def difference(distances: np.ndarray) -> np.ndarray:  # (K,)
+        return (self_logit(theta, attention**2, distances)
+                - self_logit(base_theta, base_attention**2, distances))
+
+    return ConfigDifference(
+        log2_wavelength_ratio=ratio,
+        logit=binned_logit(difference, max(target, base_target) - 1),
+        attention_ratio=attention / base_attention,
+    )
 
 
 # --- a config's rope_scaling fields, one at a time -----------------------------------------------
@@ -401,7 +512,7 @@ def variant(config: RopeConfig, rope_type: str, fields: Mapping[str, Any]) -> Ro
     to another method starts from an empty rope_scaling (LongRoPE keeps its factor lists), and
     ``original_max_position_embeddings`` is always written (YaRN, Llama 3 and LongRoPE require
     it), where the config keeps it; without scaling it stays the config's top-level field (the
-    context it was trained on: Llama 3.1 unscaled is trained on 8192 and asked for 131072)."""
+    context before extension: Llama 3.1 unscaled keeps L = 8192 and is asked for 131072)."""
     if rope_type not in METHOD_FIELDS:
         raise ValueError(f"rope_type={rope_type!r} is not allowed: rope_type must be one of "
                          f"{', '.join(METHODS)}")
@@ -409,7 +520,7 @@ def variant(config: RopeConfig, rope_type: str, fields: Mapping[str, Any]) -> Ro
     if unread:
         raise ValueError(f"{unread[0]} is not read by {rope_type}: it reads "
                          f"{', '.join(METHOD_FIELDS[rope_type]) or 'no rope_scaling field'}")
-    if rope_type == "default":  # trained on L still: its context past L is unscaled
+    if rope_type == "default":  # L is still its original context: past L, unscaled
         return replace(config, rope_scaling=None, original_max_position_embeddings=field_value(
             config, "original_max_position_embeddings"))
     own = _thaw(config.rope_scaling) or {}

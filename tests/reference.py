@@ -223,3 +223,15 @@ def rope_vit_compute_mixed_cis(freqs, t_x, t_y, num_heads):
     freqs_y = (t_y.unsqueeze(-1) @ freqs[1].reshape(1, -1)).view(depth, n, num_heads, -1)
     freqs_x, freqs_y = freqs_x.permute(0, 2, 1, 3), freqs_y.permute(0, 2, 1, 3)
     return torch.polar(torch.ones_like(freqs_x), freqs_x + freqs_y)
+
+
+# --- RoPE: a query with itself at distance k (RoFormer §3.4.3's setting) ----------------------
+def rope_self_logit_loop(inv_freq, scale: float, k: int) -> float:
+    """`scale` times the logit of a query with itself at distance k, every pair the unit vector
+    (1, 0) and the key rotated by k, one pair at a time: (q . R_k q) / (d/2)."""
+    total = 0.0
+    for angle in inv_freq:
+        query = (1.0, 0.0)
+        key = (math.cos(k * angle), math.sin(k * angle))  # the query rotated by k
+        total += query[0] * key[0] + query[1] * key[1]
+    return scale * total / len(inv_freq)

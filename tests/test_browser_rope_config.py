@@ -2,13 +2,17 @@
 the RoPE page (English, Chinese, presentation mode at 1920 x 1080) with no chart text colliding,
 `factor` following the config and the link, variants pinned through the page and their link
 opened in a fresh browser, pasted config.json files (usable ones travel in the link, unusable
-ones get a notice), and the extrapolation page's config panel. Screenshots in test-artifacts/
-(rope-configs-*.png; docs/screenshots/ has copies).
+ones get a notice), a paste without a head width drawn at the `head_dim` control's, the
+difference view (each config minus a baseline) with every line in its legend, and the
+extrapolation page's config panel. Screenshots in test-artifacts/ (rope-configs-*.png,
+rope-difference.png; docs/screenshots/ has copies).
 """
 
 from __future__ import annotations
 
 import json
+import re
+from urllib.parse import urlencode
 
 import pytest
 
@@ -50,8 +54,8 @@ def alerts(page) -> str:
 
 
 def choose(seen, key: str, option: str) -> None:
-    """Click option `option` of radio `key` (its text is the URL value), as a visitor does."""
-    seen.page.locator(f".st-key-{key} label").filter(has_text=option).first.click()
+    """Click option `option` (its URL value) of radio `key` by its label, as a visitor does."""
+    browser_support.radio_option(seen.page, key, option).first.click()
     seen.wait_idle()
 
 
@@ -272,3 +276,81 @@ def test_extrapolation_panel_for_a_config(browser_page):
     assert page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS) == []
     assert seen.exceptions() == []
     seen.screenshot("rope-configs-extrapolation")
+
+
+QWEN_SNIPPET = ('{"rope_theta": 1000000.0, "max_position_embeddings": 32768, "rope_scaling": '
+                '{"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}')
+
+
+def test_a_paste_without_a_head_width_gets_a_head_width_control(browser_page):
+    """Qwen2.5's RoPE fields alone: drawn, with a head_dim control (128, said) beside the paste;
+    64 set there is in the link, and the link opens the same view in a fresh browser."""
+    seen, page = browser_page, browser_page.page
+    seen.open("/rope?view=config", charts=3)
+    paste(seen, QWEN_SNIPPET)
+    box = page.locator(".st-key-head_dim input").first
+    box.wait_for(timeout=30_000)
+    assert box.input_value() == "128"
+    shown = page.locator('[data-testid="stMain"]').inner_text()
+    assert "The paste gives no head width" in shown
+    assert "Not drawn: the pasted config.json is shown in its place" in shown
+    assert alerts(page) == ""  # accepted, not refused
+    box.fill("64")
+    box.press("Enter")
+    page.wait_for_function("() => location.href.includes('head_dim=64')", timeout=30_000)
+    seen.wait_idle()
+    page.locator('[data-testid="stTable"]').filter(has_text="yarn ×4").first.wait_for(
+        timeout=30_000)
+    link = page.url
+    assert "pasted=" in link
+    fresh = new_page(seen.page.context.browser, seen.base_url, fresh=True)
+    try:
+        fresh.page.goto(link)
+        wait_for_charts(fresh, 3)
+        assert fresh.page.locator(".st-key-head_dim input").first.input_value() == "64"
+        rows = fresh.page.locator('[data-testid="stTable"]').first.inner_text()
+        assert re.search(r"d_head \(rotated columns\)\s+64\s", rows) and "yarn ×4" in rows
+        assert fresh.exceptions() == []
+    finally:
+        fresh.close()
+    assert seen.exceptions() == []
+
+
+def qwen_difference_path() -> str:
+    """Qwen2.5 with beta_fast 64 on the controls, the published one pinned, their difference."""
+    from core.rope_config import PRESETS
+    from ui.rope_codes import pack_overlay, pinned
+
+    overlay = pack_overlay([pinned("Qwen2.5 7B + YaRN", PRESETS["qwen2.5-7b-yarn"], None, {})])
+    return "/rope?" + urlencode({"view": "config", "config": "qwen2.5-7b-yarn",
+                                 "beta_fast": "64", "overlay": overlay,
+                                 "arrange": "difference", "baseline": "pin1"})
+
+
+def test_the_difference_view_at_1440(browser, app_url):
+    """beta_fast 32 -> 64 on Qwen2.5, drawn as its difference from the published config: both
+    charts, every line named in its legend, no chart text colliding. The shot: the per-pair
+    difference at the window's top, at 1440 x 900."""
+    seen = new_page(browser, app_url)
+    try:
+        page = seen.page
+        page.set_viewport_size({"width": 1440, "height": 900})
+        page.goto(app_url + qwen_difference_path())
+        wait_for_charts(seen, 2)
+        assert chart_keys(page) == ["difference_wavelengths_chart", "difference_logits_chart"]
+        assert seen.exceptions() == [] and alerts(page) == ""
+        assert page.evaluate(browser_support.CHART_TEXT_PROBLEMS_JS) == []
+        legend = page.evaluate("""() => [...document.querySelectorAll(
+            '.st-key-difference_wavelengths_chart .legendtext')].map(e => e.textContent)""")
+        assert "band edge beta_fast = 64: λ = L/64 = 512" in legend
+        assert "band edge beta_fast = 32: λ = L/32 = 1,024" in legend
+        assert "Qwen2.5 7B + YaRN (baseline: 0)" in legend
+        page.locator(".st-key-difference_wavelengths_chart").evaluate(
+            "e => { e.scrollIntoView({block: 'start'});"
+            " for (const s of [window, document.querySelector('[data-testid=stMain]')])"
+            " if (s) s.scrollBy(0, -70); }")
+        page.wait_for_timeout(500)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "rope-difference.png"))
+    finally:
+        seen.close()

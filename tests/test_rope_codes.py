@@ -21,12 +21,27 @@ from ui.rope_codes import (
     CodeError,
     pack_overlay,
     pack_pasted,
+    pasted_fields,
     pinned,
     unpack_overlay,
     unpack_pasted,
 )
 
 PHI3 = PRESETS["phi-3-mini-128k"]
+
+
+def test_a_paste_without_a_head_width_travels_without_one():
+    """RoPE's fields alone: the code leaves head_dim out (the link's `head_dim` gives it), and
+    reads back at whichever width it is given, 128 by default."""
+    fields = {"rope_theta": 1e6, "max_position_embeddings": 32768,
+              "rope_scaling": {"type": "yarn", "factor": 4.0,
+                               "original_max_position_embeddings": 32768}}
+    config = parse_config(json.dumps(fields), default_head_dim=96)
+    code = pack_pasted(config, head_width=False)
+    assert "head_dim" not in pasted_fields(code)
+    assert unpack_pasted(code).d_head == 128
+    assert unpack_pasted(code, head_dim=96) == config
+    assert pasted_fields(pack_pasted(config))["head_dim"] == 96  # a width of its own: kept
 
 
 def test_pinned_variants_come_back_the_same_configs():

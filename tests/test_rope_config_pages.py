@@ -7,11 +7,13 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 
 import numpy as np
 import pytest
 
 from core.rope_config import (
+    LOGIT_BINS,
     MAX_CONFIG_CHARS,
     PRESETS,
     NoHeadWidthError,
@@ -22,12 +24,16 @@ from core.rope_config import (
 from core.rope_scaling import critical_pair, scaling_bands
 from figures.common import presentation_colour
 from figures.contrast import readable
+from figures.rope import BEYOND_COLOUR
 from figures.rope_config import (
-    LOGIT_BINS,
+    TARGET_DASH,
     config_contexts,
     make_config_angle_figure,
     make_config_logit_figure,
     make_config_wavelength_figure,
+    make_overlay_angle_figure,
+    make_overlay_logit_figure,
+    make_overlay_wavelength_figure,
     rope_config_curves,
 )
 from locales import message
@@ -42,7 +48,7 @@ from tests.apptest import (
 )
 from tests.test_controls import _keys_in_hidden_blocks
 from ui.codec import pack
-from ui.rope_codes import pack_overlay, pinned, unpack_overlay, unpack_pasted
+from ui.rope_codes import pack_overlay, pasted_fields, pinned, unpack_overlay, unpack_pasted
 from ui.rope_config import OVERLAY_COLOURS
 
 ROPE, EXTRAPOLATION = "app_pages/rope.py", "app_pages/extrapolation.py"
@@ -182,12 +188,17 @@ def test_wavelength_figure_marks_bands_contexts_critical_pair_and_edges():
     by_name = {trace.name: trace for trace in fig.data}
     interpolated = by_name["scaled: interpolated"]
     np.testing.assert_allclose(interpolated.y, 8 * curves.bands.wavelengths[interpolated.x])
-    assert list(by_name["original context L = 8192"].y) == [8192, 8192]
-    assert list(by_name["target context T = 131072"].y) == [131072, 131072]
+    assert list(by_name["original context L = 8,192"].y) == [8192, 8192]
+    assert list(by_name["target context T = 131,072"].y) == [131072, 131072]
     assert list(by_name["critical pair 35"].x) == [34.5, 34.5]
-    edges = [trace for trace in fig.data if trace.name == "band edges"]
+    # Each band edge a legend entry of its own, named by the field that sets it: Llama 3.1's
+    # wavelengths L / high_freq_factor = 8192 / 4 and L / low_freq_factor = 8192 / 1.
+    edges = [trace for trace in fig.data if trace.name.startswith("band edge")]
+    assert [trace.name for trace in edges] == [
+        "band edge high_freq_factor = 4: λ = L/4 = 2,048",
+        "band edge low_freq_factor = 1: λ = L/1 = 8,192"]
     assert [trace.x[0] for trace in edges] == pytest.approx(list(curves.bands.pair_edges))
-    assert [trace.showlegend for trace in edges] == [True, False]
+    assert all(trace.showlegend is not False for trace in edges)
     assert fig.layout.yaxis.type == "log"
     assert fig.layout.title.text == "Wavelength of each pair · Llama 3.1 8B (8k -> 128k, llama3)"
 
@@ -218,7 +229,7 @@ def test_figures_side_by_side_share_their_y_range():
 def test_angle_figure_marks_the_pairs_beyond_training():
     curves = rope_config_curves(PRESETS["llama-3.1-8b"])
     fig = make_config_angle_figure(curves)
-    beyond = next(t for t in fig.data if t.name == "angles never seen in training")
+    beyond = next(t for t in fig.data if t.name == "past every angle within L")
     assert list(beyond.x) == list(np.flatnonzero(curves.beyond_scaled))
     scaled = next(t for t in fig.data if "llama3 ×8" in t.name)
     np.testing.assert_allclose(scaled.y, curves.scaled_angles)
@@ -236,6 +247,86 @@ def test_logit_figure_draws_mean_and_range_with_the_attention_factor():
     assert fig.data[1].fill == "tonexty" and fig.data[4].fill == "tonexty"
     np.testing.assert_allclose(fig.data[5].y, curves.logit_scaled.mean, rtol=1e-6)
     assert fig.layout.xaxis.type == "log"
+
+
+@pytest.mark.parametrize("make", [make_overlay_wavelength_figure, make_overlay_logit_figure])
+def test_overlay_legends_name_each_configs_contexts_and_band_edges(make):
+    """Every line an overlay draws is a legend entry (and so in its exported image), grouped
+    under its config: its L dashed, its T in long dashes, its band edges dotted, each in the
+    config's colour and named with its numbers written out."""
+    llama = rope_config_curves(PRESETS["llama-3.1-8b"], label="Llama")
+    qwen = rope_config_curves(PRESETS["qwen2.5-7b-yarn"], label="Qwen")
+    colours = ["#1f77b4", "#ff7f0e"]
+    fig = make([llama, qwen], colours)
+    entries = {(trace.legendgroup, trace.name): trace for trace in fig.data
+               if trace.showlegend is not False}
+    across = "y" if make is make_overlay_wavelength_figure else "x"
+    for group, colour, trained in (("Llama", colours[0], 8192), ("Qwen", colours[1], 32768)):
+        for name, length, dash in ((f"original context L = {trained:,}", trained, "dash"),
+                                   ("target context T = 131,072", 131072, TARGET_DASH)):
+            line = entries[(group, name)]
+            assert list(getattr(line, across)) == [length, length]
+            assert (line.line.color, line.line.dash) == (colour, dash)
+    if make is make_overlay_wavelength_figure:  # the band edges, by the field that sets each
+        for group, names, curves in (
+            ("Llama", ["band edge high_freq_factor = 4: λ = L/4 = 2,048",
+                       "band edge low_freq_factor = 1: λ = L/1 = 8,192"], llama),
+            ("Qwen", ["band edge beta_fast = 32: λ = L/32 = 1,024",
+                      "band edge beta_slow = 1: λ = L/1 = 32,768"], qwen),
+        ):
+            edges = [entries[(group, name)] for name in names]
+            assert [edge.x[0] for edge in edges] == pytest.approx(list(curves.bands.pair_edges))
+            assert {edge.line.dash for edge in edges} == {"dot"}
+    # each config's entries follow its own, in the legend's order
+    order = [trace.legendgroup for trace in fig.data if trace.showlegend is not False
+             and trace.legendgroup in ("Llama", "Qwen")]
+    assert order == sorted(order, key=["Llama", "Qwen"].index)
+
+
+def test_the_overlay_angle_legend_names_the_angles_within_l_and_the_outline():
+    llama = rope_config_curves(PRESETS["llama-3.1-8b"], label="Llama")
+    phi = rope_config_curves(PRESETS["phi-3-mini-128k"], label="Phi")
+    fig = make_overlay_angle_figure([llama, phi], ["#1f77b4", "#ff7f0e"])
+    names = [(trace.legendgroup, trace.name) for trace in fig.data
+             if trace.showlegend is not False]
+    assert ("Llama", "within L = 8,192: (L − 1)·θᵢ") in names
+    assert ("Phi", "within L = 4,096: (L − 1)·θᵢ") in names
+    [outline] = [trace for trace in fig.data
+                 if trace.name == "outlined: past every angle within L"]
+    assert outline.marker.line.color == BEYOND_COLOUR  # the outline the configs' markers have
+    assert names[-1][1] == "2π: one full turn"
+
+
+@pytest.mark.parametrize("arrange", ["overlay", "side", "difference"])
+def test_the_config_views_captions_name_only_colours_drawn(arrange):
+    """A caption that names a colour (grey: plain RoPE) has a trace of that colour drawn."""
+    from tests.test_colour_words import COLOUR_WORDS, rgb_name
+
+    at = open_page(ROPE, {**OVERLAID, "arrange": arrange})
+    drawn = {rgb_name(colour) for figure_ in plotly_figures(at) for trace in figure_["data"]
+             for colour in ((trace.get("line") or {}).get("color"),
+                            (trace.get("marker") or {}).get("color"))
+             if isinstance(colour, str)}
+    said = {word for caption in at.caption for word in re.findall(COLOUR_WORDS, caption.value)}
+    assert said <= drawn, (said, drawn)
+    if arrange == "overlay":
+        assert said == {"grey"}
+
+
+def test_numbers_on_the_config_view_are_written_out():
+    """1,000,000, never 1e+06: the table, the legends (a plain RoPE's base among them) and the
+    log axes' ticks."""
+    at = open_page(ROPE, {"view": "config", "compare": "qwen2.5-7b-yarn",
+                          "config": "mistral-7b"})
+    texts = [str(value) for value in table(at).to_numpy().ravel()]
+    for figure_ in plotly_figures(at):
+        texts += [trace.get("name") or "" for trace in figure_["data"]]
+        for axis in ("xaxis", "yaxis"):
+            layout = figure_["layout"][axis]
+            if layout.get("type") == "log":
+                assert layout["exponentformat"] == "none" and layout["separatethousands"]
+    assert not [text for text in texts if re.search(r"\d[eE][+-]?\d", text)]
+    assert "without scaling (d_head 128, θ base 1,000,000)" in texts
 
 
 def test_figures_in_chinese():
@@ -292,8 +383,8 @@ def test_config_view_at_its_defaults():
     assert chart_keys(at) == CONFIG_CHARTS
     assert list(table(at).columns) == ["Llama 3.1 8B"]
     column = table(at)["Llama 3.1 8B"].tolist()
-    assert column[:7] == ["llama3 ×8", "128", "500,000", "8192", "131072",
-                          "16× L; factor 8 covers 65536: T is 2× past it", "1"]
+    assert column[:7] == ["llama3 ×8", "128", "500,000", "8,192", "131,072",
+                          "16× L; factor 8 covers 65,536: T is 2× past it", "1"]
     assert column[-1] == "meta-llama/Llama-3.1-8B config.json"  # the numbers' source
     assert [s.value for s in at.subheader] == ["A model's config"]
 
@@ -432,7 +523,7 @@ def test_a_pasted_config_is_drawn_instead_of_the_preset_and_the_url_carries_its_
     paste(at, GOOD_PASTE)
     assert notices(at) == []
     assert list(table(at).columns) == ["Pasted config.json", "Mistral 7B"]
-    assert table(at).iloc[:5, 0].tolist() == ["linear ×2.5", "64", "10,000", "16384", "40960"]
+    assert table(at).iloc[:5, 0].tolist() == ["linear ×2.5", "64", "10,000", "16,384", "40,960"]
     assert at.query_params.get("config") in (None, ["llama-3.1-8b"])
     assert "pasted_config" not in at.query_params  # the text itself never
     code = at.query_params["pasted"]  # its RoPE fields, as the config reads them
@@ -442,22 +533,121 @@ def test_a_pasted_config_is_drawn_instead_of_the_preset_and_the_url_carries_its_
     assert "pasted" not in at.query_params
 
 
-def test_a_paste_of_ropes_fields_alone_is_drawn_at_a_usual_head_width_and_says_so():
-    """Qwen2.5's RoPE fields as an engineer keeps them in her notes: no hidden_size, no
-    num_attention_heads, no head_dim. Drawn (not refused) at 128, said, and carried so."""
-    qwen = {"max_position_embeddings": 32768, "rope_theta": 1000000.0,
-            "rope_scaling": {"type": "yarn", "factor": 4.0,
-                             "original_max_position_embeddings": 32768}}
-    at = paste(open_page(ROPE, {"view": "config"}), json.dumps(qwen))
-    [notice] = notices(at)
-    assert notice.startswith("The pasted config.json has no head width") and "128" in notice
+# Qwen2.5's RoPE fields as an engineer keeps them in her notes: no hidden_size, no
+# num_attention_heads, no head_dim.
+QWEN_SNIPPET = ('{"rope_theta": 1000000.0, "max_position_embeddings": 32768, "rope_scaling": '
+                '{"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}')
+
+
+def transformers_yarn(head_dim: int):
+    """transformers' own YaRN inverse frequencies and attention factor for QWEN_SNIPPET at
+    `head_dim` (a LlamaConfig with head_dim set): float64 numpy, float."""
+    from transformers import LlamaConfig
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    config = LlamaConfig(**json.loads(QWEN_SNIPPET), head_dim=head_dim, hidden_size=4096,
+                         num_attention_heads=32)
+    assert config.head_dim == head_dim
+    inv_freq, attention = ROPE_INIT_FUNCTIONS["yarn"](config, device="cpu")
+    return inv_freq.double().numpy(), float(attention)
+
+
+def link_values(at) -> dict[str, str]:
+    """The controls the view's link carries (ui.share: those that differ from their defaults,
+    as the URL writes them). AppTest does not show a bound widget's writes to the URL."""
+    return {name: value for name, value in at.session_state["_share_values"].items()
+            if value is not None}
+
+
+def drawn_inv_freq(at) -> tuple[np.ndarray, np.ndarray]:
+    """(pairs, theta') as the wavelength chart draws them: 2 pi / each scaled wavelength."""
+    pairs, theta = [], []
+    for trace in figure(at, "config_wavelengths_chart")["data"]:
+        if trace["name"].startswith("scaled: "):
+            pairs.append(decode(trace["x"]).astype(int))
+            theta.append(2 * np.pi / decode(trace["y"]).astype(np.float64))
+    order = np.argsort(np.concatenate(pairs))
+    return np.concatenate(pairs)[order], np.concatenate(theta)[order]
+
+
+def self_logit_at_one(at) -> float:
+    """The scaled self-logit's first bin (k = 1 exactly) as the logit chart draws it."""
+    [mean] = [trace for trace in figure(at, "config_logits_chart")["data"]
+              if trace["name"].startswith("yarn ×4, × m²") and trace.get("showlegend", True)]
+    assert decode(mean["x"])[0] == 1
+    return float(decode(mean["y"])[0])
+
+
+def test_the_qwen_snippet_pasted_alone_is_drawn_at_the_stated_head_width_as_transformers():
+    """The snippet draws (no error, no refusal): its head width is a control, shown with its
+    default 128 said beside it, and at 128 the drawn frequencies and attention factor are
+    transformers' own YaRN's."""
+    at = paste(open_page(ROPE, {"view": "config"}), QWEN_SNIPPET)
+    assert notices(at) == []  # accepted, not refused, not a warning
+    assert chart_keys(at) == CONFIG_CHARTS
+    width = control(at, "head_dim")
+    assert width.value == 128 and "head_dim" not in _keys_in_hidden_blocks(at)  # on show
+    assert "128" in width.help
+    assert any("The paste gives no head width" in c.value and "128" in c.value
+               for c in at.caption)
     assert list(table(at).columns) == ["Pasted config.json"]
     assert table(at).iloc[1, 0] == "128"
     assert table(at).iloc[2, 0] == "1,000,000"  # as people write it, not 1e+06
-    assert unpack_pasted(at.query_params["pasted"]).d_head == 128
-    assert at.radio(key="config").disabled  # the preset it replaces is greyed, not "chosen"
+    inv_freq, attention = transformers_yarn(128)
+    pairs, theta = drawn_inv_freq(at)
+    assert pairs.tolist() == list(range(64))
+    np.testing.assert_allclose(theta, inv_freq, rtol=2e-6)  # transformers computes in float32
+    want = attention**2 * np.cos(inv_freq).mean()  # m^2 mean cos(theta'_i) at k = 1
+    assert self_logit_at_one(at) == pytest.approx(want, rel=1e-6)
+    assert table(at).loc["attention factor m (at T)"].tolist() == [f"{attention:.4g}"]
+    # The link carries the fields without a head width, and no head_dim: it is the default.
+    fields = pasted_fields(at.query_params["pasted"])
+    assert "head_dim" not in fields and "head_dim" not in link_values(at)
+    # The preset the paste replaces is greyed, and the page says why in words.
+    assert at.radio(key="config").disabled
+    assert message("rope-config.config_not_drawn", "en") in [c.value for c in at.caption]
     with pytest.raises(NoHeadWidthError):  # core itself assumes nothing
-        parse_config(json.dumps(qwen))
+        parse_config(QWEN_SNIPPET)
+
+
+def test_the_head_width_control_redraws_and_travels_in_the_link():
+    at = paste(open_page(ROPE, {"view": "config"}), QWEN_SNIPPET)
+    control(at, "head_dim").set_value(64).run()
+    assert not at.exception and notices(at) == []
+    link = link_values(at)  # what the address bar and "Link to this view" carry
+    assert link["head_dim"] == "64" and "head_dim" not in pasted_fields(link["pasted"])
+    assert table(at).iloc[1, 0] == "64"
+    inv_freq, _ = transformers_yarn(64)
+    np.testing.assert_allclose(drawn_inv_freq(at)[1], inv_freq, rtol=2e-6)
+    # The link opened afresh: the same paste in the box, the same width, the same drawing.
+    again = open_page(ROPE, link)
+    assert not again.exception and notices(again) == []
+    assert json.loads(again.text_area(key="pasted_config").value) == json.loads(QWEN_SNIPPET)
+    assert control(again, "head_dim").value == 64
+    assert table(again).iloc[1, 0] == "64"
+
+
+@pytest.mark.parametrize("value", ["7", "0", "2048", "wide"])
+def test_a_head_width_the_page_cannot_use_gets_the_usual_notice(value):
+    at = open_page(ROPE, {"view": "config", "head_dim": value,
+                          "pasted": pack(json.loads(QWEN_SNIPPET))})
+    assert not at.exception
+    [notice] = notices(at)
+    assert notice.startswith(f"URL parameter head_dim={value} is not allowed")
+    assert "Using the default, 128" in notice
+    assert control(at, "head_dim").value == 128 and table(at).iloc[1, 0] == "128"
+
+
+def test_a_head_width_the_config_does_not_need_is_said_and_dropped():
+    """A link's head_dim with no paste that lacks one: said, not silently ignored."""
+    at = open_page(ROPE, {"view": "config", "head_dim": "64"})
+    assert not at.exception
+    assert notices(at) == [message("rope-config.head_dim_unused", "en", value=64)]
+    assert not [w for w in at.number_input if w.key == "head_dim"]  # no control to set
+    assert "head_dim" not in link_values(at) and table(at).iloc[1, 0] == "128"  # Llama 3.1's
+    at = paste(open_page(ROPE, {"view": "config"}), GOOD_PASTE)  # a paste with its own width
+    assert not [w for w in at.number_input if w.key == "head_dim"]
+    assert table(at).iloc[1, 0] == "64"  # 2048 / 32
 
 
 @pytest.mark.parametrize("text, field", [
@@ -534,7 +724,9 @@ def test_extrapolation_rope_panel_follows_the_config_and_its_factor():
     assert rope["layout"]["title"]["text"] == "Largest angle of each pair · Llama 3.1 8B"
     assert any("llama3 ×8" in trace["name"] for trace in rope["data"])
     text = "\n".join(unescape(m.value) for m in at.markdown)  # a config's name is escaped
-    assert "**RoPE of Llama 3.1 8B** (d_head = 128, trained on L = 8192" in text
+    # L is Llama 3.1's context before its extension (8192), not what it was trained on last
+    assert ("**RoPE of Llama 3.1 8B** (d_head = 128, original context L = 8192 before "
+            "extension") in text
     at = open_page(EXTRAPOLATION, {"config": "llama-3.1-8b", "factor": "12"})
     assert control(at, "factor").value == 12
     assert any("llama3 ×12" in trace["name"] for trace in figure(at, "rope_chart")["data"])
@@ -548,7 +740,9 @@ def test_extrapolation_compare_draws_both_configs_on_one_rope_panel_beside_alibi
     assert chart_keys(at)[-2:] == ["rope_chart", "alibi_chart"]  # one row: nothing alone
     names = [trace["name"] for trace in figure(at, "rope_chart")["data"]
              if trace.get("showlegend", True)]
-    assert names[:2] == ["Llama 3.1 8B", "DeepSeek-V2-Lite"]
+    # each config, then its angles within its L: grouped under its name in the legend
+    assert names[:4] == ["Llama 3.1 8B", "within L = 8,192: (L − 1)·θᵢ", "DeepSeek-V2-Lite",
+                         "within L = 4,096: (L − 1)·θᵢ"]
     said = " ".join(unescape(m.value) for m in at.markdown)
     assert "RoPE of Llama 3.1 8B" in said and "RoPE of DeepSeek-V2-Lite" in said
 
@@ -566,8 +760,8 @@ def test_the_table_says_what_context_each_factor_covers():
     factor 8 covers 65,536 while its config asks for 131,072."""
     at = open_page(ROPE, {"view": "config", "compare": "qwen2.5-7b-yarn"})
     row = table(at).loc["T / L, and the context the factor covers"].tolist()
-    assert row == ["16× L; factor 8 covers 65536: T is 2× past it",
-                   "4× L; factor 4 covers 131072"]
+    assert row == ["16× L; factor 8 covers 65,536: T is 2× past it",
+                   "4× L; factor 4 covers 131,072"]
     at = open_page(ROPE, {"view": "config", "config": "llama-2-7b"})
     assert table(at).loc["T / L, and the context the factor covers"].tolist() == [
         "1× L (no scaling)"]
@@ -593,9 +787,15 @@ def test_three_configs_overlaid_on_one_axis_each_its_colour():
     assert list(table(at).columns) == [live, "Llama 3.1 unscaled", "Llama 3.1 llama3 ×16"]
     assert table(at).iloc[0].tolist() == ["yarn ×16", "no scaling", "llama3 ×16"]
     assert chart_keys(at) == CONFIG_CHARTS
+    # each config, then its L, its T and its band edges, grouped under its name
     assert legend(at, "config_wavelengths_chart") == [
-        message("fig.rope_config.plain", "en"), live, "Llama 3.1 unscaled",
-        "Llama 3.1 llama3 ×16"]
+        message("fig.rope_config.plain", "en"),
+        live, "original context L = 8,192", "target context T = 131,072",
+        "band edge beta_fast = 24: λ = L/24 = 341.3", "band edge beta_slow = 1: λ = L/1 = 8,192",
+        "Llama 3.1 unscaled", "original context L = 8,192", "target context T = 131,072",
+        "Llama 3.1 llama3 ×16", "original context L = 8,192", "target context T = 131,072",
+        "band edge high_freq_factor = 4: λ = L/4 = 2,048",
+        "band edge low_freq_factor = 1: λ = L/1 = 8,192"]
     colours = {trace["name"]: trace["line"]["color"]
                for trace in figure(at, "config_angles_chart")["data"] if "line" in trace}
     assert [colours[name] for name in table(at).columns] == [

@@ -19,7 +19,7 @@ from core import limits
 from core.minilm_encoder import NUM_HEADS, NUM_LAYERS
 from core.rope import ROPE_LAYOUTS, SCALINGS
 from core.rope_2d import MIXED_HEADS as ROPE_2D_HEADS
-from core.rope_config import METHODS, PRESETS
+from core.rope_config import DEFAULT_HEAD_DIM, METHODS, PRESETS
 from core.rope_scaling import MAX_CONTEXT
 from core.similarity import METRICS
 from core.vit_grid import MAX_GRID_SIDE
@@ -208,9 +208,15 @@ PAGES: tuple[PageInfo, ...] = checked((
         # Configs pinned beside it (ui/rope_codes.py), all drawn on the same axes or side by
         # side; a pasted config's RoPE fields and its name.
         TextParam("overlay", "", MAX_OVERLAY_CODE, check=unpack_overlay),
-        ChoiceParam("arrange", "overlay", ("overlay", "side")),
+        # On the same axes, side by side, or each config minus a baseline: the edited config,
+        # the preset to compare or a pinned one (the page offers those drawn).
+        ChoiceParam("arrange", "overlay", ("overlay", "side", "difference")),
+        ChoiceParam("baseline", "edited", ("edited", "compare", "pin1", "pin2", "pin3")),
         TextParam("pasted", "", MAX_PASTED_CODE, check=unpack_pasted),
         TextParam("name", "", MAX_NAME),
+        # The head width of a pasted config.json that gives none (RoPE's fields alone): a
+        # control shown only then, its default Llama's, Qwen2.5's and Mistral's 128.
+        IntParam("head_dim", DEFAULT_HEAD_DIM, 2, limits.MAX_D_HEAD, multiple_of=2),
     )),
     PageInfo("app_pages/alibi.py", ":material/trending_down:", "alibi", (
         # The paper's 8 heads: slopes 1/2 ... 1/256.

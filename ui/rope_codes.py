@@ -3,7 +3,8 @@
 
 - `pasted`: a pasted config.json's RoPE fields only (``head_dim``, ``rope_theta``,
   ``max_position_embeddings``, ``rope_scaling``, a top-level
-  ``original_max_position_embeddings``), never the whole file; its name is `name`.
+  ``original_max_position_embeddings``), never the whole file; its name is `name`. A paste that
+  gives no head width is carried without ``head_dim``: its width is the `head_dim` control's.
 - `overlay`: up to `MAX_PINNED` configs pinned beside the one the controls edit, each
   ``{"n": name, "p": preset}`` or ``{"n": name, "c": RoPE fields}``, with ``"t"`` (the method)
   and ``"f"`` (the rope_scaling fields set by the controls) when it is a variant.
@@ -19,7 +20,14 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from core.rope_config import METHOD_FIELDS, PRESETS, RopeConfig, parse_config, variant
+from core.rope_config import (
+    DEFAULT_HEAD_DIM,
+    METHOD_FIELDS,
+    PRESETS,
+    RopeConfig,
+    parse_config,
+    variant,
+)
 from ui.codec import pack, unpack
 
 MAX_PINNED = 3  # with the config the controls edit: four configs on the same axes
@@ -71,17 +79,26 @@ def rope_fields(config: RopeConfig) -> dict[str, Any]:
     return config.to_config_json()
 
 
-def config_from_fields(fields: object, name: str) -> RopeConfig:
+def config_from_fields(fields: object, name: str, *,
+                       head_dim: int | None = None) -> RopeConfig:
+    """The config of RoPE fields in config.json's shape; `head_dim` is the width of fields
+    without one (None: they must have one)."""
     if not isinstance(fields, dict) or not set(fields) <= set(_FIELDS):
         raise CodeError(f"a config's fields must be an object of {', '.join(_FIELDS)}")
     try:
-        return parse_config(json.dumps(fields), label=name or "Pasted config.json")
+        return parse_config(json.dumps(fields), label=name or "Pasted config.json",
+                            default_head_dim=head_dim)
     except ValueError as error:
         raise CodeError(str(error)) from None
 
 
-def pack_pasted(config: RopeConfig) -> str:
-    return pack(rope_fields(config))
+def pack_pasted(config: RopeConfig, *, head_width: bool = True) -> str:
+    """The `pasted` code of a pasted config: its RoPE fields, without ``head_dim`` when the
+    paste gave no head width (`head_width` false: the link's `head_dim` gives it)."""
+    fields = rope_fields(config)
+    if not head_width:
+        del fields["head_dim"]
+    return pack(fields)
 
 
 def _unpack(code: str, maximum: int, what: str) -> Any:
@@ -94,9 +111,19 @@ def _unpack(code: str, maximum: int, what: str) -> Any:
         raise CodeError(f"it is not {what}") from None
 
 
-def unpack_pasted(code: str) -> RopeConfig:
-    """The config of a `pasted` code (CodeError if it is none)."""
-    return config_from_fields(_unpack(code, MAX_PASTED_CODE, "a pasted config's code"), "")
+def pasted_fields(code: str) -> dict[str, Any]:
+    """The RoPE fields a `pasted` code carries, checked (CodeError if it is none): what the
+    paste box shows when a link opens."""
+    fields = _unpack(code, MAX_PASTED_CODE, "a pasted config's code")
+    config_from_fields(fields, "", head_dim=DEFAULT_HEAD_DIM)
+    return fields
+
+
+def unpack_pasted(code: str, head_dim: int = DEFAULT_HEAD_DIM) -> RopeConfig:
+    """The config of a `pasted` code (CodeError if it is none), at `head_dim` when its fields
+    give no head width."""
+    return config_from_fields(_unpack(code, MAX_PASTED_CODE, "a pasted config's code"), "",
+                              head_dim=head_dim)
 
 
 def pinned(name: str, base: RopeConfig, rope_type: str | None,

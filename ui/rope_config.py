@@ -3,8 +3,10 @@ configs they choose.
 
 `config` (a preset), `compare` (a second preset drawn beside it, or none) and `factor` are URL
 parameters like every control. A pasted config.json is not: the URL carries the preset and the
-overridden fields, never the pasted text. A usable paste is drawn instead of the preset; an
-unusable one gets a notice naming the field, and the preset stays.
+overridden fields, never the pasted text. A usable paste is drawn instead of the preset (the
+preset's choice says so); an unusable one gets a notice naming the field, and the preset stays.
+A paste with RoPE's fields alone (no head_dim, no hidden_size and num_attention_heads) is drawn
+at the `head_dim` control's width, a control shown only then, its default 128 stated beside it.
 
 `factor` overrides the config's rope_scaling factor only when the link carries it. Its slider's
 default is the chosen config's own factor (Streamlit leaves a bound widget's default out of the
@@ -26,21 +28,30 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from core.rope_config import (
+    DEFAULT_HEAD_DIM,
     MAX_CONFIG_CHARS,
     METHOD_FIELDS,
     PRESETS,
+    ConfigDifference,
     NoHeadWidthError,
     RopeConfig,
     config_contexts,
+    config_difference,
     field_value,
     override,
     parse_config,
 )
 from figures.common import presentation_colour
 from figures.contrast import BACKGROUNDS, readable
-from figures.rope_config import RopeConfigCurves, method_text, rope_config_curves
+from figures.rope_config import (
+    RopeConfigCurves,
+    method_text,
+    plain_number,
+    rope_config_curves,
+)
+from locales import LANGUAGES, message
 from ui.cache import MB, bounded_cache
-from ui.controls import PageControls
+from ui.controls import KEPT_PREFIX, PageControls
 from ui.i18n import current_language, presenting, t
 from ui.pages import params_of
 from ui.rope_codes import (
@@ -49,10 +60,9 @@ from ui.rope_codes import (
     Pinned,
     pack_overlay,
     pack_pasted,
+    pasted_fields,
     pinned,
-    rope_fields,
     unpack_overlay,
-    unpack_pasted,
 )
 from ui.text import escape_markdown
 
@@ -68,6 +78,7 @@ class ConfigChoice:
     compare: RopeConfig | None  # `compare` (None for "none")
     pasted: RopeConfig | None  # a usable pasted config.json, drawn instead of the preset
     paste_problem: str | None  # why the pasted text is not used (names the field)
+    needs_width: bool  # the paste gives no head width: drawn at `head_dim`
     own_factor: int | None  # the preset's own factor (factor's default); None: no scaling
     page_factor: int  # factor's default where it is not a config's (the page's spec)
 
@@ -116,25 +127,24 @@ def own_factor(config: RopeConfig | None, maximum: int) -> int | None:
     return whole if abs(factor - whole) < 1e-9 and 1 <= whole <= maximum else None
 
 
-# The head width a pasted config without one is drawn at (Llama's, Qwen's, Mistral's), said.
-ASSUMED_HEAD_DIM = 128
-
-
-def _read_paste(text: str) -> tuple[RopeConfig | None, str | None]:
-    """The pasted config, and a notice: why it is not used, or what was assumed."""
+def _read_paste(text: str, head_dim: int | None) -> tuple[RopeConfig | None, str | None, bool]:
+    """The pasted config, a notice (why it is not used, or what was assumed) and whether it
+    gives no head width. Without one it is drawn at `head_dim` (the config view's control); a
+    page without that control (None) draws it at DEFAULT_HEAD_DIM and says so."""
     if not text.strip():
-        return None, None
+        return None, None, False
     assumed = None
     try:
         try:
-            config = parse_config(text, label=t("rope-config.pasted_label"))
-        except NoHeadWidthError:  # RoPE's fields alone (a note's excerpt): a usual width, said
+            return parse_config(text, label=t("rope-config.pasted_label")), None, False
+        except NoHeadWidthError:  # RoPE's fields alone (a note's excerpt): a width to choose
             config = parse_config(text, label=t("rope-config.pasted_label"),
-                                  default_head_dim=ASSUMED_HEAD_DIM)
-            assumed = t("rope-config.paste_head_assumed", d_head=ASSUMED_HEAD_DIM)
+                                  default_head_dim=head_dim or DEFAULT_HEAD_DIM)
+            if head_dim is None:
+                assumed = t("rope-config.paste_head_assumed", d_head=DEFAULT_HEAD_DIM)
     except ValueError as error:  # json.loads only: the text is never evaluated
-        return None, t("rope-config.paste_problem", problem=str(error))
-    return config, assumed
+        return None, t("rope-config.paste_problem", problem=str(error)), False
+    return config, assumed, True
 
 
 def factor_context(controls: PageControls, *, active: bool,
@@ -156,12 +166,15 @@ def config_controls(controls: PageControls, *, fields: bool = False) -> ConfigCh
     `config_row` makes the `factor` slider, then `paste_box`."""
     # The paste box comes after the factor; its text of this run is already in the state.
     text = st.session_state.get(PASTE_KEY) or ""
-    pasted, problem = _read_paste(text)
+    head_dim = controls.current("head_dim") if "head_dim" in controls.params else None
+    pasted, problem, needs_width = _read_paste(text, head_dim)
     with controls.shown(True, "config"):
-        # A paste drawn in the preset's place: the preset's choice is greyed, and says why.
+        # A paste drawn in the preset's place: the preset's choice is greyed, and says so.
         name = controls.choice("config", t("rope-config.config"),
                                help=t("rope-config.config_pasted") if pasted is not None
                                else t("rope-config.config_help"), disabled=pasted is not None)
+        if pasted is not None:
+            st.caption(t("rope-config.config_not_drawn"))
         compare = controls.choice("compare", t("rope-config.compare"),
                                   help=t("rope-config.compare_help"))
     if len(text) > MAX_CONFIG_CHARS:
@@ -171,7 +184,7 @@ def config_controls(controls: PageControls, *, fields: bool = False) -> ConfigCh
     preset = PRESETS.get(name)
     own = None if fields else factor_context(controls, active=True, preset=preset)
     return ConfigChoice(preset=preset, compare=PRESETS.get(compare), pasted=pasted,
-                        paste_problem=problem, own_factor=own,
+                        paste_problem=problem, needs_width=needs_width, own_factor=own,
                         page_factor=params_of(controls.page)["factor"].default)
 
 
@@ -203,7 +216,7 @@ def paste_box(controls: PageControls, *, on_change=None) -> None:
         # is cut (config_controls).
         st.text_area(t("rope-config.paste_label"), key=PASTE_KEY, height=160,
                      placeholder='{"head_dim": 128, "rope_theta": 500000.0, ...}',
-                     help=t("rope-config.paste_help", limit=MAX_CONFIG_CHARS),
+                     help=t("rope-config.paste_help", limit=plain_number(MAX_CONFIG_CHARS)),
                      on_change=on_change)
 
 
@@ -239,24 +252,18 @@ def curves_to_draw(choice: ConfigChoice, factor: int) -> tuple[list[RopeConfigCu
             t("rope-config.paste_problem", problem=str(error))
 
 
-def number_text(value: float) -> str:
-    """A config's number as people write it: 1,000,000 (not 1e+06), 0.25, 2.5."""
-    if float(value).is_integer() and abs(value) < 1e15:
-        return f"{int(value):,}"
-    return f"{value:g}"
-
-
 def ratio_text(curves: RopeConfigCurves) -> str:
     """T / L, and the context the factor is meant for (s x L), flagged when T asks for more:
     Llama 3.1's factor 8 covers 65,536 while its max_position_embeddings asks 16 x L."""
-    ratio = curves.target_context / curves.trained_context
+    ratio = plain_number(curves.target_context / curves.trained_context, 4)
     if not curves.scaled:
         return t("rope-config.table_ratio_plain", ratio=ratio)
     covers = round(curves.factor * curves.trained_context)
-    values = {"ratio": ratio, "factor": curves.factor, "covers": covers}
+    values = {"ratio": ratio, "factor": plain_number(curves.factor, 4),
+              "covers": plain_number(covers)}
     if curves.target_context > covers:
         return t("rope-config.table_ratio_past", **values,
-                 times=curves.target_context / covers)
+                 times=plain_number(curves.target_context / covers, 4))
     return t("rope-config.table_ratio_value", **values)
 
 
@@ -281,9 +288,10 @@ def config_table(shown: list[RopeConfigCurves]) -> pd.DataFrame:
         while column in table:  # the same config twice (compared with itself)
             column += " "
         table[column] = [
-            method_text(curves, lang), str(curves.d_head), number_text(curves.rope_theta),
-            str(curves.trained_context), str(curves.target_context), ratio_text(curves),
-            f"{curves.attention_factor:.4g}",
+            method_text(curves, lang), plain_number(curves.d_head),
+            plain_number(curves.rope_theta), plain_number(curves.trained_context),
+            plain_number(curves.target_context), ratio_text(curves),
+            plain_number(curves.attention_factor, 4),
             t("rope-config.table_band_counts", **counts),
             t("rope-config.table_critical_value", pair=curves.critical_pair, last=half - 1)
             if curves.critical_pair < half else t("rope-config.table_critical_none"),
@@ -331,11 +339,15 @@ def shown_colours() -> list[str]:
 
 @dataclass(frozen=True)
 class Drawn:
-    """A config the view draws: its config, its name in legends and columns, its colour."""
+    """A config the view draws: its config, its name in legends and columns, its colour, its
+    place (`role`: the `baseline` value that chooses it) and what export file names call it."""
 
     config: RopeConfig
     label: str
     colour: str
+    role: str = "edited"  # "edited", "compare", "pin1" .. "pin3"
+    source: str = "config"  # a preset's key, or the pasted config's name (file names)
+    changes: str = ""  # what a variant changes, for file names ("yarn-x16-beta_fast24")
 
 
 def _field_defaults(base: RopeConfig, page_factor: int, maximum: int) -> dict[str, object]:
@@ -365,9 +377,11 @@ def _set_defaults(controls: PageControls, defaults: dict[str, object], context: 
 
 
 def _paste_changed() -> None:
-    """The paste box's text, as the `pasted` code the link carries (or none)."""
-    config, _ = _read_paste(st.session_state.get(PASTE_KEY) or "")
-    st.session_state["pasted"] = "" if config is None else pack_pasted(config)
+    """The paste box's text, as the `pasted` code the link carries (or none): without head_dim
+    when the paste gives no head width (the link's `head_dim` then gives it)."""
+    config, _, needs_width = _read_paste(st.session_state.get(PASTE_KEY) or "", DEFAULT_HEAD_DIM)
+    st.session_state["pasted"] = ("" if config is None
+                                  else pack_pasted(config, head_width=not needs_width))
 
 
 def _pin(entry: Pinned) -> None:
@@ -398,23 +412,98 @@ def variant_label(label: str, base: RopeConfig, rope_type: str, changes: dict[st
     if rope_type != base.rope_type:
         parts.append(t("fig.rope_config.no_scaling") if rope_type == "default" else rope_type)
     for name, value in changes.items():
-        shown = "-" if value is None else (number_text(value) if isinstance(value, float)
+        shown = "-" if value is None else (plain_number(value) if isinstance(value, float)
                                            else value)
         parts.append(f"{name} {shown}")
     return f"{label} · {', '.join(parts)}" if parts else label
 
 
+# --- export file names: what is drawn, short, each config once --------------------------------
+_FILE_FIELDS = {"factor": "x", "original_max_position_embeddings": "L"}  # the view's own names
+
+
+def change_tag(rope_type: str | None, changes: dict[str, object]) -> str:
+    """What a variant changes, for a file name: "yarn-x16-beta_fast24", "unscaled", "L16384"."""
+    parts = [] if rope_type is None else ["unscaled" if rope_type == "default" else rope_type]
+    for name, value in changes.items():
+        if isinstance(value, bool):
+            parts.append(f"{name}-{'on' if value else 'off'}")
+        else:
+            shown = "unset" if value is None else f"{float(value):g}"
+            parts.append(f"{_FILE_FIELDS.get(name, name)}{shown}")
+    return "-".join(parts)
+
+
+def file_parts(drawn: list[Drawn], minus: Drawn | None = None) -> list[str]:
+    """The parts of an export file name (`ui.charts.file_stem`) for these configs, in order:
+    each source (a preset's key, a pasted config's name) once, before the first of its configs,
+    then what each config changes ("published" for a source's own config when a variant of it
+    is drawn too); a config drawn twice is numbered; then "minus" and the baseline `minus`, if
+    given. [llama-3.1-8b, yarn-x16-beta_fast24, unscaled, x16] for Llama 3.1 three ways."""
+    every = [*drawn, *([minus] if minus is not None else [])]
+    parts: list[str] = []
+    seen: set[str] = set()
+    said: list[tuple[str, str]] = []
+    for entry in every:
+        if entry is minus:
+            parts.append("minus")
+        if entry.source not in seen:
+            seen.add(entry.source)
+            parts.append(entry.source)
+        several = sum(other.source == entry.source for other in every) > 1
+        tag = entry.changes or ("published" if several else "")
+        copies = said.count((entry.source, tag))
+        said.append((entry.source, tag))
+        if copies:
+            tag = f"{tag or entry.source}-{copies + 1}"
+        if tag:
+            parts.append(tag)
+    return parts
+
+
+def _file_source(base: RopeConfig, name: str) -> str:
+    """A config's source in file names: its preset's key, else the name given to the pasted
+    config ("pasted" when it has none)."""
+    if base.name in PRESETS and PRESETS[base.name] == base:
+        return base.name
+    if name in {message("rope-config.pasted_label", lang) for lang in LANGUAGES}:
+        return "pasted"
+    return "-".join(name.lower().split())[:24] or "pasted"
+
+
+# --- the view's controls -----------------------------------------------------------------------
+def _head_dim_control(controls: PageControls, needs_width: bool, notices: list[str]) -> None:
+    """The head width of a paste that gives none: made only then (so that a link carries it only
+    then), its default said beside it. A link's head_dim with no such paste is said, and left
+    out of the link."""
+    default = params_of(controls.page)["head_dim"].default
+    state = st.session_state
+    if not needs_width:
+        if "head_dim" in st.query_params:
+            if "head_dim" not in state:  # a link's, not the control's of the last run
+                notices.append(t("rope-config.head_dim_unused",
+                                 value=st.query_params["head_dim"]))
+            with contextlib.suppress(StreamlitAPIException):  # the control's goes with it
+                del st.query_params["head_dim"]
+        state.get(f"{KEPT_PREFIX}{controls.page}", {}).pop("head_dim", None)  # a new paste
+        return  # starts at the default
+    controls.number("head_dim", t("rope-config.head_dim"),
+                    help=t("rope-config.head_dim_help", default=default))
+    st.caption(t("rope-config.head_dim_note", default=default))
+
+
 def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
     """The config view's controls: the config, the one to compare, a pasted config.json (its
-    RoPE fields and name travel in the link), the method and each rope_scaling field it reads
-    (a link carries only what it overrides), and the configs pinned to the overlay. Returns the
-    configs to draw (at most four) and the notices to show."""
+    RoPE fields and name travel in the link; its head width is a control when it gives none),
+    the method and each rope_scaling field it reads (a link carries only what it overrides),
+    the configs pinned to the overlay, how they are drawn and the baseline of their differences.
+    Returns the configs to draw (at most four) and the notices to show."""
     notices: list[str] = []
     state = st.session_state
     code = controls.current("pasted")
     if code and not state.get(PASTE_KEY):  # opened from a link: the box shows its fields
         with contextlib.suppress(CodeError):
-            state[PASTE_KEY] = json.dumps(rope_fields(unpack_pasted(code)), indent=1)
+            state[PASTE_KEY] = json.dumps(pasted_fields(code), indent=1)
     config_column, paste_column, factor_column = controls.view_row([3, 1.5, 1.5])
     with config_column:
         choice = config_controls(controls, fields=True)
@@ -425,7 +514,7 @@ def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
         try:  # fields only drawing reads (the contexts) may still be unusable
             defaults = _field_defaults(choice.pasted, page_factor, most)
         except ValueError as error:
-            choice = replace(choice, pasted=None,
+            choice = replace(choice, pasted=None, needs_width=False,
                              paste_problem=t("rope-config.paste_problem", problem=str(error)))
     base = choice.pasted or choice.preset
     assert base is not None  # the rope page's config has no "none"
@@ -437,6 +526,7 @@ def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
         with controls.shown(choice.pasted is not None, "name"):
             pasted_name = controls.text("name", t("rope-config.name"),
                                         help=t("rope-config.name_help"))
+        _head_dim_control(controls, choice.pasted is not None and choice.needs_width, notices)
     label = ((pasted_name or t("rope-config.pasted_label")) if choice.pasted
              else short_label(base))
     [method_row] = controls.view_row(1)
@@ -477,10 +567,11 @@ def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
             notices.append(t("rope-config.field_unread", name=name, method=rope_type))
     changes = {name: (None if name in UNSET_ZERO and value == 0 else value)
                for name, value in values.items() if value != defaults[name]}
-    if rope_type != base.rope_type or changes:
+    changed_type = rope_type if rope_type != base.rope_type else None
+    if changed_type or changes:
         try:
-            live = pinned(variant_label(label, base, rope_type, changes), base,
-                          rope_type if rope_type != base.rope_type else None, changes)
+            live = pinned(variant_label(label, base, rope_type, changes), base, changed_type,
+                          changes)
         except CodeError as error:
             notices.append(t("rope-config.variant_problem", problem=str(error)))
             live = pinned(label, base, None, {})
@@ -493,26 +584,31 @@ def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
         controls.text("overlay", "overlay")
         controls.text("pasted", "pasted")
     pins = _pins(controls.current("overlay"))
-    shown: list[tuple[RopeConfig, str]] = [(live.config, live.name)]
+    shown = [Drawn(live.config, live.name, "", "edited", _file_source(base, label),
+                   change_tag(live.rope_type, live.changes))]
     if choice.compare is not None:
-        shown.append((choice.compare, short_label(choice.compare)))
-    shown += [(pin.config, pin.name) for pin in pins]
+        shown.append(Drawn(choice.compare, short_label(choice.compare), "", "compare",
+                           choice.compare.name))
+    for number, pin in enumerate(pins, start=1):
+        source = pin.preset or _file_source(pin.config, pin.name.split(" · ")[0])
+        shown.append(Drawn(pin.config, pin.name, "", f"pin{number}", source,
+                           change_tag(pin.rope_type, pin.changes)))
     if len(shown) > len(OVERLAY_COLOURS):
         notices.append(t("rope-config.too_many", count=len(shown),
                          most=len(OVERLAY_COLOURS),
-                         left=", ".join(label for _, label in shown[len(OVERLAY_COLOURS):])))
+                         left=", ".join(entry.label for entry in shown[len(OVERLAY_COLOURS):])))
         shown = shown[:len(OVERLAY_COLOURS)]
-    colours = shown_colours()
-    drawn = [Drawn(config, label, colour)
-             for (config, label), colour in zip(shown, colours, strict=False)]
+    drawn = [replace(entry, colour=colour)
+             for entry, colour in zip(shown, shown_colours(), strict=False)]
     overlay_row(controls, pins, live, drawn)
+    baseline_row(controls, drawn, notices)
     return drawn, notices
 
 
 def overlay_row(controls: PageControls, pins: tuple[Pinned, ...], live: Pinned,
                 drawn: list[Drawn]) -> None:
     """The configs drawn, each in its colour (pinned ones with a button to unpin), the button
-    that pins the edited config, and overlay or side by side."""
+    that pins the edited config, and overlay, side by side or their differences."""
     pin_column, list_column, arrange_column = controls.view_row([1.5, 3, 1.5])
     with pin_column:
         st.button(t("rope-config.pin"), icon=":material/push_pin:", key="pin_config",
@@ -538,22 +634,69 @@ def overlay_row(controls: PageControls, pins: tuple[Pinned, ...], live: Pinned,
         controls.choice("arrange", t("rope-config.arrange"), help=t("rope-config.arrange_help"))
 
 
+def baseline_row(controls: PageControls, drawn: list[Drawn], notices: list[str]) -> None:
+    """The baseline the difference view subtracts: one of the configs drawn (`baseline`: the
+    edited config, the one to compare, a pinned one), each option captioned with its name.
+    Shown with the differences only; a link's baseline that is not drawn is said, and the
+    edited config is the baseline."""
+    roles = [entry.role for entry in drawn]
+    param = params_of(controls.page)["baseline"]
+    controls.params["baseline"] = replace(param, choices=tuple(roles))
+    state = st.session_state
+    wanted = state["baseline"] if "baseline" in state else st.query_params.get("baseline")
+    if wanted is not None and wanted not in roles:
+        if wanted in param.choices:  # another value was refused by the URL's check, said
+            notices.append(t("rope-config.baseline_missing", value=wanted,
+                             choices=", ".join(roles)))
+        state["baseline"] = param.default
+        with contextlib.suppress(StreamlitAPIException):
+            if "baseline" in st.query_params:
+                del st.query_params["baseline"]
+    differences = len(drawn) > 1 and controls.current("arrange") == "difference"
+    [row] = controls.view_row(1)
+    with row, controls.shown(differences, "baseline"):
+        controls.choice("baseline", t("rope-config.baseline"),
+                        help=t("rope-config.baseline_help"),
+                        captions=[entry.label for entry in drawn])
+
+
 PANEL_KEYS = ("config", "compare", "overlay2", "overlay3")  # side by side: each panel's chart key
 
 
-def drawn_curves(drawn: list[Drawn]) -> tuple[list[RopeConfigCurves], list[str]]:
-    """The curves of each config drawn, and why a config could not be drawn (a pasted field
+def drawn_curves(drawn: list[Drawn]) -> tuple[list[tuple[Drawn, RopeConfigCurves]], list[str]]:
+    """Each config drawn with its curves, and why a config could not be drawn (a pasted field
     that only drawing reads): that one is left out, said."""
     shown, problems = [], []
     for entry in drawn:
         try:
-            shown.append(_curves(entry.config, entry.label))
+            shown.append((entry, _curves(entry.config, entry.label)))
         except ValueError as error:
             problems.append(t("rope-config.variant_problem", problem=f"{entry.label}: {error}"))
     if not shown:  # the edited config itself cannot be drawn: its preset is
         preset = PRESETS[params_of("rope")["config"].default]
-        shown.append(_curves(preset, short_label(preset)))
+        entry = Drawn(preset, short_label(preset), shown_colours()[0], source=preset.name)
+        shown.append((entry, _curves(preset, entry.label)))
     return shown, problems
+
+
+# The widest config a paste may hold: 512 pairs, 10M positions.
+_WIDEST = json.dumps({"head_dim": 1024, "rope_theta": 1e8, "max_position_embeddings": 10_000_000,
+                      "rope_scaling": None}, sort_keys=True)
+
+
+# An entry is at most ~12 KB (512 pairs' ratios and a 240-bin profile): 8, two views of
+# differences, in 128 KB.
+@bounded_cache(max_entries=8, max_bytes=MB // 8, worst_case=[(_WIDEST, _WIDEST)])
+def cached_difference(config_json: str, baseline_json: str) -> ConfigDifference:
+    """`config_difference` of two configs given as their config.json text."""
+    return config_difference(parse_config(config_json), parse_config(baseline_json))
+
+
+def differences_from(shown: list[tuple[Drawn, RopeConfigCurves]],
+                     baseline: int) -> list[ConfigDifference]:
+    """Each config drawn minus the one at `baseline`."""
+    text = [json.dumps(entry.config.to_config_json(), sort_keys=True) for entry, _ in shown]
+    return [cached_difference(config, text[baseline]) for config in text]
 
 
 def coloured_table(table: pd.DataFrame, colours: list[str]):
@@ -576,6 +719,6 @@ def coloured_pairs(columns: dict[str, list], shown: list[RopeConfigCurves],
     colour_of = {name: colours[(index - 1) // per_config]
                  for index, name in enumerate(frame.columns) if index}
     numbers = [name for name in frame.columns if frame[name].dtype.kind == "f"]
-    return frame.style.format("{:.6g}", subset=numbers).apply(
+    return frame.style.format(plain_number, subset=numbers).apply(
         lambda column: [f"color: {colour_of[column.name]}" if column.name in colour_of else ""
                         ] * len(column), axis=0)
