@@ -145,20 +145,22 @@ def _with_gaps(*columns: np.ndarray) -> list[float | None]:
     return out
 
 
-def _hands(frames: ClockFrames, f: int, cx: np.ndarray, cy: np.ndarray, lang: Lang) -> dict:
+def _hands(frames: ClockFrames, f: int, cx: np.ndarray, cy: np.ndarray, lang: Lang,
+           angle_key: str = "fig.wavelengths.clock_angle") -> dict:
     x, y = np.round(cx + frames.x[f], 4), np.round(cy + frames.y[f], 4)  # (m,) tips
     return {
         "hand_x": _with_gaps(cx, x),
         "hand_y": _with_gaps(cy, y),
         "tip_x": x,
         "tip_y": y,
-        "text": [message("fig.wavelengths.clock_angle", lang, position=frames.positions[f],
+        "text": [message(angle_key, lang, position=frames.positions[f],
                          turns=t) for t in frames.turns_in_pi[f]],
     }
 
 
 def make_clock_figure(frames: ClockFrames, *, start: int = 0, lang: Lang = "en",
-                      per_row: int = CLOCKS_PER_ROW) -> go.Figure:
+                      per_row: int = CLOCKS_PER_ROW,
+                      angle_key: str = "fig.wavelengths.clock_angle") -> go.Figure:
     """Each (sin, cos) pair as a hand on the unit circle (x = cos, y = sin), turning w_i per
     position; a slider and a play button move every clock at once (client-side frames)."""
     m = len(frames.pairs)
@@ -170,7 +172,7 @@ def make_clock_figure(frames: ClockFrames, *, start: int = 0, lang: Lang = "en",
         circle_x.extend([*(x0 + np.cos(theta)).tolist(), None])
         circle_y.extend([*(y0 + np.sin(theta)).tolist(), None])
     start = min(max(start, 0), frames.positions.size - 1)
-    hands = _hands(frames, start, cx, cy, lang)
+    hands = _hands(frames, start, cx, cy, lang, angle_key)
     labels = [
         message("fig.wavelengths.clock_label", lang, pair=i,
                 wavelength=_clock_wavelength_text(length))
@@ -198,7 +200,7 @@ def make_clock_figure(frames: ClockFrames, *, start: int = 0, lang: Lang = "en",
     animated = [2, 3, 4]  # hands, tips, angle texts
     frame_list = []
     for f, pos in enumerate(frames.positions):
-        h = _hands(frames, f, cx, cy, lang)
+        h = _hands(frames, f, cx, cy, lang, angle_key)
         frame_list.append({
             "name": str(pos),
             "data": [{"type": "scatter", "x": h["hand_x"], "y": h["hand_y"]},

@@ -32,7 +32,13 @@ def _slider(label: str, values: np.ndarray, active: int, steps: list[dict], *,
 def make_code_figure(why: WhySinusoid, *, start: int = 20, lang: Lang = "en") -> go.Figure:
     """Claim 1: a few (sin, cos) pairs as clock hands, one decade of wavelength apart; their
     angles together are the position's code. Two clocks a row: a third of a page is narrow."""
-    fig = make_clock_figure(why.clocks, start=start, lang=lang, per_row=2)
+    # Under each clock its angle alone (the slider says the position): two a row in a third of
+    # a page, "pos 20: 0.37π" under each ran into its neighbour's.
+    fig = make_clock_figure(why.clocks, start=start, lang=lang, per_row=2,
+                            angle_key="fig.why.clock_angle")
+    # Each clock named by its wavelength in turns of 2π: the ladder 1, 10, 100, 1,000 reads.
+    fig.data[1].text = [message("fig.why.clock_label", lang, turns=length / (2 * np.pi))
+                        for length in why.clocks.wavelengths]
     slider = fig.layout.sliders[0]
     slider.update(x=0.0, len=1.0)  # no play button (the wavelengths page has it)
     fig.layout.updatemenus = ()
@@ -115,7 +121,7 @@ def make_shift_figure(why: WhySinusoid, *, offset: int = 1, lang: Lang = "en") -
         showlegend=False,
     )
     fig.update_xaxes(visible=False, range=[-1.3, 1.3])
-    fig.update_yaxes(visible=False, range=[-1.75, 1.25], scaleanchor="x", scaleratio=1)
+    fig.update_yaxes(visible=False, range=[-1.75, 1.4], scaleanchor="x", scaleratio=1)
     fig = base_layout(fig, message("fig.why.shift_title", lang), height=HEIGHT)
     fig.update_layout(margin=_BARE_MARGIN)
     return fig
