@@ -27,7 +27,7 @@ from ui.text import escape_markdown
 # of presentation mode, the page's shared controls) and the settings menu (figures restyle in
 # ui.charts). A presenter is never trapped on a slide. The
 # controls at the text's size (Streamlit draws labels, options, slider values and buttons at
-# 0.875rem): labels, options (also those drawn by CSS, ui.controls), slider numbers, buttons (the
+# 0.875rem): labels, options, slider numbers, buttons (the
 # Export menu's), boxes, and the expander's heading.
 PRESENTATION_CSS = """<style>
 html { font-size: 19px; }
@@ -49,8 +49,6 @@ header[data-testid="stHeader"] [data-testid="stMainMenu"]:hover { opacity: 1; }
 [data-testid="stApp"] input, [data-testid="stApp"] textarea,
 [data-testid="stApp"] [data-baseweb="select"],
 button [data-testid="stMarkdownContainer"] p { font-size: 1rem; }
-[data-testid="stRadioOption"] [data-testid="stMarkdownContainer"] p::after {
-  font-size: 1rem !important; }
 </style>"""
 
 # The browser tab's icon. Set before st.navigation, or the browser first asks fonts.gstatic.com

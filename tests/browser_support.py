@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -169,6 +170,21 @@ def control_change(key: str, kind: str, step: int, *, down: bool):
     raise ValueError(f"kind={kind!r}: number, slider or radio")
 
 
+def option_label(value: str, lang: str = "en") -> str:
+    """The label a choice's option shows for its URL value (ui.controls.option_label): the
+    catalogue's `options.<value>`, or the value itself."""
+    from locales import catalogue
+
+    return catalogue(lang).get(f"options.{value}", value)
+
+
+def radio_option(page, key: str, value: str, lang: str = "en"):
+    """The option of choice `key` whose URL value is `value`, found by the label it shows."""
+    label = re.escape(option_label(value, lang))
+    return page.locator(f".st-key-{key} label:has(input[type=radio])").filter(
+        has_text=re.compile(f"^\\s*{label}\\s*$"))
+
+
 def shown_value(page, key: str) -> str:
     """The value control `key` shows: a number box's or text box's text, or the number on a
     slider's thumb (ui.controls makes swept numbers sliders)."""
@@ -270,7 +286,7 @@ DEFAULT_VIEWS = ("rotation", "slopes")  # rope's and alibi's
 def click_section(browser_page, view: str, charts: int = 1) -> None:
     """Click the `view` radio's option `view`, as a visitor does; wait for its charts."""
     page = browser_page.page
-    page.locator(".st-key-view label").filter(has_text=view).first.click()
+    radio_option(page, "view", view).first.click()
     browser_page.wait_idle()
     page.wait_for_function(
         "n => document.querySelectorAll('.js-plotly-plot').length === n", arg=charts

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from locales import message
 from tests.apptest import SECTIONS, notices, open_page, plotly_figures
 
 ROPE = "app_pages/rope.py"
@@ -38,7 +39,8 @@ def test_switching_sections_draws_each_sections_charts(page):
     at = open_page(page)
     view, keys = DEFAULT_SECTION[page]
     assert at.radio(key="view").value == view and chart_keys(at) == keys  # a link without view
-    assert at.radio(key="view").options == list(SECTIONS[page])
+    # Each option shows its label (the value stays the URL's: set_value below takes values).
+    assert at.radio(key="view").options == [message(f"options.{v}", "en") for v in SECTIONS[page]]
     for view, keys in SECTIONS[page].items():
         at.radio(key="view").set_value(view).run()
         assert not at.exception, view

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import browser_support
 from tests.conftest import new_page
 from tests.test_browser_share import shown_link
 
@@ -29,10 +30,10 @@ def test_hidden_controls_keep_their_values_in_the_link(browser, app_url):
         page.wait_for_timeout(400)
         assert "layout=half_split" in shown_link(seen)
         # Back to a view that rotates vectors: the layout shows with its value.
-        page.locator(".st-key-view label").filter(has_text="rotation").click()
+        browser_support.radio_option(page, "view", "rotation").click()
         seen.wait_idle()
         assert page.locator(".st-key-layout").is_visible()
-        assert page.locator(".st-key-layout label").filter(has_text="half_split").locator(
+        assert browser_support.radio_option(page, "layout", "half_split").locator(
             "input").is_checked()
         assert seen.exceptions() == []
         seen.screenshot("controls-rope-rotation")

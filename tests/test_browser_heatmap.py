@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import core
+from tests.browser_support import option_label, radio_option
 from tests.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -38,9 +39,9 @@ def test_heatmap_deep_link_sets_controls_and_url_follows_clicks(browser_page):
     assert page.locator('.st-key-d_model [data-testid="stSliderThumbValue"]').inner_text() == "64"
     assert (page.locator('.st-key-positions [data-testid="stSliderThumbValue"]').inner_text()
             == "50")
-    assert page.get_by_role("radio", name="concatenated").is_checked()
+    assert page.get_by_role("radio", name=option_label("concatenated"), exact=True).is_checked()
     browser_page.screenshot("heatmap-deep-link")
-    page.get_by_text("interleaved", exact=True).click()
+    radio_option(page, "layout", "interleaved").click()
     browser_page.wait_idle()
     page.wait_for_function("() => !location.search.includes('layout=')")  # default: dropped
     assert "d_model=64" in page.url

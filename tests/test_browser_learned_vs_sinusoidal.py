@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests import browser_support
+from tests.browser_support import option_label
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +34,7 @@ def test_learned_vs_sinusoidal_deep_link_past_the_table(browser_page):
     page = browser_page.page
     assert browser_page.exceptions() == []
     assert browser_support.shown_value(page, "positions") == "1500"
-    assert page.get_by_role("radio", name="dot").is_checked()
+    assert page.get_by_role("radio", name=option_label("dot"), exact=True).is_checked()
     assert "rows 0 to 511 only" in alerts(browser_page)
     assert browser_page.dialogs == []
     browser_page.screenshot("learned-vs-sinusoidal-1500-dot")

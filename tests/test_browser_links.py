@@ -7,11 +7,10 @@ it in its address bar, draws the same charts and shows the same value in every c
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from tests import browser_support
+from tests.browser_support import option_label
 from tests.conftest import BrowserPage, new_page
 from tests.test_browser_share import same_link, shown_link
 from ui.pages import PAGE_PARAMS, PAGES
@@ -59,7 +58,7 @@ def control_value(seen: BrowserPage, name: str) -> str | None:
     if box.count() == 0 or not box.first.is_visible():
         return None
     checked = box.locator("label:has(input[type=radio]:checked)")
-    if checked.count():  # an option's text is its value (the label a person reads is CSS's)
+    if checked.count():  # the option's label, as a person reads it
         return checked.first.text_content().strip()
     for selector, read in (("input[type=range]", "e => e.value"),
                            ("input[type=checkbox]", "e => String(e.checked)"),
@@ -82,7 +81,7 @@ def change(seen: BrowserPage, spec) -> bool:
     attempts = []
     if isinstance(spec, ChoiceParam):
         wanted = CHOSEN.get(spec.name)
-        if wanted is not None and control_value(seen, spec.name) != wanted:
+        if wanted is not None and control_value(seen, spec.name) != option_label(wanted):
             attempts.append(lambda: option(seen, spec.name, wanted).first.click())
         else:
             attempts.append(lambda: box.locator("label:has(input:not(:checked))").first.click())
@@ -116,14 +115,13 @@ def change(seen: BrowserPage, spec) -> bool:
 
 
 def option(seen: BrowserPage, name: str, value: str):
-    """The radio option of choice `name` whose text is `value`."""
-    return seen.page.locator(f".st-key-{name} label:has(input[type=radio])").filter(
-        has_text=re.compile(f"^\\s*{re.escape(value)}\\s*$"))
+    """The radio option of choice `name` whose URL value is `value` (found by its label)."""
+    return browser_support.radio_option(seen.page, name, value)
 
 
 def choose_view(seen: BrowserPage, view: str) -> None:
     page = seen.page
-    if control_value(seen, "view") == view:
+    if control_value(seen, "view") == option_label(view):
         return
     before = page.url
     option(seen, "view", view).first.click()
@@ -133,7 +131,7 @@ def choose_view(seen: BrowserPage, view: str) -> None:
     # the view shown is the one chosen and its charts are drawn before looking for controls.
     page.wait_for_function(
         "v => { const c = document.querySelector('.st-key-view label:has(input:checked)');"
-        " return c && c.textContent.trim() === v; }", arg=view, timeout=60_000)
+        " return c && c.textContent.trim() === v; }", arg=option_label(view), timeout=60_000)
     page.wait_for_timeout(300)
     seen.wait_idle(timeout=120_000)
 

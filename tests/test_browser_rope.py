@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from tests import browser_support
-from tests.browser_support import chart_keys, click_section, screenshot_whole_page
+from tests.browser_support import (
+    chart_keys,
+    click_section,
+    option_label,
+    screenshot_whole_page,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -20,9 +25,8 @@ def test_rope_deep_link(browser_page):
     page = browser_page.page
     assert browser_support.shown_value(page, "d_head") == "64"
     assert browser_support.shown_value(page, "base") == "500000"
-    assert page.get_by_role("radio", name="half_split").is_checked()
-    assert page.get_by_role("radio", name="position_interpolation").is_checked()
-    assert page.get_by_role("radio", name="relative").is_checked()
+    for value in ("half_split", "position_interpolation", "relative"):
+        assert page.get_by_role("radio", name=option_label(value), exact=True).is_checked()
     assert page.get_by_text("Relative position without adding anything").is_visible()
     assert chart_keys(page) == ["logits_chart"]
     screenshot_whole_page(browser_page, "rope-deep-link")
@@ -44,7 +48,7 @@ def test_rope_deep_link(browser_page):
 def test_rope_link_without_view_opens_the_rotation(browser_page):
     browser_page.open(ROPE_LINK, charts=1)
     page = browser_page.page
-    assert page.get_by_role("radio", name="rotation").is_checked()
+    assert page.get_by_role("radio", name=option_label("rotation"), exact=True).is_checked()
     assert chart_keys(page) == ["rotation_chart"]
     assert page.get_by_text("RoFormer (Su et al. 2021)").is_visible()  # the intro stays on top
     assert browser_page.exceptions() == []

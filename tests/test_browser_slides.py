@@ -92,8 +92,7 @@ CONTROL_TYPE_JS = """() => {
   return {
     text: size(document.querySelector('[data-testid="stMain"]')),
     label: size(shown('[data-testid="stWidgetLabel"] p')),
-    // An option's label may be drawn by CSS after a hidden value (ui.controls): the one shown.
-    option: size(option) || size(option, '::after'),
+    option: size(option),
     slider: size(shown('[data-testid="stSliderThumbValue"]')),
     button: size(shown('[data-testid="stPopover"] button p')),
   };

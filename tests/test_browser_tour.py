@@ -151,8 +151,7 @@ def test_a_deck_made_from_views_opens_the_same_in_a_fresh_browser(browser, app_u
         seen.page.locator('[data-testid="stSidebarNav"] a',
                           has_text="Distance and dot product").click()
         seen.wait_idle(timeout=120_000)
-        seen.page.locator(".st-key-view label:has(input[type=radio])").filter(
-            has_text="offset").first.click()
+        browser_support.radio_option(seen.page, "view", "offset").first.click()
         seen.wait_idle(timeout=120_000)
         add.click()
         seen.wait_idle()

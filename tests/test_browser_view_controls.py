@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests import browser_support
+
 # (name, the page opened, then steps: (kind, control, value) with kind one of view (the `view`
 # option), radio (an option's value), toggle, slider (a key pressed on it), text (typed)), and
 # (control, value) the address bar holds after the last step.
@@ -39,7 +41,7 @@ def act(seen, kind: str, name: str, value: str) -> None:
     page = seen.page
     box = page.locator(f".st-key-{name}").first
     if kind in ("view", "radio"):
-        box.locator("label:has(input[type=radio])").filter(has_text=value).first.click()
+        browser_support.radio_option(page, name, value).first.click()
     elif kind == "toggle":
         box.locator("label").first.click()
     elif kind == "slider":

@@ -7,6 +7,8 @@ from urllib.parse import quote
 
 import pytest
 
+from tests.browser_support import option_label
+
 pytestmark = pytest.mark.browser
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -44,8 +46,8 @@ def test_word_position_deep_link_minilm_3d(browser_page):
     browser_page.open("/word-position?embedding=minilm&projection=3-D", charts=1)
     page = browser_page.page
     assert browser_page.exceptions() == []
-    assert page.get_by_role("radio", name="minilm").is_checked()
-    assert page.get_by_role("radio", name="3-D").is_checked()
+    assert page.get_by_role("radio", name=option_label("minilm"), exact=True).is_checked()
+    assert page.get_by_role("radio", name=option_label("3-D"), exact=True).is_checked()
     assert page.locator(".js-plotly-plot .gl-container canvas").count() >= 1  # WebGL 3-D scene
     assert page.get_by_text("[CLS] · 0", exact=True).is_visible()
     browser_page.screenshot("word-position-minilm-3d")

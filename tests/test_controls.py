@@ -1,11 +1,13 @@
 """The controls (ui.controls) through Streamlit's AppTest: sliders for the numbers people sweep,
-links in the form they have always had, controls a view does not use left out of sight."""
+links in the form they have always had, controls a view does not use left out of sight, choices
+shown by their labels while their links keep the values."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.apptest import control, notices, open_page, set_control
+from ui import controls
 from ui.controls import GROUP_PREFIX, HIDDEN_MARKER, base_stops, count_stops, size_stops
 from ui.pages import PAGE_PARAMS
 
@@ -130,3 +132,63 @@ def test_a_bad_switch_value_is_explained_as_a_person_would():
     assert notice.endswith("It stays off, as by default.") and "False" not in notice
     at = open_page("app_pages/alibi.py", {"causal": "maybe", "lang": "zh"})
     assert notices(at) == ["URL 参数 causal=maybe 不可用：请用 true 或 false。保持默认的开启状态。"]
+
+
+# --- choices: labels on screen, values in the URL (ui.controls.PageControls.choice) ----------
+def test_a_choice_shows_labels_and_writes_values_into_the_url():
+    at = open_page("app_pages/wavelengths.py", {"lang": "zh"})
+    view = at.radio(key="view")
+    assert view.options == ["曲线", "时钟"] and view.value == "curves"
+    at = view.set_value("clocks").run()
+    assert at.radio(key="view").value == "clocks"
+    assert dict(at.query_params) == {"lang": "zh", "view": "clocks"}
+    at = at.radio(key="view").set_value("curves").run()  # the default: left out, as Streamlit's
+    assert dict(at.query_params) == {"lang": "zh"}       # bound widgets leave it
+
+
+def test_a_choice_stays_when_the_language_changes():
+    """The browser sends back the label it shows; the choice reads it in the language it was
+    drawn in."""
+    at = open_page("app_pages/wavelengths.py", {"lang": "zh", "view": "clocks",
+                                                "timescales": "tensor2tensor"})
+    at = at.radio(key="lang").set_value("en").run()
+    assert at.radio(key="view").options == ["curves", "clocks"]
+    assert at.radio(key="view").value == "clocks"
+    assert at.radio(key="timescales").value == "tensor2tensor"
+    assert dict(at.query_params) == {"view": "clocks", "timescales": "tensor2tensor"}
+
+
+def test_another_views_choice_leaves_the_url_and_comes_back_with_its_value():
+    """As a bound widget's parameter: dropped once its control is no longer made, written again
+    when its view is back; a link's value for a view not shown waits in the URL."""
+    at = open_page("app_pages/rope.py", {"view": "decay", "layout": "half_split"})
+    assert dict(at.query_params) == {"view": "decay", "layout": "half_split"}
+    at = at.radio(key="view").set_value("rotation").run()
+    assert at.radio(key="layout").value == "half_split"
+    assert dict(at.query_params) == {"layout": "half_split"}
+    at = at.radio(key="view").set_value("decay").run()
+    assert dict(at.query_params) == {"view": "decay"}
+    at = at.radio(key="view").set_value("rotation").run()
+    assert at.radio(key="layout").value == "half_split"
+    assert dict(at.query_params) == {"layout": "half_split"}
+
+
+def test_back_and_forward_give_the_choices_the_urls_values(monkeypatch):
+    """The browser's back button: the URL decides, its missing parameters the defaults."""
+    at = open_page("app_pages/rope.py", {"layout": "half_split", "scaling": "ntk_aware"})
+    at.query_params.clear()
+    at.query_params["scaling"] = "position_interpolation"
+    monkeypatch.setattr(controls, "history_navigation", lambda: True)
+    at.run()
+    assert at.radio(key="layout").value == "interleaved"
+    assert at.radio(key="scaling").value == "position_interpolation"
+    assert dict(at.query_params) == {"scaling": "position_interpolation"}
+
+
+def test_streamlit_still_says_when_a_run_is_a_history_navigation():
+    """`ui.controls.history_navigation` reads this field of Streamlit's run context."""
+    from dataclasses import fields
+
+    from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
+
+    assert "is_history_navigation" in {f.name for f in fields(ScriptRunContext)}

@@ -1,9 +1,12 @@
 """URL-bound controls with clear notices for bad values.
 
-Every control is bound to a URL query parameter of the same name with Streamlit's own
-``bind="query-params"`` (its key is the parameter name). Streamlit silently drops URL values it
-cannot parse and lets through some that the page cannot use (an odd ``d_model``); this class reads
-the raw URL once per page visit, checks every value against its `ui.params` spec, and
+Every control is bound to a URL query parameter of the same name (its key is the parameter
+name): numbers, switches and text with Streamlit's own ``bind="query-params"``, and choices by
+this module (`PageControls.choice`: a bound radio writes the text it shows into the URL, and a
+choice shows its options' labels in the visitor's language while its links keep the values).
+Streamlit silently drops URL values it cannot parse and lets through some that the page cannot
+use (an odd ``d_model``); this class reads the raw URL once per page visit, checks every value
+against its `ui.params` spec, and
 
 - shows a notice that names the parameter, the value and what is allowed, and
 - when a widget ended up holding an unusable value, resets it to the default (one rerun, since a
@@ -31,7 +34,7 @@ from typing import Any, NoReturn
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from locales import catalogue
+from locales import Lang, catalogue
 from ui import share
 from ui.i18n import current_language, presenting, t
 from ui.pages import PAGE_PARAMS, takeaway_key
@@ -43,6 +46,7 @@ from ui.params import (
     Param,
     ParamError,
     TextParam,
+    url_value,
 )
 from ui.text import escape_markdown, on_slide, takeaway
 
@@ -56,6 +60,7 @@ class PageControls:
         self.params: dict[str, Param] = {p.name: p for p in params}
         self._to_reset: set[str] = set()
         self._groups = 0  # `shown` blocks made so far in this run
+        self._choices_made: set[str] = set()  # the choices made in this run (`finish`)
         self._finished = False
         self._notice_area = st.container()  # notices show here, above the page's content
         state = st.session_state
@@ -87,6 +92,10 @@ class PageControls:
                     del st.query_params[name]
                 state[f"_notices:{page}"] = [found[name] for name in unusable]
                 st.rerun()
+        choices = {p.name: {"values": list(p.choices), "default": p.default}
+                   for p in params if isinstance(p, ChoiceParam)}
+        if choices:
+            _choice_address_bar(page, choices)
 
     @staticmethod
     def _notice(param: Param, error: ParamError) -> str:
@@ -196,6 +205,8 @@ class PageControls:
         param = self.params[name]
         state = st.session_state
         try:
+            if history_navigation():  # back or forward: the URL decides (`_seed_choice`)
+                return param.parse(st.query_params.get_all(name))
             if name in state:
                 return param.validate(state[name])
             if name in st.query_params:
@@ -304,26 +315,57 @@ class PageControls:
         captions: Sequence[str] | None = None, disabled: bool = False,
         redraws: Sequence[str] = (),
     ) -> str:
-        # No format_func: a bound radio writes the *formatted* label into the URL, so the option
-        # shown must be the value itself for links to stay the documented contract.
+        """Options in a row, each shown by its label in the visitor's language (`option_label`),
+        the URL holding the option's value (links stay the documented ones: view=clocks).
+
+        Not bound with ``bind="query-params"`` (a bound radio writes the text it shows into the
+        URL): the control keeps its parameter as Streamlit keeps a bound widget's. The URL's
+        value when the widget is made afresh (a link, a view shown again, a slide) or on the
+        browser's back and forward buttons (`_seed_choice`); the value written to the URL after
+        each change, none when it is the default (`_write_choice`, also from `_redraw` when a
+        change redraws parts only); the parameter dropped once the control is no longer made
+        (`finish`). Hidden in a `shown` block, it is made, so it stays in the URL."""
         param = self.params[name]
-        self._restore(name)
         assert isinstance(param, ChoiceParam)
+        self._seed_choice(param)
+        lang = current_language()
         value = st.radio(
             self._label(name, label),
             param.choices,
             index=param.choices.index(param.default),
+            format_func=functools.partial(option_label, lang=lang),
             horizontal=True,
             key=name,
             help=self._help(name, help),
             captions=captions,
             disabled=disabled,
             on_change=self._redraw_callback(name, redraws),
-            bind="query-params",
         )
-        if captions is None:
-            _option_labels(name, param.choices)
-        return self._checked(name, value)
+        self._choices_made.add(name)
+        value = self._checked(name, value)
+        _write_choice(param, value)
+        return value
+
+    def _seed_choice(self, param: ChoiceParam) -> None:
+        """A choice's value before its widget is made (allowed then), as Streamlit seeds a
+        bound widget: on the browser's back or forward button (the tour's moves too) the URL's,
+        or the default when it has none; made afresh, the URL's, else the value its view kept
+        (`_restore`), else the default (said, so the browser shows what the page uses when the
+        widget was dropped from the state while on screen: a slide's move, `start_page`).
+        A widget that stays keeps its value, re-said when the language changed: the browser
+        sends back the label it shows, which the widget reads only in the language it was
+        drawn in."""
+        state, name = st.session_state, param.name
+        languages = state.setdefault(_LABELS_LANGUAGE, {})
+        lang = current_language()
+        if history_navigation():
+            state[name] = _url_choice(param) or param.default
+        elif name not in state:
+            kept = state.get(f"{KEPT_PREFIX}{self.page}", {})
+            state[name] = _url_choice(param) or kept.get(name, param.default)
+        elif languages.get(name, lang) != lang and state[name] in param.choices:
+            state[name] = state[name]
+        languages[name] = lang
 
     def toggle(self, name: str, label: str | None = None, *,
                help: str | None = CATALOGUE_HELP, redraws: Sequence[str] = ()) -> bool:
@@ -373,9 +415,21 @@ class PageControls:
             st.session_state[f"_reset:{self.page}"] = sorted(self._to_reset)
             st.session_state[f"_notices:{self.page}"] = self.notices
             st.rerun()
+        self._drop_choices_not_made()
         for notice in self.notices:
             self._notice_area.warning(escape_markdown(notice), icon=":material/warning:")
 
+    def _drop_choices_not_made(self) -> None:
+        """A choice made in an earlier run and not in this one (another view's) leaves the URL,
+        as Streamlit drops a bound widget's parameter once the widget is no longer made; one
+        never made (a link's value for a view not shown) stays, as it does there. Its value is
+        kept for its view's return (`_restore`)."""
+        key = f"{_CHOICES_PREFIX}{self.page}"
+        made_before = st.session_state.get(key, set())
+        for name in sorted(made_before - self._choices_made):
+            if name in st.query_params:
+                del st.query_params[name]
+        st.session_state[key] = set(self._choices_made)
 
     def stop(self) -> NoReturn:
         """End the page here (st.stop), its controls finished first."""
@@ -389,6 +443,10 @@ VIEW_BLOCK = "pe-view"
 # The last value of each control of a page (PageControls._restore), and the page last opened.
 KEPT_PREFIX = "_kept:"
 _LAST_PAGE = "_controls_last_page"
+# The choices a page's last full run made (PageControls.finish), and the language each choice's
+# labels were last drawn in (PageControls._seed_choice).
+_CHOICES_PREFIX = "_choices:"
+_LABELS_LANGUAGE = "_choice_labels_language"
 
 _open = threading.local()  # the page's controls in this script run (a run has its own thread)
 
@@ -402,6 +460,7 @@ def start_page(page: str) -> PageControls:
     previous = state.get(_LAST_PAGE)
     if previous != page:  # arrived from another page: its defaults and its URL
         state.pop(f"{KEPT_PREFIX}{page}", None)
+        state.pop(f"{_CHOICES_PREFIX}{page}", None)
         state[_LAST_PAGE] = page
         if previous is not None and not on_slide():
             _forget_the_last_pages_values()
@@ -500,6 +559,8 @@ def _redraw(page: str, param: Param, keys: tuple[str, ...]) -> None:
         return
     share.record(param, value)
     state.setdefault(f"{KEPT_PREFIX}{page}", {})[param.name] = value
+    if isinstance(param, ChoiceParam):  # its widget's run, which writes it, is left out
+        _write_choice(param, value)
     try:
         st.rerun(scope=list(keys))
     except StreamlitAPIException:  # no fragment by that key was drawn
@@ -537,34 +598,122 @@ STOPS: dict[str, Callable[[Any], list]] = {
 }
 
 
-def _css_text(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+def option_label(choice: str, lang: Lang | None = None) -> str:
+    """An option's label in `lang` (the visitor's language by default): the catalogue's
+    `options.<value>` ("position interpolation" for `position_interpolation`), or the value."""
+    lang = lang or current_language()
+    return catalogue(lang).get(f"options.{choice}", choice)
 
 
-def option_label(choice: str) -> str:
-    """An option's label in the visitor's language (`options.<value>`), or the value itself."""
-    key = f"options.{choice}"
-    return t(key) if key in _labels_catalogue() else choice
+def _url_choice(param: ChoiceParam) -> str | None:
+    """The URL's value of choice `param`; None when it has none (an unusable one was dropped
+    with a notice when the page opened, `PageControls.__init__`)."""
+    try:
+        return param.parse(st.query_params.get_all(param.name))
+    except ParamError:
+        return None
 
 
-def _option_labels(name: str, choices: Sequence[str]) -> None:
-    """Each option of radio `name` shown by its label in the visitor's language
-    (`options.<value>`, e.g. "position interpolation" for `position_interpolation`), while the
-    option itself stays the URL's value (a bound radio writes its option's text into the URL):
-    the value's text is kept in the page at size 0 and the label drawn after it by CSS."""
-    catalogue = _labels_catalogue()
-    rules = []
-    for index, choice in enumerate(choices, start=1):
-        key = f"options.{choice}"
-        if key not in catalogue:
-            continue
-        option = (f'.st-key-{name} [role="radiogroup"] > :nth-child({index}) '
-                  f'label[data-testid="stRadioOption"] [data-testid="stMarkdownContainer"] p')
-        rules.append(f"{option} {{ font-size: 0; }}")
-        rules.append(f"{option}::after {{ content: {_css_text(t(key))}; font-size: 0.875rem; }}")
-    if rules:
-        st.html("<style>" + "\n".join(rules) + "</style>")
+def _write_choice(param: ChoiceParam, value: str) -> None:
+    """Choice `param`'s value into the URL, as Streamlit writes a bound widget's: none when it
+    is the default (a link carries what differs), and only when the URL says otherwise (each
+    write is a message to the browser)."""
+    text = url_value(param, value)
+    if text is None:
+        if param.name in st.query_params:
+            del st.query_params[param.name]
+    elif st.query_params.get_all(param.name) != [text]:
+        st.query_params[param.name] = text
 
 
-def _labels_catalogue() -> set[str]:
-    return set(catalogue(current_language()))
+# A choice clicked writes its value into the address bar in the browser at once, in place (the
+# history API's replaceState), as Streamlit's browser code does for a bound widget: the run's
+# own write (`_write_choice`), which the browser would add as a new history entry (pushState,
+# one Back per click), then finds the address bar already saying it and adds none. The address
+# is written as the server writes it (Python's parse_qs, then urlencode with quote_plus), so the
+# two agree character for character; when they do not, the run's write wins, as a new entry.
+# One listener per window; each page's choices (`data.slot`: the app's, the page's) by name,
+# their values in the order of the radio's options (an option's input has its index as value).
+_CHOICE_ADDRESS_JS = """
+const decode = s => { try { return decodeURIComponent(s.replace(/\\+/g, " ")); }
+                      catch (error) { return s; } };
+const encode = s => encodeURIComponent(s).replace(/[!'()*]/g,
+    c => "%" + c.charCodeAt(0).toString(16).toUpperCase()).replace(/%20/g, "+");
+
+function written(search, name, value) {
+  const fields = new Map();
+  for (const field of search.replace(/^\\?/, "").split("&")) {
+    if (!field) continue;
+    const at = field.indexOf("=");
+    const key = decode(at < 0 ? field : field.slice(0, at));
+    if (!fields.has(key)) fields.set(key, []);
+    fields.get(key).push(at < 0 ? "" : decode(field.slice(at + 1)));
+  }
+  if (value === null) fields.delete(name); else fields.set(name, [value]);
+  return [...fields].flatMap(([key, values]) =>
+      values.map(v => encode(key) + "=" + encode(v))).join("&");
+}
+
+// The radio's option as it stands once the click or key has been handled (the radio changes
+// its state in script: no "change" event is fired).
+function writeChoice(group) {
+  const input = group.querySelector('input[type="radio"]:checked');
+  const box = group.closest('[class*="st-key-"]');
+  const keyClass = box && [...box.classList].find(c => c.startsWith("st-key-"));
+  if (!input || !keyClass) return;
+  const name = keyClass.slice("st-key-".length);
+  const slots = window.__peChoices || {};
+  const spec = (slots.page || {})[name] || (slots.app || {})[name];
+  const value = spec && spec.values[Number(input.value)];
+  if (value === undefined) return;
+  const search = written(window.location.search, name, value === spec.default ? null : value);
+  if (search === window.location.search.replace(/^\\?/, "")) return;
+  const url = new URL(window.location.href);
+  url.search = search;
+  window.history.replaceState(window.history.state, "", url.toString());
+}
+
+function onPress(event) {
+  const group = event.target instanceof Element && event.target.closest('[role="radiogroup"]');
+  if (group) window.setTimeout(() => writeChoice(group), 0);
+}
+
+export default function ({ data }) {
+  window.__peChoices = window.__peChoices || {};
+  window.__peChoices[data.slot] = data.choices;
+  if (!window.__peChoiceListener) {
+    window.__peChoiceListener = true;
+    document.addEventListener("click", onPress, true);
+    document.addEventListener("keydown", onPress, true);
+  }
+}
+"""
+_CHOICE_ADDRESS = "pe-choice-address-"  # the element's key
+_CHOICE_ADDRESS_CSS = f"""
+/* Nothing to see: out of the layout (the page's, as the element's styles are not isolated). */
+[class*="st-key-{_CHOICE_ADDRESS}"] {{ display: none !important; }}
+"""
+_choice_address_element = None
+
+
+def _choice_address_bar(page: str, choices: dict[str, dict[str, Any]]) -> None:
+    """The browser's side of the choices' URL (_CHOICE_ADDRESS_JS), for this page's `choices`."""
+    global _choice_address_element
+    if _choice_address_element is None:  # registered once per process
+        _choice_address_element = st.components.v2.component(
+            "pe_choice_address", js=_CHOICE_ADDRESS_JS, css=_CHOICE_ADDRESS_CSS,
+            isolate_styles=False)
+    _choice_address_element(key=f"{_CHOICE_ADDRESS}{page}",
+                            data={"slot": "app" if page == "app" else "page",
+                                  "choices": choices})
+
+
+def history_navigation() -> bool:
+    """Whether this run answers the browser's back or forward button (or a move of the tour's
+    player, which goes through the browser's history): then the URL decides every control, as
+    it does for Streamlit's bound widgets. Streamlit's run context says so
+    (`ScriptRunContext.is_history_navigation`, tests/test_controls.py names it)."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return bool(getattr(ctx, "is_history_navigation", False))
