@@ -10,6 +10,8 @@ from core import limits
 from core import minilm_encoder as mf
 from core.minilm import ModelUnavailableError
 from figures.order import (
+    add_attention_pair_states,
+    add_head_outline_states,
     make_attention_pair_figure,
     make_facts_figure,
     make_head_change_figure,
@@ -100,13 +102,18 @@ def attention_view() -> None:
     marked = [(int(i) // change.shape[1] + 1, int(i) % change.shape[1] + 1) for i in order]
     explain(t("order.change_text", heads=", ".join(f"{a}.{b}" for a, b in marked)),
             caption=True)
-    show_chart(make_head_change_figure(change, layer=layer, head=head, marked=marked, lang=lang),
+    # Both charts follow the layer and head sliders while they are dragged (live states).
+    head_map = make_head_change_figure(change, layer=layer, head=head, marked=marked, lang=lang)
+    show_chart(add_head_outline_states(head_map, layers=change.shape[0], heads=change.shape[1],
+                                       layer=layer, head=head),
                key=HEAD_MAP, name=file_stem("order-change", f"T{len(learned.tokens)}"),
                on_click=pick_head)
+    pair = make_attention_pair_figure(learned.tokens, learned.attentions[layer - 1, head - 1],
+                                      blind.attentions[layer - 1, head - 1], layer=layer,
+                                      head=head, lang=lang)
     show_chart(
-        make_attention_pair_figure(learned.tokens, learned.attentions[layer - 1, head - 1],
-                                   blind.attentions[layer - 1, head - 1], layer=layer, head=head,
-                                   lang=lang),
+        add_attention_pair_states(pair, learned.attentions, blind.attentions, layer=layer,
+                                  head=head, lang=lang),
         key="order_attention_chart",
         name=file_stem("order-attention", f"layer{layer}", f"head{head}",
                        f"T{len(learned.tokens)}"),

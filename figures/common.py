@@ -101,6 +101,26 @@ def arrow_trace(start: np.ndarray, end: np.ndarray, *, color: str, width: float 
     )
 
 
+# Numbers a figure's live states may carry in all (`add_live_states`): ~1.5 MB of JSON at most.
+MAX_LIVE_NUMBERS = 150_000
+
+
+def add_live_states(fig: go.Figure, name: str,
+                    states: list[tuple[object, dict, dict, list[int]]]) -> go.Figure:
+    """Give `fig` what it looks like at each value of control `name` (a slider of the page), so
+    that dragging that slider redraws the chart in the browser before the value reaches the
+    server (ui/plotly_react.js, "live controls"): `states` are (value, data update, layout
+    update, trace indices) as `Plotly.update` takes them. Kept in `layout.meta.live`; the
+    caller bounds their size (MAX_LIVE_NUMBERS). The server's run at the released value draws
+    the same picture."""
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    live = dict(meta.get("live", {}))
+    live[name] = {"values": [str(value) for value, *_ in states],
+                  "updates": [[data, layout, traces] for _, data, layout, traces in states]}
+    fig.layout.meta = {**meta, "live": live}
+    return fig
+
+
 # Above this many cells a heatmap is drawn as one image, a pixel per cell scaled up by the browser
 # (plotly's zsmooth="fast"), instead of one canvas rectangle per cell: measured in Chromium, a
 # 300 x 300 heatmap repaints in 1.1x the floor app's time instead of 1.55x. Small exact heatmaps

@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from figures.common import base_layout, plot_text
+from figures.common import MAX_LIVE_NUMBERS, add_live_states, base_layout, plot_text
 from locales import Lang, message
 
 ATTENTION_SCALE = "Blues"
@@ -46,6 +46,41 @@ def make_attention_pair_figure(
     fig.update_xaxes(title_text=message("fig.order.key", lang), tickangle=-45)
     return base_layout(fig, message("fig.order.pair_title", lang, layer=layer, head=head),
                        height=520)
+
+
+def add_attention_pair_states(fig: go.Figure, learned: np.ndarray, blind: np.ndarray, *,
+                              layer: int, head: int, lang: Lang = "en") -> go.Figure:
+    """The attention pair at every head of layer `layer` and every layer of head `head`
+    (`learned`, `blind`: ``(layers, heads, T, T)``), so that dragging the head or layer slider
+    draws each in the browser (`add_live_states`); none for a sentence so long that they would
+    weigh more than MAX_LIVE_NUMBERS (the chart then follows on release)."""
+    layers, heads, tokens, _ = learned.shape
+    if 2 * (layers + heads) * tokens * tokens > MAX_LIVE_NUMBERS:
+        return fig
+
+    def state(at_layer: int, at_head: int) -> tuple[dict, dict, list[int]]:
+        a, b = learned[at_layer - 1, at_head - 1], blind[at_layer - 1, at_head - 1]  # (T, T)
+        return ({"z": [np.round(a, 4).tolist(), np.round(b, 4).tolist()]},
+                {"title.text": message("fig.order.pair_title", lang, layer=at_layer,
+                                       head=at_head),
+                 "coloraxis.cmax": float(max(np.max(a), np.max(b), 1e-6))},
+                [0, 1])
+
+    add_live_states(fig, "head", [(h, *state(layer, h)) for h in range(1, heads + 1)])
+    return add_live_states(fig, "layer", [(ly, *state(ly, head)) for ly in range(1, layers + 1)])
+
+
+def add_head_outline_states(fig: go.Figure, *, layers: int, heads: int, layer: int,
+                            head: int) -> go.Figure:
+    """The head map's outline (its one shape) at every head of this layer and every layer of
+    this head: it follows the sliders while they are dragged (`add_live_states`)."""
+    def outline(at_layer: int, at_head: int) -> tuple[dict, dict, list[int]]:
+        return ({}, {"shapes[0].x0": at_head - 0.5, "shapes[0].x1": at_head + 0.5,
+                     "shapes[0].y0": at_layer - 0.5, "shapes[0].y1": at_layer + 0.5}, [])
+
+    add_live_states(fig, "head", [(h, *outline(layer, h)) for h in range(1, heads + 1)])
+    return add_live_states(fig, "layer",
+                           [(ly, *outline(ly, head)) for ly in range(1, layers + 1)])
 
 
 def make_head_change_figure(

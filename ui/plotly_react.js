@@ -54,6 +54,60 @@ if (!window.__pePopoverWatch) {
   window.__pePopoverWatch.observe(document.body, { childList: true, subtree: true });
 }
 
+// Live controls: while a Streamlit slider's thumb is dragged (its value goes to the server on
+// release), the charts whose figure carries that control's states (`layout.meta.live[name]`:
+// the values and, for each, a Plotly.update's [data, layout, traces], figures' `live_states`)
+// draw the state of the value under the pointer at once. The server's run after the release
+// draws the same picture from the truth. A value between two states sent draws the nearer.
+function liveName(input) {
+  const box = input.closest('[class*="st-key-"]');
+  const key = box && [...box.classList].find(c => c.startsWith("st-key-"));
+  return key ? key.slice("st-key-".length) : null;
+}
+function nearestState(live, text) {
+  const exact = live.values.indexOf(text);
+  if (exact >= 0) return exact;
+  const wanted = Number(text);
+  if (!Number.isFinite(wanted)) return -1;
+  let best = -1;
+  live.values.forEach((v, i) => {
+    if (best < 0 || Math.abs(Number(v) - wanted) < Math.abs(Number(live.values[best]) - wanted)) {
+      best = i;
+    }
+  });
+  return best;
+}
+function preview(name, text) {
+  for (const gd of document.querySelectorAll(".pe-plotly-chart")) {
+    const state = gd.__pePlotlyReact;
+    const meta = state && state.sent && state.sent.layout && state.sent.layout.meta;
+    const live = meta && meta.live && meta.live[name];
+    if (!live || !window.__pePlotly || !gd._fullLayout) continue;
+    const index = nearestState(live, text);
+    if (index < 0 || state.previewing === `${name}=${index}`) continue;
+    state.previewing = `${name}=${index}`;
+    const [data, layout, traces] = live.updates[index];
+    const title = layout["title.text"];
+    // Streamlit's theme draws a chart's title bold (applyStreamlitTheme): so does its preview.
+    const shown = typeof title === "string" && state.data.theme === "streamlit"
+      ? { ...layout, "title.text": `<b>${title}</b>` } : layout;
+    window.__pePlotly.update(gd, data, shown, traces);
+    gd.dispatchEvent(new CustomEvent("pe-live", { detail: { name, value: live.values[index] } }));
+  }
+}
+if (!window.__peLiveWatch) {
+  window.__peLiveWatch = new MutationObserver((records) => {
+    for (const record of records) {
+      const input = record.target;
+      if (!(input instanceof HTMLInputElement) || input.type !== "range") continue;
+      const name = liveName(input);
+      if (name) preview(name, input.getAttribute("aria-valuetext"));
+    }
+  });
+  window.__peLiveWatch.observe(document.body, { attributes: true, subtree: true,
+                                                attributeFilter: ["aria-valuetext"] });
+}
+
 // plotly.js from the app's own server (app/static/, see plotly_react.py), loaded once per page.
 // Kept apart from window.Plotly, which Streamlit's own plotly chunk also sets (another version)
 // when an st.plotly_chart is drawn.
@@ -899,6 +953,7 @@ function setUp(root, gd) {
     // The chart's room while it is redrawn; a slide's chart takes the room its block has.
     gd.style.minHeight = state.fullscreen || state.slideHeight ? "" : `${drawn.layout.height}px`;
     return Plotly.react(gd, drawn).then(() => {
+      state.previewing = null;
       listenForClicks(gd, state);
       state.drawn = drawing;
       state.traces = traces;
