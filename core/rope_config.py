@@ -12,7 +12,7 @@ at most `MAX_CONFIG_CHARS` characters and `MAX_JSON_DEPTH` levels of nesting (ch
 parsing, so deep nesting cannot exhaust the stack), NaN and Infinity are refused, and every field
 used is checked for type and range with a ValueError that names it.
 
-What a config does, for the RoPE page's config view: `config_contexts` (its original context L
+What a config does (the explorer's config view): `config_contexts` (its original context L
 before extension, its target T, its factor s); `self_logit` and `binned_logit` (a query with
 itself at distance k, binned over log-spaced distances up to T); `config_difference` (one config
 minus a baseline: per pair, log2 of the scaled wavelengths' ratio, and the self-logit's

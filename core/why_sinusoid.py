@@ -1,4 +1,4 @@
-"""Why sines and cosines: the three properties the home page and the tour open with.
+"""Why sines and cosines: the three properties of the paper's sinusoid that make it work.
 
 For PE(p) = [sin(p w_0), cos(p w_0), ..., sin(p w_{d/2-1}), cos(p w_{d/2-1})], w_i = base^(-2i/d):
 

@@ -35,8 +35,11 @@ NOT_REACHED = {
     "word-position": {"seed", "bert_input", "special_tokens"},
     # The RoPE config view's pinned and pasted configs are set by its Pin button and paste box,
     # not typed (tests/test_browser_rope_config.py opens such a link fresh); llama3's two
-    # fields show only while the method is llama3, and here it becomes yarn.
-    "rope": {"overlay", "pasted", "name", "low_freq_factor", "high_freq_factor"},
+    # fields show only while the method is llama3, and here it becomes yarn; `baseline` only
+    # with arrange=difference (here arrange becomes side), `head_dim` only for a pasted config
+    # without a head width (tests/test_rope_config_pages.py and test_browser_rope_config.py).
+    "rope": {"overlay", "pasted", "name", "low_freq_factor", "high_freq_factor", "baseline",
+             "head_dim"},
 }
 
 # A control in a folded expander (the RoPE config view's rope_scaling fields) is on screen once

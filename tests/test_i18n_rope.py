@@ -39,11 +39,14 @@ def test_rope_page_in_chinese():
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == message("rope.title", "zh")
     assert control(at, "d_head").label == message("rope.d_head", "zh")
-    assert at.radio(key="scaling").options == ["none", "position_interpolation", "ntk_aware"]
+    # Options show their labels in the visitor's language; the values (the URL's) stay.
+    assert at.radio(key="scaling").options == [
+        message(f"options.{v}", "zh") for v in ("none", "position_interpolation", "ntk_aware")]
     assert at.radio(key="view").label == message("controls.show", "zh")
     assert at.radio(key="view").help == message("rope.view_help", "zh")
     # The config view (a model's config.json) is tested in tests/test_rope_config_pages.py.
-    assert at.radio(key="view").options == [*ROPE_SUBHEADERS, "config"]
+    assert at.radio(key="view").options == [
+        message(f"options.{v}", "zh") for v in (*ROPE_SUBHEADERS, "config")]
     subheaders = {}
 
     assert at.radio(key="view").value == "rotation"  # the default section
