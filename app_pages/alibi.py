@@ -57,9 +57,13 @@ view = controls.current("view")
 # A page-wide change reruns the view shown alone (not the sidebar, the title or the link).
 drawings = (f"alibi/{view}",)
 with st.sidebar:
-    controls.slider("num_heads", redraws=drawings)
-    controls.stops("positions", redraws=drawings)
-# Page-wide (sidebar): num_heads and positions, which every view draws. Each view's own
+    # Shown in the views they change: T5's buckets and xPos's decay have no ALiBi heads, and
+    # the slopes are the same at any length (the table's mean distance reads it all the same).
+    with controls.shown(view not in ("t5", "xpos")):
+        controls.slider("num_heads", redraws=drawings)
+    with controls.shown(view != "slopes"):
+        controls.stops("positions", redraws=drawings)
+# Page-wide (sidebar): num_heads and positions, which the views draw. Each view's own
 # controls (causal and head for the bias matrices, T5's and xPos's settings) sit above its
 # chart, in its fragment: a change there reruns that view alone.
 

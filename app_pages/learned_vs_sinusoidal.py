@@ -117,7 +117,10 @@ NUMBERS = "learned-vs-sinusoidal/numbers"
 drawings = (NUMBERS, f"learned-vs-sinusoidal/{view}")
 with st.sidebar:  # page-wide: the numbers above every view read both
     controls.stops("positions", redraws=drawings)
-    controls.choice("metric", redraws=drawings)
+    # Shown in the views it changes: the tables, their path in space and their extent are the
+    # same whatever the similarity (the numbers above read it all the same).
+    with controls.shown(view in ("similarity", "offset")):
+        controls.choice("metric", redraws=drawings)
 
 
 def metric_name(metric: str) -> str:

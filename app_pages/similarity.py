@@ -96,10 +96,14 @@ PAGE_WIDE = ("d_model", "positions", "base")
 INTRO = "similarity/intro"
 # A page-wide change reruns the intro and the view shown alone (not the sidebar, the title or
 # the link); the view whole, as its row clamps its controls to the table.
-drawings = (INTRO, f"similarity/{controls.current('view')}")
+view = controls.current("view")
+drawings = (INTRO, f"similarity/{view}")
 with st.sidebar:  # page-wide: every view draws the table these three make
     controls.stops("d_model", redraws=drawings)
-    controls.stops("positions", redraws=drawings)
+    # The rotation view draws M_k and one pair, whatever the table's length: there only its
+    # check's count would change, so the control is not shown.
+    with controls.shown(view != "rotation"):
+        controls.stops("positions", redraws=drawings)
     controls.stops("base", redraws=drawings)
 
 
@@ -163,7 +167,7 @@ explain(t("similarity.cosine_caption"), caption=True)
 
 
 def table_name() -> list:
-    """Files name the table: pe-similarity-matrix_d512_pos2048_cosine (base only when not the
+    """Files name the table: pe-similarity-matrix_d128_pos128_cosine (base only when not the
     paper's)."""
     d_model, positions, base = controls.values(*PAGE_WIDE)
     return [f"d{d_model}", f"pos{positions}", None if base == DEFAULT_BASE else f"base{base:g}"]
@@ -231,6 +235,8 @@ def offset_section() -> None:
             offset=offset,
             offset_value=float(after_value),
             metric=metric,
+            anchor=anchor,  # the marks name the anchor's two neighbours the text reads
+            positions=positions,
             lang=lang,
         ),
         key="offset_chart",

@@ -152,9 +152,14 @@ with st.sidebar:
                   args=(name,), width="stretch")
     controls.slider("grid_h", redraws=drawings)
     controls.slider("grid_w", redraws=drawings)
-    controls.stops("d_model", redraws=drawings)
-    controls.stops("base", redraws=drawings)
-    controls.toggle("cls_token", redraws=drawings)
+    # Shown in the views they change: M-RoPE numbers the grid's patches, whatever the table's
+    # width and base; the class token is a row of the table, which the similarity maps and the
+    # rotations leave out (it is all zeros).
+    with controls.shown(view != "mrope"):
+        controls.stops("d_model", redraws=drawings)
+        controls.stops("base", redraws=drawings)
+    with controls.shown(view == "encoding"):
+        controls.toggle("cls_token", redraws=drawings)
 
 
 def patch_control(column) -> tuple[int, int]:

@@ -7,6 +7,7 @@ from core import limits
 from core import word_position as wp
 from core._checks import InputError
 from core.minilm import ModelUnavailableError
+from core.word_position import MINILM_WIDTH
 from figures.word_position import make_word_position_figure, projection_axis_titles
 from locales import error_text
 from ui.cache import MB, bounded_cache
@@ -60,15 +61,28 @@ def stop(text: str) -> None:
 lang = current_language()
 controls = start_page("word-position")
 with st.sidebar:
+    # Each control is shown where it changes the vectors: the article's preset has its own
+    # sentence, 2-D vectors and no randomness; MiniLM its own width; BERT's real input its
+    # learned positions, unscaled. Hidden, a control keeps its value and its link.
     embedding = controls.choice("embedding")
-    sentence = controls.text("sentence")
-    encoding = controls.choice("encoding")
-    layout = controls.choice("layout")
-    d_model = controls.stops("d_model")
-    scale = controls.toggle("scale")
-    special_tokens = controls.toggle("special_tokens")
-    bert_input = controls.toggle("bert_input")
-    seed = controls.number("seed")
+    minilm_input = embedding == "minilm" and controls.current("bert_input")
+    with controls.shown(embedding != "article"):
+        sentence = controls.text("sentence")
+    with controls.shown(not minilm_input):
+        encoding = controls.choice("encoding")
+    sinusoid = encoding == "sinusoidal" and not minilm_input
+    with controls.shown(sinusoid and embedding != "article"):  # d = 2: one (sin, cos) pair
+        layout = controls.choice("layout")
+    sized = embedding == "random" and sinusoid  # MiniLM's table, and a learned one: 384
+    with controls.shown(sized):
+        d_model = controls.stops("d_model")
+    with controls.shown(not minilm_input):
+        scale = controls.toggle("scale")
+    with controls.shown(embedding == "minilm"):
+        special_tokens = controls.toggle("special_tokens")
+        bert_input = controls.toggle("bert_input")
+    with controls.shown(embedding == "random"):
+        seed = controls.number("seed")
 # Page-wide (sidebar): everything that makes the vectors, which the tokens, the chart and the
 # table all show. The projection (2-D or 3-D) is the chart's own control, above it in its
 # fragment: a change there reruns the chart alone.
@@ -91,7 +105,11 @@ with above:
             st.error(escape_markdown(error_text(error, lang, "minilm")), icon=":material/error:")
             if embedding == "minilm":
                 stop(t("word-position.without_model"))
-    choices, notes = settle_choices(embedding, encoding, d_model, scale=scale,
+    # A width not shown is said replaced only when the visitor chose it (a link, or the slider
+    # before the choice that hid it): the default is nobody's choice.
+    chosen_width = sized or d_model != controls.params["d_model"].default
+    choices, notes = settle_choices(embedding, encoding,
+                                    d_model if chosen_width else MINILM_WIDTH, scale=scale,
                                     bert_input=bert_input, minilm_available=minilm_available)
     for note in notes:
         st.info(note.in_language(lang), icon=":material/info:")
@@ -213,11 +231,10 @@ def projection_section() -> None:
     drawn = len(rows)
     st.subheader(t("word-position.projection_pca") if projected.method == "PCA"
                  else t("word-position.projection"))
-    # A 2-D table (the article's) is drawn as it is in either projection: the control stays,
-    # with its value and its link, but cannot be changed there (the caption says why).
-    with controls.view_row(1)[0]:
-        controls.choice("projection", t("word-position.projection_control"),
-                        disabled=shown.d_model < 3)
+    # A 2-D table (the article's) is drawn as it is in either projection: the control is not
+    # shown there, its value and its link kept (the caption says why).
+    with controls.view_row(1)[0], controls.shown(shown.d_model >= 3, "projection"):
+        controls.choice("projection", t("word-position.projection_control"))
     repeat = shown.repeat
     if repeat is not None and projected.method == "contrast":
         # The number the picture is about, beside it: the same word's two inputs, apart.

@@ -73,10 +73,14 @@ def make_offset_scatter_figure(
     offset: int,
     offset_value: float,
     metric: str,
+    anchor: int | None = None,
+    positions: int | None = None,
     lang: Lang = "en",
 ) -> go.Figure:
     """Left: sinusoid pairs (x = q - p, y = similarity) on the curve sum_i cos(w_i k), with
-    +-k marked; right: the same pairs of a random table, with the min-max band over all pairs."""
+    +-k marked; right: the same pairs of a random table, with the min-max band over all pairs.
+    Given an `anchor` p (and the table's `positions`), each mark names the position it pairs p
+    with, q = p +- k, when the table has it: the two pairs the text below reads off the table."""
     fig = make_subplots(
         rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
         subplot_titles=(message("fig.similarity.offset_left_title", lang),
@@ -99,12 +103,16 @@ def make_offset_scatter_figure(
     # +-k are marks of the layout, not a trace: moving them leaves the 2,000 points as drawn
     # (ui/plotly_react.js keeps an unchanged trace's arrays, so plotly.js redraws the marks alone).
     marks = ((-1, f"−k = {-offset}"), (1, f"k = {offset}"))
+    legend = (message("fig.similarity.offset_marks", lang) if anchor is None
+              else message("fig.similarity.offset_marks_anchor", lang, anchor=anchor))
     for sign, label in ((sign, label.replace("-", "−")) for sign, label in marks):
+        neighbour = None if anchor is None else anchor + sign * offset
+        if neighbour is not None and 0 <= neighbour < (positions or neighbour + 1):
+            label = message("fig.similarity.offset_mark_at", lang, k=label, q=neighbour)
         fig.add_shape(type="path", path="M 0,7 L 7,0 L 0,-7 L -7,0 Z", xref="x", yref="y",
                       xsizemode="pixel", ysizemode="pixel", xanchor=sign * offset,
                       yanchor=offset_value, fillcolor=NEUTRAL, line={"width": 0}, opacity=1,
-                      layer="above",
-                      showlegend=sign > 0, name=message("fig.similarity.offset_marks", lang))
+                      layer="above", showlegend=sign > 0, name=legend)
         fig.add_annotation(x=sign * offset, y=offset_value, xref="x", yref="y", text=label,
                            showarrow=False, xanchor="left" if sign > 0 else "right",
                            yanchor="bottom", xshift=5 * sign, yshift=5)

@@ -27,16 +27,29 @@ def test_default_render():
     assert at.latex  # the formulas are next to the figures
 
 
-def test_similarity_default_is_the_tf_tutorial_view():
+def test_similarity_opens_at_a_table_whose_diagonals_read():
+    """128 positions x 128: every pair is a cell of its own (no resampling), and the anchor
+    sits in the middle of the table."""
     at = open_page(SIMILARITY)
     (matrix,) = plotly_figures(at)  # one section at a time: the matrix first
-    assert decode(matrix["data"][0]["z"]).shape == (200, 200)
-    assert "all 2048² = 4,194,304 entries" in markdown(at)
+    assert decode(matrix["data"][0]["z"]).shape == (128, 128)
+    assert "all 128² = 16,384 entries" in markdown(at)
     at.radio(key="view").set_value("anchor").run()
+    (profile,) = plotly_figures(at)
+    y = decode(profile["data"][0]["y"])
+    assert y.shape == (128,) and int(np.argmax(y)) == 64
+
+
+def test_a_link_to_the_tf_tutorials_view_keeps_its_sizes():
+    """The TensorFlow tutorial's 2048 positions x 512, anchored at position 1000, named by the
+    link (as the anchor view's text links it)."""
+    at = open_page(SIMILARITY, {"positions": "2048", "d_model": "512", "anchor": "1000",
+                                "view": "anchor"})
     (profile,) = plotly_figures(at)
     y = decode(profile["data"][0]["y"])
     assert y.shape == (2048,) and int(np.argmax(y)) == 1000
     assert y[1000] == pytest.approx(1.0, abs=1e-6)
+    assert "./similarity?view=anchor&positions=2048&d_model=512&anchor=1000" in markdown(at)
 
 
 def test_similarity_every_view_draws_its_charts():

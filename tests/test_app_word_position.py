@@ -11,6 +11,7 @@ import pytest
 
 import core
 from tests.apptest import decode, metrics, notices, open_page, plotly_figures, unescape
+from tests.test_controls import _keys_in_hidden_blocks as keys_in_hidden_blocks
 
 WORD = "app_pages/word_position.py"
 
@@ -195,13 +196,44 @@ def test_the_projection_lives_above_the_chart_and_keeps_its_value():
     assert at.dataframe[0].value.equals(table)
 
 
-def test_the_projection_cannot_be_changed_for_a_two_dimensional_table():
-    """The article's table has d = 2: 2-D and 3-D draw the same points, so the control is shown
-    disabled (its link value kept) and the caption says why; a wider table enables it."""
+def test_the_projection_is_not_shown_for_a_two_dimensional_table():
+    """The article's table has d = 2: 2-D and 3-D draw the same points, so the control is not
+    shown (made hidden: its link value kept) and the caption says why; a wider table shows it."""
     at = open_page(WORD, {"projection": "3-D"})
-    radio = at.main.radio(key="projection")
-    assert radio.disabled and radio.value == "3-D"
+    assert at.main.radio(key="projection").value == "3-D"
+    assert "projection" in keys_in_hidden_blocks(at)
     assert any("no third axis" in c.value for c in at.caption)
     assert {t["type"] for t in plotly_figures(at)[0]["data"]} == {"scatter"}
-    assert not open_page(WORD, {"embedding": "random", "d_model": "4"}).main.radio(
-        key="projection").disabled
+    at = open_page(WORD, {"embedding": "random", "d_model": "4", "projection": "3-D"})
+    assert "projection" not in keys_in_hidden_blocks(at)
+    assert {t["type"] for t in plotly_figures(at)[0]["data"]} == {"scatter3d"}
+
+
+@pytest.mark.parametrize(("query", "shown"), [
+    ({}, {"embedding", "encoding", "scale"}),  # the article's 2-D preset: its own sentence
+    ({"embedding": "random"}, {"embedding", "sentence", "encoding", "scale", "seed"}),
+    ({"embedding": "random", "encoding": "sinusoidal"},
+     {"embedding", "sentence", "encoding", "layout", "d_model", "scale", "seed"}),
+    ({"embedding": "minilm"},
+     {"embedding", "sentence", "encoding", "scale", "special_tokens", "bert_input"}),
+    ({"embedding": "minilm", "bert_input": "true"},  # BERT's input: learned, unscaled
+     {"embedding", "sentence", "special_tokens", "bert_input"}),
+])
+def test_the_sidebar_shows_the_controls_that_change_the_vectors(query, shown):
+    """Each control is shown where it changes the vectors; the others are made hidden, their
+    values and links kept (tests/test_browser_control_effects.py changes each one shown)."""
+    at = open_page(WORD, query)
+    assert not at.exception
+    sidebar = {"embedding", "sentence", "encoding", "layout", "d_model", "scale",
+               "special_tokens", "bert_input", "seed"}
+    assert sidebar - keys_in_hidden_blocks(at) == shown
+
+
+def test_a_width_a_link_names_is_said_replaced_by_the_learned_tables():
+    """Random words with MiniLM's learned positions are 384-wide: a link's d_model=16 is said
+    replaced; the default width, nobody's choice and not shown there, is not."""
+    note = "d_model is 384 here"
+    at = open_page(WORD, {"embedding": "random", "d_model": "16"})
+    assert [i.value for i in at.info if note in i.value]
+    at = open_page(WORD, {"embedding": "random"})
+    assert not [i.value for i in at.info if note in i.value]

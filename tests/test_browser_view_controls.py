@@ -28,7 +28,7 @@ FLOWS = [
       ("toggle", "causal", "")], ("causal", "false")),
     ("similarity metric and anchor across views", "/similarity?view=matrix",
      [("radio", "metric", "dot"), ("view", "view", "offset"), ("slider", "anchor", "ArrowRight"),
-      ("view", "view", "rotation"), ("slider", "anchor", "ArrowRight")], ("anchor", "1002")),
+      ("view", "view", "rotation"), ("slider", "anchor", "ArrowRight")], ("anchor", "66")),
     ("word-position projection after a page-wide change", "/word-position",
      [("radio", "embedding", "random"), ("radio", "projection", "3-D")], ("projection", "3-D")),
     ("extrapolation config after the lengths change", "/extrapolation?target_length=2048",

@@ -20,7 +20,8 @@ from figures.similarity import (
 )
 
 
-def scatter_figure(n: int = 200, d_model: int = 32, metric: str = "dot", offset: int = 5):
+def scatter_figure(n: int = 200, d_model: int = 32, metric: str = "dot", offset: int = 5,
+                   **anchor):
     table = core.sinusoidal_encoding(n, d_model)
     random = similarity.random_table(n, d_model)
     offsets = np.arange(-(n - 1), n)
@@ -37,6 +38,7 @@ def scatter_figure(n: int = 200, d_model: int = 32, metric: str = "dot", offset:
         offset=offset,
         offset_value=float(similarity.offset_similarity(np.array(offset), d_model, metric=metric)),
         metric=metric,
+        **anchor,
     )
     return fig, sample, random_sample
 
@@ -64,6 +66,21 @@ def test_direction_blindness_markers_have_equal_heights():
     assert [m.showlegend for m in marks] == [False, True]  # one legend entry for both
     labels = [(a.x, a.y, a.text) for a in fig.layout.annotations if a.xref == "x"]
     assert labels == [(-9, marks[0].yanchor, "−k = −9"), (9, marks[0].yanchor, "k = 9")]
+
+
+@pytest.mark.parametrize(("anchor", "labels"), [
+    (50, ["−k = −9: q = 41", "k = 9: q = 59"]),  # both neighbours in the table
+    (4, ["−k = −9", "k = 9: q = 13"]),  # 4 - 9 is no position
+    (195, ["−k = −9: q = 186", "k = 9"]),  # nor 195 + 9 of 200
+])
+def test_direction_blindness_markers_name_the_anchors_neighbours(anchor, labels):
+    """Given the anchor p, each ±k mark names the position q = p ± k it pairs p with, when the
+    table has it, and the legend names p: moving the anchor moves what the chart says."""
+    fig, _, _ = scatter_figure(offset=9, anchor=anchor, positions=200)
+    assert [a.text for a in fig.layout.annotations if a.xref == "x"] == labels
+    marks = [shape for shape in fig.layout.shapes if shape.name.startswith("±k")]
+    assert [m.name for m in marks] == [f"±k from p = {anchor}: the same value, before or after"] * 2
+    assert [m.xanchor for m in marks] == [-9, 9]  # the value is the offset's, wherever p is
 
 
 def test_direction_blindness_markers_on_a_slide_grow_and_stay_opaque():

@@ -32,7 +32,9 @@ def test_alibi_page_in_chinese():
     assert at.title[0].value == message("alibi.title", "zh")
     assert at.radio(key="view").label == message("controls.show", "zh")
     assert at.radio(key="view").help == message("alibi.view_help", "zh")
-    assert at.radio(key="view").options == [*ALIBI_SUBHEADERS, *OTHER_SUBHEADERS]
+    # Labels in the visitor's language; the value (and the URL's) stays the option's own.
+    assert at.radio(key="view").options == [
+        message(f"options.{view}", "zh") for view in (*ALIBI_SUBHEADERS, *OTHER_SUBHEADERS)]
     subheaders = {}
 
     assert at.radio(key="view").value == "slopes"  # the default section

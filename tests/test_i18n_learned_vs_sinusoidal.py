@@ -66,7 +66,10 @@ def test_learned_page_in_chinese(view):
     assert at.title[0].value == message("learned-vs-sinusoidal.title", "zh")
     assert control(at, "positions").label == message("learned-vs-sinusoidal.positions",
                                                              "zh")
-    assert at.radio(key="metric").options == ["cosine", "dot"]  # the URL's values
+    # Labels in the visitor's language; the value (and the URL's) stays the option's own.
+    assert at.radio(key="metric").options == [message(f"options.{v}", "zh")
+                                              for v in ("cosine", "dot")]
+    assert at.radio(key="metric").value == "cosine"
     assert at.radio(key="view").help == message("learned-vs-sinusoidal.view_help", "zh")
     subheaders = [s.value for s in at.subheader]
     assert subheaders[0] == message("learned-vs-sinusoidal.numbers", "zh")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from core import minilm
 from core import word_position as wp
 from figures.word_position import make_word_position_figure, projection_axis_titles
+from locales import message
 from tests.apptest import EVERY_TEXT, has_cjk, open_page, plotly_figures, texts, unescape, zh
 from ui.word_position import settle_choices
 
@@ -45,7 +46,10 @@ def test_word_position_article_in_chinese():
     assert at.get("download_button")[-1].label == zh("word-position.download")
     assert at.radio(key="embedding").label == zh("word-position.embedding")
     # The radio options stay the URL contract.
-    assert list(at.radio(key="embedding").options) == ["article", "random", "minilm"]
+    # Labels in the visitor's language; the value (and the URL's) stays the option's own.
+    assert list(at.radio(key="embedding").options) == [
+        message(f"options.{v}", "zh") for v in ("article", "random", "minilm")]
+    assert at.radio(key="embedding").value == "article"
 
 
 def test_word_position_random_pca_in_chinese():

@@ -113,13 +113,15 @@ PAGES: tuple[PageInfo, ...] = checked((
         ChoiceParam("view", "curves", ("curves", "clocks")),  # the section shown
     )),
     PageInfo("app_pages/similarity.py", ":material/compare_arrows:", "similarity", (
-        IntParam("d_model", 512, limits.MIN_D_MODEL, _SIMILARITY_D_MODEL, multiple_of=2,
+        # 128 x 128: each diagonal of the matrix and the wiggles of the offset curve are a few
+        # pixels wide on a laptop. The TF tutorial's 2048 positions x 512 (anchor 1000) drew the
+        # matrix as a thin line and the curve as a band; a link names them to see that.
+        IntParam("d_model", 128, limits.MIN_D_MODEL, _SIMILARITY_D_MODEL, multiple_of=2,
                  stops="size"),
-        # The TF tutorial's 2048 by default.
-        IntParam("positions", 2048, 2, _SIMILARITY_POSITIONS, stops="count"),
+        IntParam("positions", 128, 2, _SIMILARITY_POSITIONS, stops="count"),
         BASE_PARAM,
-        # The TF tutorial's position 1000; < positions.
-        IntParam("anchor", 1000, 0, _SIMILARITY_POSITIONS - 1),
+        # The middle of the default table (the TF tutorial's 1000 of 2048); < positions.
+        IntParam("anchor", 64, 0, _SIMILARITY_POSITIONS - 1),
         # k of PE[p + k] = M_k PE[p].
         IntParam("offset", 3, -(_SIMILARITY_POSITIONS - 1), _SIMILARITY_POSITIONS - 1),
         ChoiceParam("metric", "cosine", METRICS),

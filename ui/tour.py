@@ -78,7 +78,7 @@ TOUR: tuple[Slide, ...] = (
     _view("wavelengths"),
     _view("wavelengths", view="clocks"),
     _view("similarity"),
-    _view("similarity", view="offset"),
+    _view("similarity", view="offset", offset=10),  # +-3's two diamonds touch on a slide
     _view("similarity", view="rotation"),
     _view("vit-grid"),
     _view("word-position"),
