@@ -8,7 +8,11 @@ from core import word_position as wp
 from core._checks import InputError
 from core.minilm import ModelUnavailableError
 from core.word_position import MINILM_WIDTH
-from figures.word_position import make_word_position_figure, projection_axis_titles
+from figures.word_position import (
+    make_position_path_figure,
+    make_word_position_figure,
+    projection_axis_titles,
+)
 from locales import error_text
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
@@ -16,7 +20,7 @@ from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
 from ui.params import shorten
-from ui.text import escape_markdown, explain
+from ui.text import escape_markdown, explain, page_only
 from ui.word_position import settle_choices
 
 MAX_CHIPS = 64  # token chips drawn; the table below lists every token
@@ -305,6 +309,22 @@ if repeated:
     )
 if word_position.bert_input:
     explain(t("word-position.layer_norm_caption"), caption=True)
+
+# The positions alone, each a point of its own (beside the words they crowd together).
+alone = word_position.positions_alone
+if alone is not None:
+    with page_only("word-position-path"):
+        steps = word_position.position_steps
+        explain(t("word-position.path_caption", low=float(steps.min()), high=float(steps.max()),
+                  d=word_position.d_model), caption=True)
+        show_chart(
+            make_position_path_figure(
+                alone.coordinates, [int(word_position.positions[i]) for i in alone.shown.tolist()],
+                steps, ratios=alone.explained_variance_ratio, d_model=word_position.d_model,
+                lang=lang),
+            key="position_path_chart",
+            name=file_stem("word-position-path", embedding, encoding, f"d{d_model}"),
+        )
 
 # --- the numbers ---------------------------------------------------------------------------------
 norm = word_position.norms

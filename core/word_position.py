@@ -357,6 +357,28 @@ def project_word_position(
     return Projection(coordinates, ratio, "contrast", shown=shown, pair=pair)
 
 
+def project_positions(word_position: WordPosition, *, seed: int = 0) -> Projection | None:
+    """The sentence's position vectors alone, their own 2-D PCA ``(m, 2)`` (the rows `shown` by
+    `project_word_position`: [CLS], [SEP] and their positions left out), with `shown` set: one
+    picture with the words draws consecutive positions a few pixels apart (MiniLM's
+    |P_{k+1} - P_k| is 0.2-0.3, two different words 1.1-1.9), here they span the plot. None
+    for fewer than three positions, or a table of at most two dimensions (the main picture
+    draws it as it is)."""
+    shown = np.array([i for i, token in enumerate(word_position.tokens)
+                      if token not in SPECIAL_TOKENS], dtype=np.int64)
+    if shown.size < 3 or word_position.d_model <= 2:
+        return None
+    projected = project(word_position.position_vectors[shown], 2, seed=seed)  # (m, 2)
+    return Projection(projected.coordinates, projected.explained_variance_ratio,
+                      projected.method, shown=shown)
+
+
+def position_steps(word_position: WordPosition, shown: np.ndarray) -> np.ndarray:
+    """|P_{shown[k+1]} - P_{shown[k]}| in all d dimensions: ``(m - 1,)``."""
+    rows = word_position.position_vectors[shown]  # (m, d)
+    return np.linalg.norm(np.diff(rows, axis=0), axis=1)  # (m - 1,)
+
+
 def _first_component(centred: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The first principal component of the rows of `centred` ``(m, d)`` (already centred):
     its coordinates ``(m, 1)`` and its share of their variance ``(1,)``."""
@@ -517,6 +539,8 @@ class WordPositionView:
     sums_head: np.ndarray  # (n, min(d, dims)): the first entries of each sum
     coincident: list[tuple[int, int]]  # `coincident_sums`, looked for when d <= dims
     repeat: RepeatDistance | None = None  # the projection's repeated word, in d dimensions
+    positions_alone: Projection | None = None  # `project_positions`
+    position_steps: np.ndarray | None = None  # (m - 1,) `position_steps` of its rows
 
     @property
     def truncated(self) -> bool:
@@ -531,6 +555,7 @@ def word_position_view(
     article's 2-D one: in a wide table two different words never share a point)."""
     dims = check_int("dims", dims, minimum=1)
     projection = project_word_position(word_position, n_components, seed=seed)
+    alone = project_positions(word_position, seed=seed)
     return WordPositionView(
         tokens=word_position.tokens,
         positions=word_position.positions,
@@ -546,4 +571,6 @@ def word_position_view(
         sums_head=word_position.sums[:, :dims].copy(),  # a copy: the (n, d) table is let go
         coincident=coincident_sums(word_position) if word_position.d_model <= dims else [],
         repeat=repeat_distance(word_position, projection.pair, projection.shown),
+        positions_alone=alone,
+        position_steps=None if alone is None else position_steps(word_position, alone.shown),
     )

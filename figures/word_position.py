@@ -254,3 +254,31 @@ def make_word_position_figure(
     if narrow:
         fig.update_layout(meta={"narrow": narrow})
     return base_layout(fig, title, height=620)
+
+
+def make_position_path_figure(coordinates: np.ndarray, positions: Sequence[int],
+                              steps: Sequence[float], *, ratios: Sequence[float],
+                              d_model: int, lang: Lang = "en") -> go.Figure:
+    """The sentence's position vectors alone, projected on their own (`coordinates` ``(m, 2)``,
+    `core.word_position.project_positions`), joined in order P1 -> P2 -> ...: where one
+    picture with the words draws them a few pixels apart, each here is its own point. `steps`
+    ``(m - 1,)`` are |P_{k+1} - P_k| in all `d_model` dimensions (the hover says them)."""
+    coordinates = np.asarray(coordinates, dtype=np.float64)
+    labels = [f"P{p}" for p in positions]
+    hovers = [message("fig.word_position.path_first", lang, label=labels[0])] + [
+        message("fig.word_position.path_step", lang, label=label, previous=previous,
+                distance=float(step), d=d_model)
+        for label, previous, step in zip(labels[1:], labels[:-1], steps, strict=True)]
+    fig = go.Figure(go.Scatter(
+        x=coordinates[:, 0], y=coordinates[:, 1], mode="lines+markers+text",
+        text=labels, textposition="top center",
+        line={"color": POSITION_COLOUR, "width": 1.5, "dash": "dot"},
+        marker={"color": POSITION_COLOUR, "size": 10, "symbol": "x"},
+        customdata=hovers, hovertemplate="%{customdata}<extra></extra>",
+        name=message("fig.word_position.position_name", lang), showlegend=False,
+    ))
+    fig.update_xaxes(title_text=message("fig.word_position.axis_pc", lang, number=1,
+                                        ratio=float(ratios[0])), constrain="domain")
+    fig.update_yaxes(title_text=message("fig.word_position.axis_pc", lang, number=2,
+                                        ratio=float(ratios[1])), scaleanchor="x", scaleratio=1)
+    return base_layout(fig, message("fig.word_position.path_title", lang), height=420)

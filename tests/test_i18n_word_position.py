@@ -57,7 +57,8 @@ def test_word_position_random_pca_in_chinese():
                         "projection": "3-D", "sentence": "the cat saw the dog", "scale": "true"})
     assert not at.exception
     assert at.title[0].value == zh("word-position.title")
-    (figure,) = plotly_figures(at)
+    figure, path = plotly_figures(at)  # the picture, then the positions alone
+    assert path["layout"]["title"]["text"] == zh("fig.word_position.path_title")
     scene = figure["layout"]["scene"]
     titles = [scene[axis]["title"]["text"] for axis in ("xaxis", "yaxis", "zaxis")]
     assert titles[0].startswith("PC1（") and titles[1].startswith("PC2（")
@@ -155,7 +156,7 @@ def test_word_position_presentation_mode_random_in_chinese():
     assert not any(c.value.startswith(axes) for c in present.caption)
     assert not any("random_state" in c.value for c in normal.caption)  # no parameter names
     assert zh("word-position.intro") not in texts(present, EVERY_TEXT)
-    assert len(plotly_figures(present)) == 1
+    assert len(plotly_figures(present)) == 2  # a slide leaves the positions alone out (CSS)
 
 
 def test_word_position_figure_in_chinese():

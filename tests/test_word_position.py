@@ -213,6 +213,29 @@ def test_a_repeated_word_spans_the_second_axis_and_the_rest_is_a_pca(model, comp
     assert view.repeat.distance < near <= far
 
 
+def test_the_positions_alone_are_their_own_pca_and_steps(model):
+    """MiniLM's P1 .. P6 of the article's sentence on two axes of their own (numpy's SVD by
+    hand), and each one's distance to the next in all 384 dimensions."""
+    real = wp.minilm_word_position(model, "The cat sat on the mat", encoding="learned")
+    alone = wp.project_positions(real)
+    assert alone.shown.tolist() == [1, 2, 3, 4, 5, 6]  # [CLS] and [SEP]: P0 and P7 left out
+    rows = real.position_vectors[1:7]
+    centred = rows - rows.mean(axis=0)
+    u, s, _ = np.linalg.svd(centred, full_matrices=False)
+    np.testing.assert_allclose(np.abs(alone.coordinates), np.abs(u[:, :2] * s[:2]), atol=1e-8)
+    steps = wp.position_steps(real, alone.shown)
+    expected = [np.linalg.norm(real.position_vectors[p + 1] - real.position_vectors[p])
+                for p in range(1, 6)]
+    np.testing.assert_allclose(steps, expected)
+    # Each a point of its own: consecutive ones a third of the picture apart or more.
+    extent = np.ptp(alone.coordinates, axis=0).max()
+    assert np.all(np.linalg.norm(np.diff(alone.coordinates, axis=0), axis=1) / extent > 0.3)
+    view = wp.word_position_view(real, 2)
+    np.testing.assert_array_equal(view.positions_alone.coordinates, alone.coordinates)
+    # The article's 2-D table is drawn as it is: no second picture.
+    assert wp.project_positions(wp.article_word_position()) is None
+
+
 def test_two_d_tables_are_drawn_as_they_are():
     article = wp.article_word_position("learned")
     projection = wp.project_word_position(article, 3)
