@@ -38,9 +38,12 @@ def cached_forward(text: str, positions: str) -> mf.ForwardResult:
 
 lang = current_language()
 controls = start_page("order")
-with st.sidebar:  # page-wide: every view runs the model on these
+with st.sidebar:  # page-wide: the views run the model on these
     text = controls.text("text")
-    other = controls.text("other")
+    # The second sentence is the facts view's alone (the attention view draws the first): shown
+    # there, kept (hidden, in the URL and the link) in the other.
+    with controls.shown(controls.current("view") == "facts"):
+        other = controls.text("other")
 explain(t("order.intro"))
 
 # The model is asked for where it is used, never kept in this module's names: the fragments keep

@@ -128,7 +128,9 @@ def scaling_row() -> tuple[str, str | None, int]:
     """The rotating views' own row: the frequency layout, the scaling method and its factor
     (made while no scaling is chosen too, out of sight, so that a link keeps it)."""
     layout_column, scaling_column, factor_column = controls.view_row(3)
-    with layout_column:
+    # One pair turns the same in either layout: the rotation view does not show the choice (kept,
+    # hidden, in the URL and the link); the relative logit's columns follow it.
+    with layout_column, controls.shown(controls.current("view") != "rotation", "layout"):
         layout = controls.choice("layout")
     with scaling_column:
         scaling = controls.choice("scaling")

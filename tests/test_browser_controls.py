@@ -29,8 +29,9 @@ def test_hidden_controls_keep_their_values_in_the_link(browser, app_url):
             assert kept in page.url, (kept, page.url)
         page.wait_for_timeout(400)
         assert "layout=half_split" in shown_link(seen)
-        # Back to a view that rotates vectors: the layout shows with its value.
-        browser_support.radio_option(page, "view", "rotation").click()
+        # Back to a view whose logits follow the layout (the relative logit; the rotation view's
+        # pairs turn the same in either, so it does not show it): it shows with its value.
+        browser_support.radio_option(page, "view", "relative").click()
         seen.wait_idle()
         assert page.locator(".st-key-layout").is_visible()
         assert browser_support.radio_option(page, "layout", "half_split").locator(

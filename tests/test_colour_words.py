@@ -41,7 +41,7 @@ CAPTIONS = [
      [("grey", 2, "line"), ("red", 3, "line")]),
     ("app_pages/similarity.py", {"view": "rotation"},
      ("similarity.rotation_pair_text", {"pair": 0, "omega": 1, "offset": 3, "rotation": 3}), 1,
-     [("blue", "pair 0 of PE[1000]", "line"), ("red", "pair 0 of PE[1003]", "line")]),
+     [("blue", "pair 0 of PE[64]", "line"), ("red", "pair 0 of PE[67]", "line")]),  # anchor 64
     ("app_pages/similarity.py", {"view": "offset"},
      ("similarity.offset_text", {"count": 2000, "label": "x"}), 0,
      [("grey", "random: min-max", "fill")]),
