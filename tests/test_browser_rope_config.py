@@ -63,12 +63,24 @@ def query(page) -> str:
     return page.url.split("?", 1)[1] if "?" in page.url else ""
 
 
+def type_and_see(seen, box, text: str, in_url: str, in_table: str) -> None:
+    """Type `text` into `box` and press Enter: the URL then holds `in_url`, the config table
+    `in_table`."""
+    box.fill(text)
+    box.press("Enter")
+    seen.page.wait_for_function(f"() => location.href.includes({in_url!r})", timeout=30_000)
+    seen.wait_idle()
+    seen.page.locator('[data-testid="stTable"]').filter(has_text=in_table).first.wait_for(
+        timeout=30_000)
+
+
 @pytest.mark.parametrize(("arrange", "name", "suffix", "width", "height"), [
     ("side", "en-1440", "", 1440, 900),
     ("side", "zh-present-1920", "&present=1&lang=zh", 1920, 1080),
     ("overlay", "zh-1440", "&lang=zh", 1440, 900),
     ("overlay", "present-1920", "&present=1", 1920, 1080),
 ])
+
 def test_configs_side_by_side_and_overlaid(browser, app_url, arrange, name, suffix, width,
                                            height):
     seen = new_page(browser, app_url)
@@ -191,13 +203,8 @@ def test_unusable_pasted_configs_give_notices_and_keep_the_preset(browser_page):
     assert "The pasted config.json is not used" not in alerts(page)
     assert "Pasted config.json" in page.locator('[data-testid="stTable"]').first.inner_text()
     # Its RoPE fields travel in the link (compressed: never the text), with its name.
-    name = page.locator(".st-key-name input").first
-    name.fill("My 8k model")
-    name.press("Enter")
-    page.wait_for_function("() => location.href.includes('name=My')", timeout=30_000)
-    seen.wait_idle()
-    page.locator('[data-testid="stTable"]').filter(has_text="My 8k model").first.wait_for(
-        timeout=30_000)
+    type_and_see(seen, page.locator(".st-key-name input").first, "My 8k model", "name=My",
+                 "My 8k model")
     assert "pasted=" in page.url and "head_dim" not in page.url
     seen.screenshot("rope-configs-pasted")
     link = page.url
@@ -295,12 +302,7 @@ def test_a_paste_without_a_head_width_gets_a_head_width_control(browser_page):
     assert "The paste gives no head width" in shown
     assert "Not drawn: the pasted config.json is shown in its place" in shown
     assert alerts(page) == ""  # accepted, not refused
-    box.fill("64")
-    box.press("Enter")
-    page.wait_for_function("() => location.href.includes('head_dim=64')", timeout=30_000)
-    seen.wait_idle()
-    page.locator('[data-testid="stTable"]').filter(has_text="yarn ×4").first.wait_for(
-        timeout=30_000)
+    type_and_see(seen, box, "64", "head_dim=64", "yarn ×4")
     link = page.url
     assert "pasted=" in link
     fresh = new_page(seen.page.context.browser, seen.base_url, fresh=True)
