@@ -122,6 +122,20 @@ def add_live_states(fig: go.Figure, name: str,
     return fig
 
 
+def live_values(lowest: int, highest: int, *, drawn: int, per_state: int,
+                most: int = 101) -> list[int]:
+    """The values from `lowest` to `highest` a figure carries live states for, when each state
+    weighs `per_state` numbers: every value if they fit in MAX_LIVE_NUMBERS (and `most`),
+    else as many evenly spaced ones as fit, ends and `drawn` always among them (a value
+    between two is previewed by the nearer: say so where it matters). Empty when not even two
+    fit (the chart then follows on release)."""
+    count = min(most, MAX_LIVE_NUMBERS // max(per_state, 1), highest - lowest + 1)
+    if count < 2:
+        return []
+    spaced = np.rint(np.linspace(lowest, highest, count)).astype(int).tolist()
+    return sorted({*spaced, min(max(drawn, lowest), highest)})
+
+
 # Above this many cells a heatmap is drawn as one image, a pixel per cell scaled up by the browser
 # (plotly's zsmooth="fast"), instead of one canvas rectangle per cell: measured in Chromium, a
 # 300 x 300 heatmap repaints in 1.1x the floor app's time instead of 1.55x. Small exact heatmaps

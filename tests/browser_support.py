@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -176,6 +177,87 @@ def option_label(value: str, lang: str = "en") -> str:
     from locales import catalogue
 
     return catalogue(lang).get(f"options.{value}", value)
+
+
+# One chart's picture as a short text: its traces' data and text, and its layout's title, shapes
+# and annotations (hashed: a state of a live control changes some of them).
+CHART_STATE_JS = """gd => {
+    const hash = s => { let h = 5381; for (let i = 0; i < s.length; i++) {
+        h = ((h << 5) + h + s.charCodeAt(i)) | 0; } return h; };
+    const layout = gd.layout || {};
+    return hash(JSON.stringify([(gd.data || []).map(t => [t.x, t.y, t.z, t.text, t.r, t.theta,
+        t.customdata]), layout.title, layout.shapes, layout.annotations])).toString(36);
+}"""
+
+# Installed before a drag: while it lasts, the time of each pointer move and of each chart drawn
+# by a live control (ui/plotly_react.js dispatches "pe-live" on the chart after its update; the
+# next animation frame is when it is painted).
+LIVE_DRAG_WATCH_JS = """() => {
+    const watch = window.__peDrag = { moves: [], drawn: [], runs: 0 };
+    if (!window.__peDragListening) {
+        window.__peDragListening = true;
+        window.addEventListener('pointermove', () => window.__peDrag.moves.push(performance.now()),
+                                true);
+        document.addEventListener('pe-live', event => {
+            const drag = window.__peDrag, moved = drag.moves[drag.moves.length - 1];
+            requestAnimationFrame(() => drag.drawn.push([moved, performance.now(),
+                                                         event.detail.value]));
+        }, true);
+        const app = document.querySelector('[data-testid="stApp"]');
+        new MutationObserver(() => {
+            if (app.dataset.testScriptState === 'running') window.__peDrag.runs += 1;
+        }).observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
+    }
+    return watch.runs;
+}"""
+
+
+# The live controls, by page (with the query that opens their view): each slider's key, the chart
+# it moves and which way a drag from its default goes (tests/test_browser_live_controls.py,
+# benchmarks/bench_browser.py).
+LIVE_CONTROLS: dict[str, list[tuple[str, str, bool]]] = {
+    "/order": [("head", "order_attention_chart", True),
+               ("layer", "order_attention_chart", True)],
+}
+
+
+@dataclass
+class LiveDrag:
+    """What a slider's drag drew before its release."""
+    states: list[str]  # the chart's picture (CHART_STATE_JS) after each step
+    delays_ms: list[float]  # each live draw: from the pointer's last move to the frame painted
+    runs: int  # script runs the server started during the drag (none for a live control)
+    values: list[str]  # the values previewed, in order
+
+
+def drag_live(page, key: str, chart_key: str, *, steps: int = 20, step_ms: float = 50,
+              rightward: bool = True, release: bool = True) -> LiveDrag:
+    """Press slider `key`'s thumb with the mouse, move it across the track in `steps` moves
+    `step_ms` apart (20 x 50 ms: a one-second drag, as a person does), toward the right end or
+    the left, reading chart `chart_key`'s picture after each move; then release (or not: the
+    caller releases, e.g. after a screenshot)."""
+    slider = page.locator(f'.st-key-{key} [data-testid="stSlider"]').first
+    slider.scroll_into_view_if_needed()
+    thumb = page.locator(f'.st-key-{key} [data-testid="stSliderThumbValue"]').first
+    box, rail = thumb.bounding_box(), slider.bounding_box()
+    chart = page.locator(f".st-key-{chart_key} .js-plotly-plot").first
+    page.evaluate(LIVE_DRAG_WATCH_JS)
+    y = box["y"] + box["height"] + 8  # on the track, under the thumb's number
+    start = box["x"] + box["width"] / 2
+    end = rail["x"] + (rail["width"] - 2 if rightward else 2)
+    page.mouse.move(start, y)
+    page.mouse.down()
+    states = []
+    for step in range(1, steps + 1):
+        page.mouse.move(start + (end - start) * step / steps, y)
+        page.wait_for_timeout(step_ms)
+        states.append(chart.evaluate(CHART_STATE_JS))
+    watch = page.evaluate("() => window.__peDrag")
+    if release:
+        page.mouse.up()
+    return LiveDrag(states=states, delays_ms=[drawn - moved for moved, drawn, _ in watch["drawn"]
+                                              if moved is not None],
+                    runs=watch["runs"], values=[value for *_, value in watch["drawn"]])
 
 
 def radio_option(page, key: str, value: str, lang: str = "en"):

@@ -1,5 +1,6 @@
 """The order page in headless Chromium: a click on a cell of the head map draws that head (its
-layer and head sliders, the URL and the attention chart follow)."""
+layer and head sliders, the URL and the attention chart follow). Its sliders' drags:
+tests/test_browser_live_controls.py."""
 
 from __future__ import annotations
 
@@ -34,40 +35,3 @@ def test_clicking_a_head_map_cell_selects_that_head(browser_page):
     assert title == message("fig.order.pair_title", "en", layer=4, head=9)
     assert browser_page.exceptions() == []
 
-
-def test_dragging_the_head_slider_draws_each_head_before_the_release(browser_page):
-    """The head slider's value reaches the server on release; the charts carry every head's
-    picture and draw the one under the pointer at each step of the drag (live states)."""
-    browser_page.open("/order", charts=2)
-    page = browser_page.page
-    slider = page.locator('.st-key-head [data-testid="stSlider"]').first
-    slider.scroll_into_view_if_needed()
-    thumb = page.locator('.st-key-head [data-testid="stSliderThumbValue"]').first.bounding_box()
-    rail = slider.bounding_box()
-    pair = page.locator(".st-key-order_attention_chart .js-plotly-plot")
-    outline = page.locator(".st-key-order_change_chart .js-plotly-plot")
-    page.evaluate("""() => {
-        window.__peRuns = 0;
-        const app = document.querySelector('[data-testid="stApp"]');
-        new MutationObserver(() => {
-            if (app.dataset.testScriptState === "running") window.__peRuns += 1;
-        }).observe(app, { attributes: true });
-    }""")
-    y = thumb["y"] + thumb["height"] + 8  # on the track, under the thumb's number
-    page.mouse.move(thumb["x"] + thumb["width"] / 2, y)
-    page.mouse.down()
-    titles, cells = [], []
-    for step in range(1, 21):  # 20 steps across the track, as a one-second drag
-        page.mouse.move(rail["x"] + rail["width"] * step / 21, y)
-        page.wait_for_timeout(50)
-        titles.append(pair.evaluate("gd => gd.layout.title.text"))
-        cells.append(outline.evaluate("gd => gd.layout.shapes[0].x0"))
-    assert page.evaluate("() => window.__peRuns") == 0  # nothing asked of the server yet
-    assert len(set(titles)) >= 8 and len(set(cells)) >= 8, (titles, cells)
-    assert titles[-1] == "<b>" + message("fig.order.pair_title", "en", layer=1, head=12) + "</b>"
-    page.mouse.up()
-    page.wait_for_function(
-        "() => new URL(location.href).searchParams.get('head') === '12'", timeout=30_000)
-    browser_page.wait_idle()
-    assert browser_support.shown_value(page, "head") == "12"
-    assert browser_page.exceptions() == []

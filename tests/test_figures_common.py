@@ -45,3 +45,15 @@ def test_grid_refs_name_the_axes_make_subplots_gives_a_panels_trace():
         fig.add_trace(go.Scatter(x=[0], y=[0]), row=row + 1, col=col + 1)
         trace = fig.data[-1]
         assert grid_refs(index) == {"xaxis": trace.xaxis, "yaxis": trace.yaxis}
+
+
+def test_live_values_are_every_value_when_they_fit_else_spaced_with_ends_and_the_drawn_one():
+    from figures.common import MAX_LIVE_NUMBERS, live_values
+
+    assert live_values(1, 12, drawn=5, per_state=10) == list(range(1, 13))
+    spaced = live_values(0, 4095, drawn=1234, per_state=10)
+    assert spaced[0] == 0 and spaced[-1] == 4095 and 1234 in spaced
+    assert 101 <= len(spaced) <= 102 and spaced == sorted(set(spaced))
+    heavy = live_values(0, 4095, drawn=7, per_state=MAX_LIVE_NUMBERS // 20)
+    assert len(heavy) <= 21 and {0, 7, 4095} <= set(heavy)
+    assert live_values(0, 100, drawn=3, per_state=MAX_LIVE_NUMBERS) == []

@@ -1,0 +1,100 @@
+"""Checks of a figure's live states (figures.common.add_live_states): the picture the browser
+draws while a slider is dragged must be the one the server draws when that value is released.
+
+`assert_states_draw_the_servers_figures` applies each state to the figure at the value drawn, as
+ui/plotly_react.js does with `Plotly.update` (plotly.py's `plotly_update` follows the same rules:
+a list value gives trace i its i-th entry), and compares the result with the figure made at the
+state's value, everything but the states themselves.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+
+import numpy as np
+import plotly.graph_objects as go
+
+
+def live_states(fig: go.Figure, name: str) -> dict:
+    """The states figure `fig` carries for control `name` (values and updates)."""
+    meta = fig.layout.meta
+    assert isinstance(meta, dict) and name in meta.get("live", {}), f"no live states for {name}"
+    return meta["live"][name]
+
+
+def _without_states(fig: go.Figure) -> dict:
+    plain = _decoded(fig.to_dict())
+    meta = plain.get("layout", {}).get("meta")
+    if isinstance(meta, dict):
+        meta.pop("live", None)
+        if not meta:
+            plain["layout"].pop("meta")
+    return plain
+
+
+def _decoded(value):
+    """`value` with plotly's typed arrays ({"dtype", "bdata", "shape"}) as numpy arrays."""
+    if isinstance(value, dict):
+        if set(value) >= {"dtype", "bdata"}:
+            array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+            shape = value.get("shape")
+            return array.reshape([int(n) for n in str(shape).split(",")]) if shape else array
+        return {key: _decoded(v) for key, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_decoded(v) for v in value]
+    return value
+
+
+def _numeric(value) -> bool:
+    """An array or (nested) list of numbers and None: compared as floats."""
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "biuf" or (value.dtype == object and _numeric(value.tolist()))
+    if not isinstance(value, (list, tuple)) or not value:
+        return False
+    flat = np.ravel(np.array(value, dtype=object))
+    return all(v is None or (isinstance(v, (int, float, np.number)) and not isinstance(v, bool))
+               for v in flat)
+
+
+def _assert_close(got, want, path: str, rtol: float) -> None:
+    if isinstance(want, dict):
+        assert isinstance(got, dict), path
+        assert set(got) == set(want), (path, sorted(set(got) ^ set(want)))
+        for key in want:
+            _assert_close(got[key], want[key], f"{path}.{key}", rtol)
+    elif _numeric(want) and _numeric(got):
+        g = np.array(got, dtype=float)
+        w = np.array(want, dtype=float)
+        assert g.shape == w.shape, (path, g.shape, w.shape)
+        np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol, equal_nan=True, err_msg=path)
+    elif isinstance(want, (list, tuple, np.ndarray)):
+        assert isinstance(got, (list, tuple, np.ndarray)) and len(got) == len(want), path
+        for i, (g, w) in enumerate(zip(got, want, strict=True)):
+            _assert_close(g, w, f"{path}[{i}]", rtol)
+    elif isinstance(want, float) or isinstance(got, float):
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol, err_msg=path)
+    else:
+        assert got == want, (path, got, want)
+
+
+def assert_states_draw_the_servers_figures(
+    make: Callable[[object], go.Figure], name: str, drawn: object, *, rtol: float = 1e-3,
+    values: list | None = None,
+) -> list[str]:
+    """For each state of control `name` in ``make(drawn)`` (or those of `values`), the figure at
+    `drawn` updated by the state equals ``make(value)``, states aside. `make` turns a control
+    value into the server's figure. Returns the values the states carry."""
+    base = make(drawn)
+    states = live_states(base, name)
+    assert len(states["values"]) == len(states["updates"]) >= 2, states["values"]
+    wanted = states["values"] if values is None else [str(v) for v in values]
+    for text in wanted:
+        index = states["values"].index(text)
+        data, layout, traces = states["updates"][index]
+        preview = go.Figure(base)
+        preview.plotly_update(restyle_data=data, relayout_data=layout, trace_indexes=traces)
+        value = type(drawn)(float(text)) if isinstance(drawn, (int, float)) else text
+        _assert_close(_without_states(preview), _without_states(make(value)),
+                      f"{name}={text}", rtol)
+    return states["values"]
