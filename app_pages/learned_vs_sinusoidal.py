@@ -1,5 +1,6 @@
 """Learned vs sinusoidal: MiniLM's trained 512 x 384 position table beside the formula's."""
 
+import itertools
 
 import streamlit as st
 
@@ -9,12 +10,14 @@ from core.minilm import ModelUnavailableError
 from core.word_position import MINILM_WIDTH, Projection, project
 from figures.export import TableExport
 from figures.learned_vs_sinusoidal import (
+    add_anchor_states,
     make_dimensions_figure,
     make_extent_figure,
     make_offset_figure,
     make_similarity_figure,
     make_table_heatmap_figure,
     make_trajectory_figure,
+    offset_preview_anchors,
 )
 from locales import error_text
 from ui.cache import MB, bounded_cache, in_compute_slot
@@ -48,9 +51,16 @@ def similarity_matrix(positions: int, metric: str, name: str):
     return lvs.full_similarity_matrix(learned if name == "learned" else sinusoid, metric)
 
 
+def max_offset(table) -> int:
+    """The offsets drawn around each anchor: -K..K. The same K for both tables (the sinusoid
+    has at least the learned rows, and MAX_OFFSET is below the 512 of MiniLM)."""
+    return min(MAX_OFFSET, table.shape[0] - 1)
+
+
 @bounded_cache(max_entries=128, max_bytes=12 * MB, worst_case=[
     (2048, "cosine", 511, name, key) for name in ("learned", "sinusoidal")
-    for key in ("summary", "table", "similarity_both", "curves", "projection", "norms")])
+    for key in ("summary", "table", "similarity_both", "curves", "previews", "projection",
+                "norms")])
 def cached_entry(positions: int, metric: str, anchor: int, name: str, key: str):
     """One number or array about one table ("learned", "sinusoidal") or both ("both"), computed
     when a section first asks for it: a rerun computes only what the section on screen shows."""
@@ -74,9 +84,10 @@ def cached_entry(positions: int, metric: str, anchor: int, name: str, key: str):
         return cached_entry(positions, metric, anchor, name, "similarity_both")[2]
     if key == "curves":
         anchors = lvs.comparison_anchors(min(anchor, learned.shape[0] - 1), learned.shape[0])
-        return lvs.offset_similarity_curves(
-            table, anchors, min(MAX_OFFSET, table.shape[0] - 1), metric
-        )
+        return lvs.offset_similarity_curves(table, anchors, max_offset(table), metric)
+    if key == "previews":  # the offset chart's lines for a drag of its anchor (any anchor's key)
+        anchors = offset_preview_anchors(learned.shape[0], 2 * max_offset(learned) + 1)
+        return lvs.offset_similarity_curves(table, anchors, max_offset(table), metric)
     if key == "spread":
         return lvs.curve_spread(cached_entry(positions, metric, anchor, name, "curves"))
     if key == "projection":
@@ -286,14 +297,23 @@ def offset_section() -> None:
         anchor = learned_rows - 1
     chosen = Analysis(positions, metric, anchor)
     learned, sinusoid = chosen["learned"], chosen["sinusoidal"]
+    # The anchors every view of this table shows (those of anchor 0), and the chosen one's line
+    # apart: the chart moves that line while the slider is dragged, before the release.
+    fixed = Analysis(positions, metric, 0)
+    names = ("learned", "sinusoidal")
+    curves = {name: fixed[name]["curves"] for name in names}
+    lines = {name: chosen[name]["curves"][anchor] for name in names}
+    previews = {name: {**fixed[name]["previews"], anchor: lines[name]} for name in names}
+    fig = make_offset_figure(curves, metric=metric, chosen=(anchor, lines), lang=lang)
     show_chart(
-        make_offset_figure(
-            {"learned": learned["curves"], "sinusoidal": sinusoid["curves"]}, metric=metric,
-            lang=lang,
-        ),
+        add_anchor_states(fig, curves, previews, metric=metric, lang=lang),
         key="offset_chart",
         name=file_stem("learned-offset", f"pos{positions}", metric, f"anchor{anchor}"),
     )
+    previewed = sorted(fixed["learned"]["previews"])
+    if len(previewed) < learned_rows:  # a drag shows the nearest of these; the release, exact
+        explain(t("learned-vs-sinusoidal.anchor_preview_step",
+                  step=max(b - a for a, b in itertools.pairwise(previewed))), caption=True)
     explain(
         t("learned-vs-sinusoidal.offset_text",
           anchors=", ".join(str(a) for a in learned["curves"]),

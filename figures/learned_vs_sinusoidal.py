@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from core.overview import Overview
-from figures.common import NEUTRAL, base_layout
+from figures.common import NEUTRAL, add_live_states, base_layout, live_values
 from figures.heatmap import make_pe_heatmap_figure
 from locales import Lang, message
 
@@ -86,36 +86,108 @@ def make_similarity_figure(
     return _light(fig, overview, name, x_title, y_title, lang)
 
 
+LEGEND_RANKS_PER_PANEL = 10_000  # above any anchor (the learned table has 512 rows)
+
+
+def _anchor_line(name: str, col: int, anchor: int, values, *, metric: str,
+                 ranked: bool, lang: Lang) -> dict:
+    """What a line of the offset chart says of its anchor: its values, legend entry and hover;
+    its place in the legend (`legendrank`: the table, then the anchor) when the traces are not
+    in that order (the chosen anchor's line comes last)."""
+    line = {
+        "y": values,
+        "name": message("fig.learned.offset_trace", lang, name=_panel_name(name, lang),
+                        anchor=anchor),
+        "hovertemplate": message("fig.learned.offset_hover", lang, anchor=anchor,
+                                 metric=_metric_name(metric, lang)),
+    }
+    if ranked:
+        line["legendrank"] = col * LEGEND_RANKS_PER_PANEL + anchor
+    return line
+
+
 def make_offset_figure(
     curves: Mapping[str, Mapping[int, tuple[np.ndarray, np.ndarray]]],
     *,
     metric: str,
+    chosen: tuple[int, Mapping[str, tuple[np.ndarray, np.ndarray]]] | None = None,
     lang: Lang = "en",
 ) -> go.Figure:
     """Similarity of P[a] with P[a + k] against the offset k, one line per anchor a, one panel
-    per table (``{"learned": {anchor: (offsets, values)}, "sinusoidal": ...}``)."""
+    per table (``{"learned": {anchor: (offsets, values)}, "sinusoidal": ...}``).
+
+    `chosen`, ``(anchor, {table: (offsets, values)})``: the anchor a slider moves, drawn in each
+    panel by a line of its own after the others (the legend still lists the anchors in order)
+    and hidden where it is one of them, so that the traces are the same whichever anchor is
+    chosen: `add_anchor_states` moves that line while the slider is dragged."""
     names = list(curves)
-    metric_name = _metric_name(metric, lang)
     fig = make_subplots(rows=1, cols=len(names), shared_yaxes=True,
                         subplot_titles=[_panel_name(name, lang) for name in names])
+    ranked = chosen is not None
     for col, name in enumerate(names, start=1):
-        panel = _panel_name(name, lang)
         for rank, (anchor, (offsets, values)) in enumerate(sorted(curves[name].items())):
             fig.add_trace(
-                go.Scatter(
-                    x=offsets, y=values, mode="lines",
-                    name=message("fig.learned.offset_trace", lang, name=panel, anchor=anchor),
-                    legendgroup=name, line={"width": 2 if rank == 0 else 1.2},
-                    hovertemplate=message("fig.learned.offset_hover", lang, anchor=anchor,
-                                          metric=metric_name),
-                ),
+                go.Scatter(x=offsets, mode="lines", legendgroup=name,
+                           line={"width": 2 if rank == 0 else 1.2},
+                           **_anchor_line(name, col, anchor, values, metric=metric,
+                                          ranked=ranked, lang=lang)),
+                row=1, col=col,
+            )
+        if chosen is not None:
+            anchor, (offsets, values) = chosen[0], chosen[1][name]
+            fig.add_trace(
+                go.Scatter(x=offsets, mode="lines", legendgroup=name, line={"width": 1.2},
+                           visible=anchor not in curves[name],
+                           **_anchor_line(name, col, anchor, values, metric=metric,
+                                          ranked=True, lang=lang)),
                 row=1, col=col,
             )
         fig.update_xaxes(title_text=message("fig.learned.offset_x", lang), row=1, col=col)
+    metric_name = _metric_name(metric, lang)
     fig.update_yaxes(title_text=message("fig.learned.offset_y", lang, metric=metric_name),
                      row=1, col=1)
     return base_layout(fig, message("fig.learned.offset_title", lang, metric=metric_name),
                        height=460)
+
+
+def offset_preview_anchors(rows: int, points: int) -> list[int]:
+    """The anchors (0 to `rows` - 1) whose lines the offset chart carries for a drag of its
+    anchor slider, each line `points` offsets long in both panels: every anchor when they fit
+    in MAX_LIVE_NUMBERS, else evenly spaced ones (`live_values`)."""
+    return live_values(0, rows - 1, drawn=0, per_state=2 * points)
+
+
+def _state_values(values: np.ndarray) -> list[float | None]:
+    """A line's values as a state sends them: 4 decimals (sub-pixel), gaps as null."""
+    return [None if np.isnan(v) else round(float(v), 4) for v in values]
+
+
+def add_anchor_states(
+    fig: go.Figure,
+    curves: Mapping[str, Mapping[int, tuple[np.ndarray, np.ndarray]]],
+    previews: Mapping[str, Mapping[int, tuple[np.ndarray, np.ndarray]]],
+    *,
+    metric: str,
+    lang: Lang = "en",
+) -> go.Figure:
+    """The chosen anchor's line of `make_offset_figure` (its `curves` and a `chosen`) at each
+    anchor of `previews` (``{table: {anchor: (offsets, values)}}``, the same anchors for every
+    table), so that dragging the anchor slider moves it in the browser (`add_live_states`)."""
+    names = list(curves)
+    # Each panel's lines: its fixed anchors, then the chosen one.
+    traces = [sum(len(curves[n]) + 1 for n in names[:i]) + len(curves[name])
+              for i, name in enumerate(names)]
+
+    def state(anchor: int) -> tuple[dict, dict, list[int]]:
+        lines = [_anchor_line(name, col, anchor, _state_values(previews[name][anchor][1]),
+                              metric=metric, ranked=True, lang=lang)
+                 for col, name in enumerate(names, start=1)]
+        data = {key: [line[key] for line in lines] for key in lines[0]}
+        data["visible"] = [anchor not in curves[name] for name in names]
+        return data, {}, traces
+
+    return add_live_states(fig, "anchor",
+                           [(anchor, *state(anchor)) for anchor in sorted(previews[names[0]])])
 
 
 # A path is drawn through the points only when it reads as one: consecutive points closer than

@@ -4,17 +4,21 @@ similarity, offset curves and extent."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import core
 from core import learned_vs_sinusoidal as lvs
 from core.word_position import project
 from figures.learned_vs_sinusoidal import (
+    add_anchor_states,
     make_extent_figure,
     make_offset_figure,
     make_similarity_figure,
     make_table_heatmap_figure,
     make_trajectory_figure,
+    offset_preview_anchors,
 )
+from tests.live_states import assert_states_draw_the_servers_figures, live_states
 
 
 def _panels(learned: np.ndarray, sinusoid: np.ndarray) -> dict:
@@ -77,3 +81,59 @@ def test_learned_figures(learned_table):
     assert extent.layout.shapes[0].x0 == 511.5 and extent.layout.shapes[0].x1 == 768
     assert extent.layout.yaxis.type == "log"
     assert "no learned row from position 512" in extent.layout.annotations[0].text
+
+
+def _offset_chart(rows: int, anchor: int, metric: str = "cosine"):
+    """The offset view's chart as the page makes it at `anchor`: a random table of `rows`
+    rows beside the sinusoid, the anchors of anchor 0 fixed, the chosen one's line apart and
+    its line at every anchor previewed for a drag."""
+    learned = np.random.default_rng(rows).normal(size=(rows, 16))
+    tables = {"learned": learned, "sinusoidal": core.sinusoidal_encoding(rows, 16)}
+    span = min(128, rows - 1)
+    fixed = {name: lvs.offset_similarity_curves(table, lvs.comparison_anchors(0, rows), span,
+                                                metric)
+             for name, table in tables.items()}
+    lines = {name: lvs.offset_similarity_curve(table, anchor, span, metric)
+             for name, table in tables.items()}
+    previewed = offset_preview_anchors(rows, 2 * span + 1)
+    previews = {name: {**lvs.offset_similarity_curves(table, previewed, span, metric),
+                       anchor: lines[name]} for name, table in tables.items()}
+    fig = make_offset_figure(fixed, metric=metric, chosen=(anchor, lines))
+    return add_anchor_states(fig, fixed, previews, metric=metric)
+
+
+@pytest.mark.parametrize("metric", ["cosine", "dot"])
+def test_offset_anchor_states_draw_every_anchor_of_a_small_table(metric):
+    """40 rows: a line of 79 offsets per table, every anchor carried (0, 13 and 26 are also
+    fixed lines: there the chosen one is hidden, as the server draws it)."""
+    values = assert_states_draw_the_servers_figures(
+        lambda anchor: _offset_chart(40, anchor, metric), "anchor", 17)
+    assert values == [str(a) for a in range(40)]
+
+
+def test_offset_anchor_states_at_the_learned_tables_size_are_spaced_and_bounded():
+    """300 rows, lines of 257 offsets in two panels: 514 numbers an anchor, so 40,000 carry 77
+    anchors, about every 4th (299 / 76), the drawn one added."""
+    fig = _offset_chart(300, 151)
+    values = [int(v) for v in live_states(fig, "anchor")["values"]]
+    assert len(set(values) - {151}) == 77 and 151 in values
+    assert values[0] == 0 and values[-1] == 299 and max(np.diff(values)) == 4
+    assert len(fig.to_json()) < 450_000
+    assert_states_draw_the_servers_figures(lambda anchor: _offset_chart(300, anchor), "anchor",
+                                           151, values=[0, 4, 151, 295, 299])
+
+
+@pytest.mark.parametrize(("anchor", "hidden"), [(7, False), (0, True), (20, True), (39, False)])
+def test_offset_chart_keeps_its_traces_and_legend_order_whichever_anchor(anchor, hidden):
+    """Four lines a panel (anchors 0, 13, 26 and the chosen one, last), the chosen one hidden
+    where it is one of the others; the legend lists each panel's anchors in order."""
+    fig = _offset_chart(60, anchor)
+    assert len(fig.data) == 8
+    chosen = [fig.data[3], fig.data[7]]
+    assert [t.name for t in chosen] == [f"learned, anchor {anchor}",
+                                        f"sinusoidal, anchor {anchor}"]
+    assert [t.visible for t in chosen] == [not hidden] * 2
+    shown = sorted((t for t in fig.data if t.visible is not False), key=lambda t: t.legendrank)
+    expected = sorted({0, 20, 40, anchor})
+    assert [t.name for t in shown] == [f"{name}, anchor {a}" for name in ("learned", "sinusoidal")
+                                       for a in expected]
