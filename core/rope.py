@@ -15,10 +15,12 @@ depends on the positions only through $m - n$. Two layouts name which columns fo
 - ``half_split`` (GPT-NeoX, Hugging Face's LLaMA ``rotate_half``): columns (i, i + d/2),
   i.e. ``q * cos + rotate_half(q) * sin`` with ``emb = cat(freqs, freqs)``.
 
-Context extension (a model trained on L positions, used on s * L):
+Context extension (a model trained on L positions, used on s * L), each computed by its entry in
+`core.rope_scaling.ROPE_INIT_FUNCTIONS` (which has every method's formula):
 
 - ``position_interpolation`` (Chen et al. 2023, "Extending Context Window of Large Language
-  Models via Positional Interpolation"): positions divided by s, so every angle stays in range;
+  Models via Positional Interpolation"; transformers' ``linear``): positions divided by s, i.e.
+  every frequency divided by s, so every angle stays in range;
 - ``ntk_aware`` (bloc97, 2023, "NTK-aware scaled RoPE"; Code Llama's and YaRN's starting point):
   base multiplied by s^(d/(d-2)), so the fastest pair is unchanged and the slowest pair turns
   exactly s times slower (interpolated), with a smooth geometric transition between them.
@@ -43,13 +45,14 @@ from core._checks import (
     shorten,
 )
 from core.limits import MAX_D_HEAD  # imported, not redefined: one name per cap
-from core.rope_scaling import rope_scaled_frequencies
-from core.sinusoidal import frequencies
+from core.rope_scaling import ROPE_INIT_FUNCTIONS, RopeInputs
 
 RopeLayout = Literal["interleaved", "half_split"]
 ROPE_LAYOUTS: tuple[str, ...] = get_args(RopeLayout)
 Scaling = Literal["position_interpolation", "ntk_aware"]
 SCALINGS: tuple[str, ...] = get_args(Scaling)
+# The registry entry (core.rope_scaling.ROPE_INIT_FUNCTIONS) each scaling is computed by.
+SCALING_ROPE_TYPES: dict[str, str] = {"position_interpolation": "linear", "ntk_aware": "ntk_aware"}
 
 MAX_FACTOR = float(limits.MAX_ROPE_FACTOR)
 MAX_DISTANCES = 65536  # distances per decay-bound call (the work is distances x d_head/2)
@@ -118,20 +121,19 @@ def rope_frequencies(
 ) -> np.ndarray:
     """theta_i = base^(-2i/d_head) for i < d_head/2: shape ``(d_head/2,)``, float64.
 
-    The sinusoid's omega_i with d_model = d_head (the same function is called). With
-    ``settings.scaling="ntk_aware"`` the base is multiplied by factor^(d/(d-2)) first; with
-    ``"position_interpolation"`` the frequencies are unchanged (positions are divided instead,
-    see `rope_angles`). The layout plays no part.
+    The sinusoid's omega_i with d_model = d_head (the same function is called), as scaled by
+    ``settings.scaling``'s entry of `ROPE_INIT_FUNCTIONS` (see SCALING_ROPE_TYPES): with
+    ``"position_interpolation"`` each is divided by the factor (the angle of p is plain RoPE's
+    angle of p / factor); with ``"ntk_aware"`` the base is multiplied by factor^(d/(d-2)) first.
+    The layout plays no part.
     """
     d_head = check_even_d_model("d_head", d_head)
     if d_head > MAX_D_HEAD:
         raise ValueError(f"d_head={d_head} is out of range: d_head must be at most {MAX_D_HEAD}")
     settings = _check_settings(settings)
-    base, factor = settings.base, settings.factor
-    # d_head = 2 has one pair with theta_0 = base^0 = 1 for every base: nothing to rescale.
-    if settings.scaling == "ntk_aware" and d_head > 2:
-        base = base * factor ** (d_head / (d_head - 2))  # bloc97's NTK-aware base
-    return frequencies(d_head, base=base)  # (d/2,)
+    rope_type = "default" if settings.scaling is None else SCALING_ROPE_TYPES[settings.scaling]
+    inputs = RopeInputs(d_head, settings.base, {"factor": settings.factor})
+    return ROPE_INIT_FUNCTIONS[rope_type](inputs).inv_freq  # (d/2,)
 
 
 def rope_angles(
@@ -142,12 +144,11 @@ def rope_angles(
 ) -> np.ndarray:
     """The rotation angle p * theta_i of every position and pair: ``(len(positions), d_head/2)``.
 
-    Position interpolation turns position p by the angles of p / factor.
+    theta_i as `rope_frequencies` scales them: position interpolation turns position p by plain
+    RoPE's angles of p / factor.
     """
     positions = check_finite_array("positions", positions, ndim=1).astype(np.float64)  # (P,)
     theta = rope_frequencies(d_head, settings=settings)  # (d/2,) checks settings
-    if settings.scaling == "position_interpolation":
-        positions = positions / settings.factor  # (P,) Chen et al.: p -> p / s
     return np.multiply.outer(positions, theta)  # (P, d/2)
 
 
@@ -349,9 +350,9 @@ class ContextExtension:
 
     train_length: int  # L: positions 0 .. L-1 were seen in training
     target_length: int  # T: positions 0 .. T-1 are used now
-    factor: float  # s, the scaling factor of both methods
+    factor: float  # s, the scaling factor of every method
     trained: np.ndarray  # (d/2,) (L-1) theta_i: the largest angle of pair i in training
-    target: dict[str, np.ndarray]  # method -> (d/2,) largest angle at T ("none", "pi", "ntk")
+    target: dict[str, np.ndarray]  # method (EXTENSION_METHODS) -> (d/2,) largest angle at T
     beyond: dict[str, np.ndarray]  # method -> (d/2,) bool: angles never seen in training
 
     @property
@@ -359,30 +360,30 @@ class ContextExtension:
         return np.arange(self.trained.size)
 
 
-# The methods of Hugging Face's rope_utils a context extension can also be drawn with, as the
-# rope_scaling each gets for a model trained on L positions and run on T = factor x L: YaRN and
-# Llama 3 with their published defaults (beta_fast 32, beta_slow 1; low_freq_factor 1,
-# high_freq_factor 4) and original_max_position_embeddings L; dynamic NTK at its running
-# length T (its base grows past max_position_embeddings L).
-HF_EXTENSION_METHODS = ("yarn", "dynamic", "llama3")
-EXTENSION_METHODS = ("none", *SCALINGS, *HF_EXTENSION_METHODS)
+# The registry entry (core.rope_scaling.ROPE_INIT_FUNCTIONS) each context-extension method is
+# computed by: no scaling, this module's scalings, and the methods of Hugging Face's rope_utils.
+EXTENSION_ROPE_TYPES: dict[str, str] = {
+    "none": "default", **SCALING_ROPE_TYPES, "yarn": "yarn", "dynamic": "dynamic",
+    "llama3": "llama3",
+}
+EXTENSION_METHODS: tuple[str, ...] = tuple(EXTENSION_ROPE_TYPES)
 
 
-def _hf_extension_frequencies(method: str, d_head: int, base: float, train_length: int,
-                              target_length: int, factor: float) -> np.ndarray:
-    """(d/2,) inverse frequencies of `method` (HF_EXTENSION_METHODS) at the target length."""
-    scaling: dict[str, object] = {"rope_type": method, "factor": factor}
+def _extension_inputs(method: str, d_head: int, base: float, train_length: int,
+                      target_length: int, factor: float) -> RopeInputs:
+    """What `method` reads for a model trained on L = `train_length` positions and run on
+    T = `target_length`: the factor; YaRN and Llama 3 with their published defaults (beta_fast 32,
+    beta_slow 1; low_freq_factor 1, high_freq_factor 4) and original_max_position_embeddings L;
+    dynamic NTK at its running length T (its base grows past max_position_embeddings L)."""
+    fields: dict[str, object] = {"factor": factor}
     if method == "dynamic":
-        inv_freq, _ = rope_scaled_frequencies(d_head, base=base, scaling=scaling,
-                                              max_position_embeddings=train_length,
-                                              seq_len=target_length)
-        return inv_freq
-    scaling["original_max_position_embeddings"] = train_length
+        return RopeInputs(d_head, base, fields, max_position_embeddings=train_length,
+                          seq_len=target_length)
+    if method in ("yarn", "llama3"):
+        fields["original_max_position_embeddings"] = train_length
     if method == "llama3":
-        scaling |= {"low_freq_factor": 1.0, "high_freq_factor": 4.0}
-    inv_freq, _ = rope_scaled_frequencies(d_head, base=base, scaling=scaling,
-                                          max_position_embeddings=target_length)
-    return inv_freq
+        fields |= {"low_freq_factor": 1.0, "high_freq_factor": 4.0}
+    return RopeInputs(d_head, base, fields, max_position_embeddings=target_length)
 
 
 def rope_context_extension(
@@ -400,9 +401,9 @@ def rope_context_extension(
     direction; any other pair is beyond its trained range when its largest angle at the target
     length exceeds L theta_i (more than one position step past the largest trained angle).
     `factor` defaults to T / L (at least 1). `methods` from EXTENSION_METHODS: ``"none"``,
-    ``"position_interpolation"``, ``"ntk_aware"`` (this module's), and ``"yarn"``,
-    ``"dynamic"``, ``"llama3"`` (`core.rope_scaling`, as Hugging Face's rope_utils; see
-    HF_EXTENSION_METHODS for the fields they get).
+    ``"position_interpolation"``, ``"ntk_aware"`` (this module's scalings), ``"yarn"``,
+    ``"dynamic"``, ``"llama3"`` (as Hugging Face's rope_utils, with the fields
+    `_extension_inputs` gives them); each is its `ROPE_INIT_FUNCTIONS` entry (EXTENSION_ROPE_TYPES).
     """
     train_length = check_int("train_length", train_length, minimum=1, maximum=10**7)
     target_length = check_int("target_length", target_length, minimum=1, maximum=10**7)
@@ -412,23 +413,18 @@ def rope_context_extension(
     if unknown or not methods:
         raise ValueError(f"methods must be some of {', '.join(EXTENSION_METHODS)}, got "
                          f"{list(methods)!r}")
-    check_base(base)
-    last_trained, last_target = np.array([train_length - 1.0]), np.array([target_length - 1.0])
-    plain = RotationSettings(base=base)
-    trained = rope_angles(last_trained, d_head, settings=plain)[0]  # (d/2,)
-    target: dict[str, np.ndarray] = {}  # method -> (d/2,)
-    for method in methods:
-        if method in HF_EXTENSION_METHODS:
-            target[method] = (target_length - 1.0) * _hf_extension_frequencies(
-                method, d_head, base, train_length, target_length, factor)
-        else:
-            scaling = None if method == "none" else method
-            target[method] = rope_angles(last_target, d_head, settings=RotationSettings(
-                base=base, scaling=scaling, factor=factor))[0]  # type: ignore[arg-type]
+    base = check_base(base)
+    step = rope_frequencies(d_head, settings=RotationSettings(base=base))  # (d/2,) theta_i
+    trained = (train_length - 1.0) * step  # (d/2,) each pair's largest angle in training
+    target = {  # method -> (d/2,) (T-1) theta'_i
+        method: (target_length - 1.0) * ROPE_INIT_FUNCTIONS[EXTENSION_ROPE_TYPES[method]](
+            _extension_inputs(method, d_head, base, train_length, target_length, factor)
+        ).inv_freq
+        for method in methods
+    }
     # Position interpolation at T = s*L reaches position (sL - 1)/s = L - 1/s: a fraction of a
     # step past L - 1, between trained positions' angles, which is what it relies on. So a pair is
     # beyond its range only more than one step past: angle > (L-1) theta_i + theta_i = L theta_i.
-    step = rope_frequencies(d_head, settings=plain)  # (d/2,) one position's angle per pair
     beyond = {
         method: (trained < 2 * np.pi) & (angles > (trained + step) * (1 + 1e-12))
         for method, angles in target.items()

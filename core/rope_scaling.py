@@ -1,5 +1,7 @@
-r"""RoPE context extension as model configs write it: a config.json's ``rope_scaling`` in, the
-inverse frequencies and attention factor that Hugging Face transformers computes out.
+r"""RoPE context extension, one function per method in one registry (`ROPE_INIT_FUNCTIONS`, as in
+Hugging Face transformers' ``modeling_rope_utils``): a config.json's ``rope_scaling`` in, the
+inverse frequencies and attention factor that transformers computes out. `core.rope`'s scalings
+(position interpolation, NTK-aware) are entries of the same registry.
 
 Plain RoPE (Su et al. 2021): $\theta_i = b^{-2i/d}$ for pair $i < d/2$, wavelength
 $\lambda_i = 2\pi/\theta_i$. Each method below replaces $\theta_i$ by $\theta'_i$, and some scale
@@ -10,9 +12,14 @@ cos and sin by an attention factor $m$ (1 when not named). $L$ is the pretrainin
 - ``linear``: position interpolation (Chen et al. 2023, "Extending Context Window of Large
   Language Models via Positional Interpolation"; kaiokendev's SuperHOT). Dividing the positions
   by $s$ is dividing the frequencies: $\theta'_i = \theta_i / s$.
+- ``ntk_aware``: NTK-aware scaling (bloc97, r/LocalLLaMA 2023, "NTK-aware scaled RoPE"; Code
+  Llama's and YaRN's starting point): $b' = b\,s^{d/(d-2)}$, $\theta'_i = b'^{-2i/d}$, so the
+  fastest pair is unchanged and the slowest turns exactly $s$ times slower. Not a transformers
+  rope_type (a config cannot name it): the static form of ``dynamic``.
 - ``dynamic``: dynamic NTK (bloc97's "NTK-aware scaled RoPE" and its dynamic form by emozilla,
   r/LocalLLaMA 2023). The base grows with the running length once it passes $L_{max}$:
-  $b' = b\,\big(s\,\max(\ell, L_{max})/L_{max} - (s - 1)\big)^{d/(d-2)}$, $\theta'_i = b'^{-2i/d}$.
+  $b' = b\,\big(s\,\max(\ell, L_{max})/L_{max} - (s - 1)\big)^{d/(d-2)}$, $\theta'_i = b'^{-2i/d}$
+  (``ntk_aware`` with $s' = s\,\max(\ell, L_{max})/L_{max} - (s - 1)$).
 - ``yarn``: YaRN (Peng et al. 2023, "YaRN: Efficient Context Window Extension of Large Language
   Models"). Pair $i$ turns $L/\lambda_i$ times in the pretraining context; the pair index where
   that count is $\beta$ is $i(\beta) = \frac{d}{2}\log_b\frac{L}{2\pi\beta}$. With
@@ -38,7 +45,7 @@ cos and sin by an attention factor $m$ (1 when not named). $L$ is the pretrainin
   $L_{max}/L$ when the config gives none.
 
 Every number follows transformers' ``modeling_rope_utils`` (``_compute_*_parameters``, version
-5.23), including where $L$ comes from: a config's top-level ``original_max_position_embeddings``
+5.24), including where $L$ comes from: a config's top-level ``original_max_position_embeddings``
 (Phi-3 keeps it there) wins over the one inside ``rope_scaling``, and without either $L = L_{max}$.
 transformers computes in float32; this module in float64 (tests/test_rope_scaling.py pins both).
 """
@@ -47,8 +54,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 import numpy as np
@@ -83,6 +90,7 @@ YARN_BETA_SLOW = 1.0
 REQUIRED_KEYS: dict[str, tuple[str, ...]] = {
     "default": (),
     "linear": ("factor",),
+    "ntk_aware": ("factor",),
     "dynamic": ("factor",),
     "yarn": ("factor",),
     "llama3": ("factor", "low_freq_factor", "high_freq_factor"),
@@ -166,6 +174,15 @@ def _factor_list(key: str, value: object, half: int) -> np.ndarray:
     return np.asarray(value, dtype=np.float64)  # (d/2,)
 
 
+def _check_scaling_dict(scaling: object) -> Mapping[str, object]:
+    if not isinstance(scaling, Mapping):
+        raise ValueError(
+            f"rope_scaling={scaling!r} is not allowed: rope_scaling must be a dict (a JSON "
+            f"object) or None"
+        )
+    return scaling
+
+
 def rope_type_of(scaling: Mapping[str, object] | None) -> RopeType:
     """The method a ``rope_scaling`` dict names: ``rope_type``, else the older key ``type``.
 
@@ -173,11 +190,7 @@ def rope_type_of(scaling: Mapping[str, object] | None) -> RopeType:
     """
     if scaling is None:
         return "default"
-    if not isinstance(scaling, Mapping):
-        raise ValueError(
-            f"rope_scaling={scaling!r} is not allowed: rope_scaling must be a dict (a JSON "
-            f"object) or None"
-        )
+    scaling = _check_scaling_dict(scaling)
     if not scaling:
         return "default"
     # transformers: rope_parameters.setdefault("rope_type", rope_parameters.get("type", ...))
@@ -231,7 +244,62 @@ def _scalar_factor(scaling: Mapping[str, object], rope_type: str) -> float:
                  maximum=MAX_SCALING_FACTOR)
 
 
-# --- the methods --------------------------------------------------------------------------------
+# --- the methods: one function each, one registry -----------------------------------------------
+@dataclass(frozen=True)
+class RopeInputs:
+    """What a method reads, where transformers' ``_compute_*_parameters`` read the model config:
+    the head width, the base, the method's fields (a ``rope_scaling`` dict: its ``rope_type`` is
+    not read, the registry key names the method) and the lengths. Checked when made (ValueError
+    naming the field): d_head even from 2 to MAX_D_HEAD, base > 1, lengths whole numbers up to
+    MAX_CONTEXT; each method checks the fields it reads.
+    """
+
+    d_head: int
+    base: float
+    scaling: Mapping[str, object] = field(default_factory=dict)
+    max_position_embeddings: int | None = None  # L_max: dynamic; yarn/longrope without a factor
+    seq_len: int | None = None  # the running length l: dynamic, longrope
+    # The config's top-level L (Phi-3 keeps it there): it wins over the one in `scaling`.
+    original_max_position_embeddings: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "d_head", _check_d_head(self.d_head))
+        object.__setattr__(self, "base", check_base(self.base))
+        if self.max_position_embeddings is not None:
+            object.__setattr__(self, "max_position_embeddings",
+                               _context("max_position_embeddings", self.max_position_embeddings))
+        if self.original_max_position_embeddings is not None:
+            object.__setattr__(self, "original_max_position_embeddings", _context(
+                "original_max_position_embeddings", self.original_max_position_embeddings))
+        if self.seq_len is not None:
+            object.__setattr__(self, "seq_len",
+                               _whole("seq_len", self.seq_len, minimum=0, maximum=MAX_CONTEXT))
+        _check_scaling_dict(self.scaling)
+
+    @property
+    def theta(self) -> np.ndarray:
+        """Plain RoPE's theta_i = base^(-2i/d): ``(d_head/2,)``, as core.sinusoidal's omega_i."""
+        return frequencies(self.d_head, base=self.base)  # (d/2,)
+
+    def context(self) -> int:
+        """L, the pretraining context (see `_pretraining_context`); ValueError when missing."""
+        return _pretraining_context(self.scaling, self.max_position_embeddings,
+                                    self.original_max_position_embeddings)
+
+
+@dataclass(frozen=True)
+class ScaledFrequencies:
+    """What one method computes: the inverse frequencies, the attention factor, and where its bands
+    lie (`scaling_bands` reports them)."""
+
+    inv_freq: np.ndarray  # (d/2,) theta'_i
+    attention_factor: float  # m, multiplying cos and sin
+    factor: float  # s the bands are measured against (1 for plain RoPE)
+    context: int | None = None  # L for yarn, llama3 and longrope
+    wavelength_edges: tuple[float, float] | None = None
+    pair_edges: tuple[float, float] | None = None
+
+
 def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
     """YaRN's attention temperature sqrt(1/t) = 0.1 * mscale * ln(s) + 1 (1 for s <= 1)."""
     if scale <= 1:
@@ -269,27 +337,61 @@ def _yarn_ramp(low: float, high: float, half: int) -> np.ndarray:
     return np.clip((np.arange(half, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
 
 
-@dataclass(frozen=True)
-class _Scaled:
-    """Everything one method computes; the public functions pick what they report."""
-
-    inv_freq: np.ndarray  # (d/2,) theta'_i
-    attention_factor: float  # m
-    factor: float  # s the bands are measured against (1 for plain RoPE)
-    context: int | None = None  # L for yarn, llama3 and longrope
-    wavelength_edges: tuple[float, float] | None = None
-    pair_edges: tuple[float, float] | None = None
+def _ntk_aware_frequencies(d_head: int, base: float, factor: float) -> np.ndarray:
+    """theta_i of bloc97's NTK-aware base b s^(d/(d-2)): ``(d/2,)``. The fastest pair keeps its
+    frequency and the slowest turns exactly s times slower."""
+    # One pair (d = 2) has theta_0 = base^0 = 1 for every base (transformers divides by d - 2).
+    if d_head > 2:
+        base = base * factor ** (d_head / (d_head - 2))
+    return frequencies(d_head, base=base)  # (d/2,)
 
 
-def _yarn(theta: np.ndarray, d_head: int, base: float, scaling: Mapping[str, object],
-          max_position_embeddings: int | None, context: int) -> _Scaled:
+def _compute_default_rope_parameters(inputs: RopeInputs) -> ScaledFrequencies:
+    """Plain RoPE (transformers: the model's ``compute_default_rope_parameters``)."""
+    return ScaledFrequencies(inputs.theta, 1.0, 1.0)
+
+
+def _compute_linear_scaling_rope_parameters(inputs: RopeInputs) -> ScaledFrequencies:
+    """Position interpolation: theta_i / s, the angles of p / s (Chen et al.'s p -> p/s)."""
+    factor = _scalar_factor(inputs.scaling, "linear")
+    return ScaledFrequencies(inputs.theta / factor, 1.0, factor)  # (d/2,)
+
+
+def _compute_ntk_aware_parameters(inputs: RopeInputs) -> ScaledFrequencies:
+    """Static NTK-aware scaling: the base times s^(d/(d-2)) at every length (not a transformers
+    rope_type: its ``dynamic`` is this with s grown from the running length)."""
+    factor = _scalar_factor(inputs.scaling, "ntk_aware")
+    d_head = inputs.d_head
+    return ScaledFrequencies(_ntk_aware_frequencies(d_head, inputs.base, factor), 1.0,
+                             factor if d_head > 2 else 1.0)
+
+
+def _compute_dynamic_ntk_parameters(inputs: RopeInputs) -> ScaledFrequencies:
+    """Dynamic NTK: the NTK-aware base with s' = s max(l, L_max)/L_max - (s - 1)."""
+    factor = _scalar_factor(inputs.scaling, "dynamic")
+    max_position_embeddings = inputs.max_position_embeddings
+    if max_position_embeddings is None:
+        raise ValueError("max_position_embeddings is missing: dynamic NTK scales the base once "
+                         "seq_len passes it")
+    length = max(inputs.seq_len or 0, max_position_embeddings)  # transformers: >= max_position
+    growth = factor * length / max_position_embeddings - (factor - 1)  # >= 1, 1 up to max_pos
+    # The last pair turns exactly `growth` times slower: the effective interpolation factor.
+    d_head = inputs.d_head
+    return ScaledFrequencies(_ntk_aware_frequencies(d_head, inputs.base, growth), 1.0,
+                             growth if d_head > 2 else 1.0)
+
+
+def _compute_yarn_parameters(inputs: RopeInputs) -> ScaledFrequencies:
+    """YaRN: fast pairs unchanged, slow pairs interpolated, a linear ramp between them."""
+    d_head, base, scaling = inputs.d_head, inputs.base, inputs.scaling
+    context = inputs.context()
     raw_factor = _required(scaling, "factor", "yarn")
     if raw_factor is None:  # DeepSeek-V3's reading: the ratio of the two windows
-        if max_position_embeddings is None:
+        if inputs.max_position_embeddings is None:
             raise ValueError("rope_scaling['factor'] is null: max_position_embeddings is needed "
                              "to take the factor as max_position_embeddings / "
                              "original_max_position_embeddings")
-        raw_factor = max_position_embeddings / context
+        raw_factor = inputs.max_position_embeddings / context
     factor = _real("factor", raw_factor, minimum=1.0, maximum=MAX_SCALING_FACTOR,
                    what=f"a number >= 1 and <= {MAX_SCALING_FACTOR:g} (null: "
                         f"max_position_embeddings / original_max_position_embeddings, >= 1)")
@@ -313,16 +415,19 @@ def _yarn(theta: np.ndarray, d_head: int, base: float, scaling: Mapping[str, obj
             attention = yarn_get_mscale(factor, mscale) / yarn_get_mscale(factor, mscale_all_dim)
         else:
             attention = yarn_get_mscale(factor)
+    theta = inputs.theta  # (d/2,)
     low, high = yarn_ramp_edges(d_head, base, context, fast, slow, truncate)
     ramp = _yarn_ramp(low, high, d_head // 2)  # (d/2,) 0 = unchanged, 1 = interpolated
     inv_freq = theta / factor * ramp + theta * (1.0 - ramp)  # (d/2,)
-    return _Scaled(inv_freq, float(attention), factor, context,
-                   wavelength_edges=(context / fast, context / slow),
-                   pair_edges=(float(low), float(high)))
+    return ScaledFrequencies(inv_freq, float(attention), factor, context,
+                             wavelength_edges=(context / fast, context / slow),
+                             pair_edges=(float(low), float(high)))
 
 
-def _llama3(theta: np.ndarray, d_head: int, base: float, scaling: Mapping[str, object],
-            context: int) -> _Scaled:
+def _compute_llama3_parameters(inputs: RopeInputs) -> ScaledFrequencies:
+    """Llama 3.1: short wavelengths unchanged, long ones divided by s, blended between."""
+    d_head, base, scaling = inputs.d_head, inputs.base, inputs.scaling
+    context = inputs.context()
     factor = _scalar_factor(scaling, "llama3")
     low_ff = _real("low_freq_factor", _required(scaling, "low_freq_factor", "llama3"),
                    minimum=0.0, maximum=1e6, strict=True)
@@ -331,6 +436,7 @@ def _llama3(theta: np.ndarray, d_head: int, base: float, scaling: Mapping[str, o
     if high_ff <= low_ff:
         raise _fail("high_freq_factor", scaling["high_freq_factor"],
                     f"greater than low_freq_factor ({low_ff:g})")
+    theta = inputs.theta  # (d/2,)
     low_freq_wavelen = context / low_ff  # longer wavelengths: divided by the factor
     high_freq_wavelen = context / high_ff  # shorter wavelengths: unchanged
     wavelen = 2 * math.pi / theta  # (d/2,)
@@ -338,47 +444,48 @@ def _llama3(theta: np.ndarray, d_head: int, base: float, scaling: Mapping[str, o
     smooth = (context / wavelen - low_ff) / (high_ff - low_ff)  # (d/2,) 0 at lo edge, 1 at hi
     blended = (1 - smooth) * scaled / factor + smooth * scaled  # (d/2,)
     medium = ~(wavelen < high_freq_wavelen) & ~(wavelen > low_freq_wavelen)  # (d/2,)
-    return _Scaled(np.where(medium, blended, scaled), 1.0, factor, context,
-                   wavelength_edges=(high_freq_wavelen, low_freq_wavelen),
-                   pair_edges=(correction_pair(1.0, d_head, base, high_freq_wavelen),
-                               correction_pair(1.0, d_head, base, low_freq_wavelen)))
+    return ScaledFrequencies(np.where(medium, blended, scaled), 1.0, factor, context,
+                             wavelength_edges=(high_freq_wavelen, low_freq_wavelen),
+                             pair_edges=(correction_pair(1.0, d_head, base, high_freq_wavelen),
+                                         correction_pair(1.0, d_head, base, low_freq_wavelen)))
 
 
-def _longrope(theta: np.ndarray, half: int, scaling: Mapping[str, object],
-              max_position_embeddings: int | None, context: int,
-              seq_len: int | None) -> _Scaled:
+def _compute_longrope_parameters(inputs: RopeInputs) -> ScaledFrequencies:
+    """LongRoPE: searched per-pair factors, long_factor past L and short_factor up to it."""
+    scaling, half = inputs.scaling, inputs.d_head // 2
+    context = inputs.context()
     long_factor = _factor_list("long_factor", _required(scaling, "long_factor", "longrope"), half)
     short_factor = _factor_list("short_factor", _required(scaling, "short_factor", "longrope"),
                                 half)
     factor = _optional_real(scaling, "factor", minimum=1.0, maximum=MAX_SCALING_FACTOR)
     attention = _optional_real(scaling, "attention_factor", minimum=0.0, maximum=1e3, strict=True)
     if factor is None:  # Phi-3: the ratio of the two windows
-        if max_position_embeddings is None:
+        if inputs.max_position_embeddings is None:
             raise ValueError("rope_scaling has no 'factor': max_position_embeddings is needed to "
                              "take it as max_position_embeddings / "
                              "original_max_position_embeddings")
-        factor = max_position_embeddings / context
+        factor = inputs.max_position_embeddings / context
     if attention is None:
         attention = 1.0 if factor <= 1.0 else math.sqrt(
             1 + math.log(factor) / math.log(context)
         )
+    seq_len = inputs.seq_len
     ext = long_factor if seq_len and seq_len > context else short_factor  # (d/2,)
-    return _Scaled(theta / ext, float(attention), factor, context)  # (d/2,)
+    return ScaledFrequencies(inputs.theta / ext, float(attention), factor, context)  # (d/2,)
 
 
-def _dynamic(d_head: int, base: float, scaling: Mapping[str, object],
-             max_position_embeddings: int | None, seq_len: int | None) -> _Scaled:
-    factor = _scalar_factor(scaling, "dynamic")
-    if max_position_embeddings is None:
-        raise ValueError("max_position_embeddings is missing: dynamic NTK scales the base once "
-                         "seq_len passes it")
-    length = max(seq_len or 0, max_position_embeddings)  # transformers: at least max_position
-    growth = factor * length / max_position_embeddings - (factor - 1)  # >= 1, 1 up to max_pos
-    # One pair (d = 2) has theta_0 = base^0 = 1 for every base (transformers divides by d - 2).
-    if d_head > 2:
-        base = base * growth ** (d_head / (d_head - 2))  # bloc97's NTK base, emozilla's length
-    # The last pair turns exactly `growth` times slower: the effective interpolation factor.
-    return _Scaled(frequencies(d_head, base=base), 1.0, growth if d_head > 2 else 1.0)
+# One function per method, as transformers' ROPE_INIT_FUNCTIONS (which has no "default": there the
+# model class computes plain RoPE, and no "ntk_aware", the static form of its "dynamic"). A config's
+# rope_type names one of ROPE_TYPES; "ntk_aware" is only reached by name (core.rope's scaling).
+ROPE_INIT_FUNCTIONS: dict[str, Callable[[RopeInputs], ScaledFrequencies]] = {
+    "default": _compute_default_rope_parameters,
+    "linear": _compute_linear_scaling_rope_parameters,
+    "ntk_aware": _compute_ntk_aware_parameters,
+    "dynamic": _compute_dynamic_ntk_parameters,
+    "yarn": _compute_yarn_parameters,
+    "llama3": _compute_llama3_parameters,
+    "longrope": _compute_longrope_parameters,
+}
 
 
 def _compute(
@@ -388,38 +495,17 @@ def _compute(
     max_position_embeddings: int | None,
     seq_len: int | None,
     original_max_position_embeddings: int | None,
-) -> tuple[np.ndarray, RopeType, _Scaled]:
-    """Checks every input, then (plain theta, method, what the method computes)."""
-    d_head = _check_d_head(d_head)
-    base = _check_rope_base(base)
-    if max_position_embeddings is not None:
-        max_position_embeddings = _context("max_position_embeddings", max_position_embeddings)
-    if original_max_position_embeddings is not None:
-        original_max_position_embeddings = _context(
-            "original_max_position_embeddings", original_max_position_embeddings
-        )
-    if seq_len is not None:
-        seq_len = _whole("seq_len", seq_len, minimum=0, maximum=MAX_CONTEXT)
+) -> tuple[np.ndarray, RopeType, ScaledFrequencies]:
+    """A config's RoPE: checks every input, then (plain theta, its method, what the method
+    computes). A config's base is bounded further than RopeInputs' (at most limits.MAX_BASE)."""
+    _check_d_head(d_head)
+    _check_rope_base(base)
+    inputs = RopeInputs(d_head, base, {} if scaling is None else scaling,
+                        max_position_embeddings, seq_len, original_max_position_embeddings)
     rope_type = rope_type_of(scaling)
     for key in REQUIRED_KEYS[rope_type]:
-        _required(scaling or {}, key, rope_type)
-    theta = frequencies(d_head, base=base)  # (d/2,) plain RoPE, the same as core.rope's
-    if rope_type == "default" or scaling is None:
-        return theta, rope_type, _Scaled(theta, 1.0, 1.0)
-    if rope_type == "linear":
-        factor = _scalar_factor(scaling, "linear")
-        return theta, rope_type, _Scaled(theta / factor, 1.0, factor)  # Chen et al.'s p -> p/s
-    if rope_type == "dynamic":
-        return theta, rope_type, _dynamic(d_head, base, scaling, max_position_embeddings, seq_len)
-    context = _pretraining_context(scaling, max_position_embeddings,
-                                   original_max_position_embeddings)
-    if rope_type == "yarn":
-        scaled = _yarn(theta, d_head, base, scaling, max_position_embeddings, context)
-    elif rope_type == "llama3":
-        scaled = _llama3(theta, d_head, base, scaling, context)
-    else:
-        scaled = _longrope(theta, d_head // 2, scaling, max_position_embeddings, context, seq_len)
-    return theta, rope_type, scaled
+        _required(inputs.scaling, key, rope_type)
+    return inputs.theta, rope_type, ROPE_INIT_FUNCTIONS[rope_type](inputs)
 
 
 def rope_scaled_frequencies(
