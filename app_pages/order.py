@@ -6,13 +6,14 @@ import random
 import numpy as np
 import streamlit as st
 
-from core import limits
+from core import limits, nope
 from core import minilm_encoder as mf
 from core.minilm import ModelUnavailableError
 from figures.order import (
     add_attention_pair_states,
     add_head_outline_states,
     make_attention_pair_figure,
+    make_causal_mean_figure,
     make_facts_figure,
     make_head_change_figure,
 )
@@ -36,15 +37,50 @@ def cached_forward(text: str, positions: str) -> mf.ForwardResult:
     return mf.minilm_forward(cached_minilm(), text, positions=positions)
 
 
+@bounded_cache(max_entries=8, max_bytes=1 * MB,
+               worst_case=[(limits.MAX_NOPE_LENGTH, limits.MAX_NOPE_WIDTH)])
+def cached_causal_means(length: int, width: int) -> np.ndarray:
+    return nope.causal_mean_norms(length, width)
+
+
 lang = current_language()
 controls = start_page("order")
-with st.sidebar:  # page-wide: the views run the model on these
-    text = controls.text("text")
+view = controls.current("view")
+with st.sidebar:  # page-wide: the views run the model on these (NoPE's draws random sentences)
+    with controls.shown(view != "nope"):
+        text = controls.text("text")
     # The second sentence is the facts view's alone (the attention view draws the first): shown
     # there, kept (hidden, in the URL and the link) in the other.
-    with controls.shown(controls.current("view") == "facts"):
+    with controls.shown(view == "facts"):
         other = controls.text("other")
 explain(t("order.intro"))
+
+
+@st.fragment
+def nope_view() -> None:
+    """No positions and a causal mask: the mean of p + 1 random vectors, its norm and the
+    position read back from it (core.nope)."""
+    length_column, width_column = controls.view_row(2)
+    with length_column:
+        length = controls.stops("length")
+    with width_column:
+        width = controls.stops("width")
+    explain(t("order.nope_text"))
+    norms = cached_causal_means(length, width)
+    last = length - 1
+    left, middle, right = st.columns(3)
+    left.metric(t("order.nope_last"), f"{norms[:, last].mean():.4f}")
+    middle.metric(t("order.nope_expected_last"), f"{nope.expected_norm(length)[last]:.4f}")
+    right.metric(t("order.nope_read_last"),
+                 f"{np.median(nope.read_position(norms[:, last])):.1f}")
+    show_chart(make_causal_mean_figure(norms, nope.expected_norm(length), width=width,
+                                       lang=lang),
+               key="order_nope_chart", name=file_stem("order-nope", f"T{length}", f"w{width}"))
+
+
+if view == "nope":  # random vectors: the model below is not needed (nor a usable sentence)
+    controls.sections({"attention": controls.stop, "facts": controls.stop, "nope": nope_view})
+    controls.stop()
 
 # The model is asked for where it is used, never kept in this module's names: the fragments keep
 # this module alive, and with it whatever model it named, past an image's turn that drops the
@@ -181,4 +217,4 @@ def facts_view() -> None:
         st.rerun(scope="app")  # the second sentence is page-wide: every view uses it
 
 
-controls.sections({"attention": attention_view, "facts": facts_view})
+controls.sections({"attention": attention_view, "facts": facts_view, "nope": nope_view})

@@ -70,3 +70,8 @@ MAX_EXTRAPOLATION_D_MODEL = 1024  # keeps one rerun under a second
 # The order page (core.minilm_forward): the whole model runs on the sentence, twice (with and
 # without positions); 64 tokens take ~0.1 s each and a (6, 12, 64, 64) attention is 1.2 MB.
 MAX_ORDER_TOKENS = 64
+
+# NoPE's causal mean (core.nope): draws x length x width normal numbers, made a draw at a time
+# (16 MB at most as float64).
+MAX_NOPE_LENGTH = 2048
+MAX_NOPE_WIDTH = 1024

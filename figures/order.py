@@ -129,3 +129,51 @@ def make_facts_figure(measures: Sequence[tuple[str, float, float]], *,
         fig.update_xaxes(showticklabels=False, row=1, col=column)
     fig.update_layout(barmode="group", legend={"orientation": "h", "y": -0.12})
     return base_layout(fig, message("fig.order.facts_title", lang), height=420)
+
+
+def make_causal_mean_figure(norms: np.ndarray, expected: np.ndarray, *, width: int,
+                            lang: Lang = "en") -> go.Figure:
+    """NoPE (core.nope): left, |m_p| of each random sentence (`norms`, ``(draws, length)``) and
+    1 / sqrt(p + 1) (`expected`) on log-log axes; right, the position each norm says
+    (1 / |m_p|^2 - 1, their median and the draws' spread) against the true one."""
+    norms = np.asarray(norms, dtype=np.float64)
+    draws, length = norms.shape
+    positions = np.arange(length)
+    read = 1.0 / np.square(norms) - 1.0
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
+        message("fig.order.nope_norm_title", lang), message("fig.order.nope_read_title", lang)))
+    hover = message("fig.order.nope_norm_hover", lang)
+    for draw in range(draws):
+        fig.add_trace(go.Scatter(
+            x=positions + 1, y=norms[draw], mode="lines", line={"color": "#56B4E9", "width": 1},
+            name=message("fig.order.nope_draws", lang), legendgroup="draws",
+            showlegend=draw == 0, customdata=positions, hovertemplate=hover,
+        ), row=1, col=1)
+    fig.add_trace(go.Scatter(
+        x=positions + 1, y=expected, mode="lines",
+        line={"color": "#D55E00", "width": 3, "dash": "dash"},
+        name=message("fig.order.nope_expected", lang), customdata=positions, hovertemplate=hover,
+    ), row=1, col=1)
+    low, middle, high = np.percentile(read, [10, 50, 90], axis=0)
+    fig.add_trace(go.Scatter(
+        x=np.concatenate([positions, positions[::-1]]), y=np.concatenate([high, low[::-1]]),
+        fill="toself", fillcolor="rgba(0, 114, 178, 0.18)", line={"width": 0},
+        name=message("fig.order.nope_spread", lang), hoverinfo="skip",
+    ), row=1, col=2)
+    fig.add_trace(go.Scatter(
+        x=positions, y=middle, mode="lines", line={"color": "#0072B2", "width": 2},
+        name=message("fig.order.nope_read", lang),
+        hovertemplate=message("fig.order.nope_read_hover", lang),
+    ), row=1, col=2)
+    fig.add_trace(go.Scatter(
+        x=[0, length - 1], y=[0, length - 1], mode="lines",
+        line={"color": "#8C8C8C", "width": 1, "dash": "dot"},
+        name=message("fig.order.nope_truth", lang), hoverinfo="skip",
+    ), row=1, col=2)
+    fig.update_xaxes(type="log", title_text=message("fig.order.nope_count", lang), row=1, col=1)
+    fig.update_yaxes(type="log", title_text=message("fig.order.nope_norm", lang), row=1, col=1)
+    fig.update_xaxes(title_text=message("fig.order.nope_position", lang), row=1, col=2)
+    fig.update_yaxes(title_text=message("fig.order.nope_read_axis", lang), row=1, col=2,
+                     range=[-0.05 * length, 1.6 * length])
+    fig.update_layout(legend={"orientation": "h", "y": -0.2})
+    return base_layout(fig, message("fig.order.nope_title", lang, width=width), height=460)

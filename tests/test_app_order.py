@@ -101,3 +101,21 @@ def test_in_chinese():
     at = show_section(open_page(ORDER, {"lang": "zh"}), "facts")
     assert not at.exception and notices(at) == []
     assert zh("order.cosine_none") in metrics(at)
+
+
+def test_nope_view_shows_the_causal_means_norm_against_one_over_the_root_of_p_plus_one():
+    """NoPE's view draws 8 random sentences' causal means (core.nope): the numbers shown are
+    the slow loop's (each prefix's mean summed vector by vector), and the view needs neither
+    the model nor a usable sentence."""
+    from tests.test_nope import loop_norms
+
+    at = open_page(ORDER, {"view": "nope", "length": "40", "width": "16", "text": ""})
+    assert not at.exception and not notices(at)
+    shown = metrics(at)
+    norms = np.array(loop_norms(40, 16, 8, 0))
+    values = list(shown.values())
+    assert float(values[0]) == pytest.approx(norms[:, -1].mean(), abs=5e-5)
+    assert float(values[1]) == pytest.approx(1 / np.sqrt(40), abs=5e-5)
+    assert float(values[2]) == pytest.approx(np.median(1 / norms[:, -1] ** 2 - 1), abs=0.05)
+    fig = figure_titled(at, "No positions, a causal mask")
+    assert len(fig["data"]) == 8 + 4

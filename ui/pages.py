@@ -165,7 +165,10 @@ PAGES: tuple[PageInfo, ...] = checked((
         TextParam("other", "The mat sat on the cat"),  # the same words in another order
         IntParam("layer", 1, 1, NUM_LAYERS),  # the attention shown: layer and head, 1-based
         IntParam("head", 1, 1, NUM_HEADS),
-        ChoiceParam("view", "attention", ("attention", "facts")),  # the section shown
+        # NoPE's random sentences (core.nope): their length and their vectors' width.
+        IntParam("length", 256, 2, limits.MAX_NOPE_LENGTH, stops="count"),
+        IntParam("width", 64, 1, limits.MAX_NOPE_WIDTH, stops="size"),
+        ChoiceParam("view", "attention", ("attention", "facts", "nope")),  # the section shown
     )),
     PageInfo("app_pages/learned_vs_sinusoidal.py", ":material/school:", "learned-vs-sinusoidal", (
         # The learned rows; past them only the sinusoid.
