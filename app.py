@@ -12,13 +12,14 @@ import streamlit as st
 
 from locales import LANGUAGE_NAMES, LANGUAGES
 from ui import not_found, share
-from ui.cache import run_slot, start_trimmer
+from ui.allocator import start_trimmer
 from ui.controls import PageControls, page_run
 from ui.guard import close_doors
 from ui.i18n import browser_language, current_language, note_asked_language, presenting, t
 from ui.pages import HOME, PAGES, TOUR_PAGE, app_params
 from ui.params import shorten
 from ui.player import deck_sidebar, slide_file_session
+from ui.run_slots import run_slot
 from ui.runtime import freeze_long_lived_objects
 from ui.text import escape_markdown
 
@@ -59,7 +60,7 @@ APP_ICON = "🌀"
 # (~60-150 ms); frozen, the imported libraries are skipped (ui/runtime.py). Again after a page's
 # first lazy import (torch, scikit-learn): it runs before this run's page, after that one's.
 freeze_long_lived_objects()
-# Freed heap pages go back to the system once the RSS has grown (ui/cache.py): the sessions'
+# Freed heap pages go back to the system once the RSS has grown (ui/allocator.py): the sessions'
 # figures and messages are freed after they are sent, outside the caches' compute slots.
 start_trimmer()
 # A visitor's websocket "clear_cache" must not empty every visitor's caches; a crafted widget
@@ -120,7 +121,7 @@ if not presenting() and not presenter_window:
 if missing_page:
     st.warning(t("app.page_not_found", path=escape_markdown(shorten(missing_page, 80))),
                icon=":material/link_off:")  # the visitor's text: shown as typed, never as markup
-# A few page runs at once (ui/cache.py RUN_SLOTS): each holds its figures while it builds them.
+# A few page runs at once (ui/run_slots.py RUN_SLOTS): each holds its figures while it builds them.
 # Once the page has run, its controls are finished (ui.controls.page_run).
 slide_file_session()  # the slide file's own session (ui/player.py): not kept, plain charts
 with run_slot(), page_run():

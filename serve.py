@@ -12,7 +12,7 @@ request before Streamlit's routes. `PublicDoors`:
   script and stayed blank. ``/heatmap`` is the page; ``/a`` gets Streamlit's "Page not found"
   and the home page.
 
-And `ui.guard.close_doors` and `ui.cache.tune_allocator` run here, at import, so that the first
+And `ui.guard.close_doors` and `ui.allocator.tune_allocator` run here, at import, so that the first
 session is covered too.
 """
 
@@ -24,7 +24,7 @@ import streamlit as st
 from starlette.middleware import Middleware
 from starlette.responses import PlainTextResponse, RedirectResponse
 
-from ui.cache import tune_allocator
+from ui.allocator import tune_allocator
 from ui.guard import close_doors
 
 # Streamlit's own routes with more than one part (its assets, media, components, the app's

@@ -10,11 +10,11 @@ in turn with every visitor's work):
    runs; what the page sends is read for the slide's content (`SlideContent`): the slide's
    title (the takeaway, or the deck's note) and its charts' figures, as the slide layout
    shows them (ui/player.py: the page's furniture and `ui.text.page_only` parts left out).
-2. `photograph_slide`: in the slide's turn of the heavy work (ui.cache.image_turn, alone), the
-   images' Chromium (figures.chromium) lays the content out on a white 1920 x 1080 page of its
-   own, plotly.js and the app's font and nothing else (~260 MB at the largest heatmap, against
-   ~340 MB for the app's page in a tab), and photographs it (a PNG). The server runs nothing
-   for it, so the model and the caches may give their room back for the photograph.
+2. `photograph_slide`: in the slide's turn of the heavy work (ui.memory_budget.image_turn,
+   alone), the images' Chromium (figures.chromium) lays the content out on a white 1920 x 1080
+   page of its own, plotly.js and the app's font and nothing else (~260 MB at the largest
+   heatmap, against ~340 MB for the app's page in a tab), and photographs it (a PNG). The server
+   runs nothing for it, so the model and the caches may give their room back for the photograph.
 
 The title's formulas are drawn as MathML (export/slide_text.py). Charts are drawn by plotly.js
 from the figures the page sent, each at its cell's size, without play buttons or sliders (a page
@@ -55,7 +55,8 @@ MAX_CHARTS = 4  # a slide's charts, in a grid: more would be too small to read
 SLIDE_TIMEOUT_S = 60.0
 # One slide's computation: it waits in the compute queue behind the visitors' like theirs.
 COMPUTE_TIMEOUT_S = 300.0
-# What photographing one slide adds to the process tree (ui.cache.image_turn waits for the room):
+# What photographing one slide adds to the process tree (ui.memory_budget.image_turn waits for
+# the room):
 # the images' Chromium with the slide's page, 221-270 MB measured on the heaviest slides (the
 # largest heatmap's 131,072 cells among them) with no other Chromium on the machine, rounded up;
 # a 3-D chart adds WebGL drawn on the CPU (SwiftShader, in Chromium's GPU process), which grows

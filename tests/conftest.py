@@ -67,10 +67,11 @@ def served(script: str, log_name: str) -> Iterator[str]:
 @pytest.fixture(autouse=True)
 def images_start_at_once(monkeypatch):
     """The test process (pytest, torch, Playwright) is not a server: its own memory does not
-    make an image wait (ui.cache.image_turn). Tests of that wait set `own_memory` themselves."""
-    from ui import cache
+    make an image wait (ui.memory_budget.image_turn). Tests of that wait set `own_memory`
+    themselves."""
+    from ui import memory_budget
 
-    monkeypatch.setattr(cache, "own_memory", lambda: 0)
+    monkeypatch.setattr(memory_budget, "own_memory", lambda: 0)
 
 
 @pytest.fixture(scope="session")

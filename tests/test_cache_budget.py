@@ -29,7 +29,7 @@ import pytest
 
 from benchmarks.load_memory import HEAVY
 from tests.apptest import open_page
-from ui import cache
+from ui import cache, memory_budget
 from ui.pages import PAGES
 
 MB = 2**20
@@ -115,7 +115,7 @@ def test_the_caches_together_stay_within_the_total(stores, worst):
 def test_the_server_stays_under_700_mb(worst):
     """Idle server + every cache full + the largest computations in every compute slot."""
     peak = max(p for _, p in worst.values())
-    total = IDLE_SERVER_MB * MB + cache.TOTAL_CACHE_BYTES + cache.COMPUTE_SLOTS * peak
+    total = IDLE_SERVER_MB * MB + cache.TOTAL_CACHE_BYTES + memory_budget.COMPUTE_SLOTS * peak
     assert total <= SERVER_BUDGET_MB * MB, (total / MB, peak / MB)
 
 

@@ -1,5 +1,5 @@
-"""Figure images in turn: the memory budget's queue (ui.cache.MemoryBudget), the images' Chromium
-(figures/chromium.py) and the Export menu's states (ui.charts.export_menu).
+"""Figure images in turn: the memory budget's queue (ui.memory_budget.MemoryBudget), the images'
+Chromium (figures/chromium.py) and the Export menu's states (ui.charts.export_menu).
 
 With room for one image, images asked for at once are drawn one at a time, in the order asked,
 each waiter told how many are ahead; a waiter whose visitor leaves gives up its place; a drawing
@@ -28,8 +28,8 @@ from figures.chromium import CHROMIUM, png_file, process_tree
 from figures.export import ImageExportError, figure_image, find_browser, image_cost
 from locales import message
 from tests.apptest import open_page
-from ui import cache, charts
-from ui.cache import MemoryBudget
+from ui import cache, charts, memory_budget
+from ui.memory_budget import COMPUTE_COST, COMPUTE_SLOTS, MB, TREE_BUDGET, MemoryBudget
 
 SMALL = {"d_model": "16", "positions": "8"}
 
@@ -68,7 +68,7 @@ def waiting(ahead: int) -> str:
 def room_for_one(monkeypatch):
     """The heavy work's queue of its own (room for one image), and every drawing timed."""
     budget = MemoryBudget(image_cost("svg"))
-    monkeypatch.setattr(cache, "HEAVY", budget)
+    monkeypatch.setattr(memory_budget, "HEAVY", budget)
     monkeypatch.setattr(charts, "HEAVY", budget)
     drawn: list[tuple[str, float, float]] = []  # (thread, start, end)
     real = charts.figure_image
@@ -324,9 +324,8 @@ def test_an_image_waits_for_the_computation_before_it_and_leaves_the_caches_be(m
     """The compute slot is the images' queue too: an image starts when the cache miss before it
     has ended, a cache miss asked meanwhile waits for the image, and while the image is drawn
     the caches keep what they hold (the server's memory leaves the image its room here:
-    tests/test_cache.py has what they give back when it does not)."""
-    monkeypatch.setattr(cache, "HEAVY", MemoryBudget(cache.COMPUTE_SLOTS * cache.COMPUTE_COST))
-    MB = cache.MB
+    tests/test_memory_budget.py has what they give back when it does not)."""
+    monkeypatch.setattr(memory_budget, "HEAVY", MemoryBudget(COMPUTE_SLOTS * COMPUTE_COST))
     release, events, during = threading.Event(), [], {}
 
     @cache.bounded_cache(max_entries=16, max_bytes=16 * MB)
@@ -341,10 +340,10 @@ def test_an_image_waits_for_the_computation_before_it_and_leaves_the_caches_be(m
     assert table.store.nbytes > 8 * MB
     first = threading.Thread(target=table, args=(0,))
     first.start()
-    until(lambda: cache.HEAVY.count("compute", waiting=False) == 1)
+    until(lambda: memory_budget.HEAVY.count("compute", waiting=False) == 1)
 
     def draw() -> None:
-        with cache.image_turn(cache.COMPUTE_COST + cache.TOTAL_CACHE_BYTES // 2):
+        with memory_budget.image_turn(COMPUTE_COST + cache.TOTAL_CACHE_BYTES // 2):
             events.append("image")
             during.update(room=cache.cache_room(), kept=table.store.nbytes)
             time.sleep(0.5)
@@ -352,24 +351,24 @@ def test_an_image_waits_for_the_computation_before_it_and_leaves_the_caches_be(m
 
     image = threading.Thread(target=draw)
     image.start()
-    until(lambda: cache.HEAVY.count("image", waiting=True) == 1)
+    until(lambda: memory_budget.HEAVY.count("image", waiting=True) == 1)
     later = threading.Thread(target=table, args=(99,))
     later.start()
-    until(lambda: cache.HEAVY.count("compute", waiting=True) == 1)
+    until(lambda: memory_budget.HEAVY.count("compute", waiting=True) == 1)
     release.set()
     for thread in (first, image, later):
         thread.join(20)
     assert events[8:] == ["compute 0", "image", "image done", "compute 99"]
     assert during["room"] == cache.TOTAL_CACHE_BYTES
     assert during["kept"] > 8 * MB
-    assert cache.cache_room() == cache.TOTAL_CACHE_BYTES and cache.HEAVY.used == 0
+    assert cache.cache_room() == cache.TOTAL_CACHE_BYTES and memory_budget.HEAVY.used == 0
 
 
 def test_an_image_behind_a_computation_says_it_waits_for_the_computation(monkeypatch):
-    heavy = MemoryBudget(cache.COMPUTE_SLOTS * cache.COMPUTE_COST)
-    monkeypatch.setattr(cache, "HEAVY", heavy)
+    heavy = MemoryBudget(COMPUTE_SLOTS * COMPUTE_COST)
+    monkeypatch.setattr(memory_budget, "HEAVY", heavy)
     monkeypatch.setattr(charts, "HEAVY", heavy)
-    computation = heavy.acquire(cache.COMPUTE_COST, kind="compute")
+    computation = heavy.acquire(COMPUTE_COST, kind="compute")
     results, statuses = {}, {}
     thread = ask("image", results, statuses)
     until(lambda: heavy.count("image", waiting=True) == 1)
@@ -385,18 +384,18 @@ def test_an_image_behind_a_computation_says_it_waits_for_the_computation(monkeyp
 def test_an_image_says_it_waits_for_the_servers_memory_to_fall(monkeypatch):
     """With the server's own memory too high for the image beside it, the menu says so (what is
     held, what lets Chromium start), then the image is drawn once the memory has fallen."""
-    heavy = MemoryBudget(cache.COMPUTE_SLOTS * cache.COMPUTE_COST)
-    monkeypatch.setattr(cache, "HEAVY", heavy)
+    heavy = MemoryBudget(COMPUTE_SLOTS * COMPUTE_COST)
+    monkeypatch.setattr(memory_budget, "HEAVY", heavy)
     monkeypatch.setattr(charts, "HEAVY", heavy)
-    monkeypatch.setattr(cache, "WAIT_POLL_S", 0.05)
-    readings = iter([cache.TREE_BUDGET] * 3)
-    monkeypatch.setattr(cache, "own_memory", lambda: next(readings, 0))
+    monkeypatch.setattr(memory_budget, "WAIT_POLL_S", 0.05)
+    readings = iter([TREE_BUDGET] * 3)
+    monkeypatch.setattr(memory_budget, "own_memory", lambda: next(readings, 0))
     results, statuses = {}, {}
     ask("image", results, statuses).join(60)
     assert results["image"].startswith(b"<svg")
-    allowed = (cache.TREE_BUDGET - image_cost("svg")) // cache.MB
+    allowed = (TREE_BUDGET - image_cost("svg")) // MB
     said = message("export_queue.waiting_memory", "en", what=message("export.svg", "en"),
-                   held=cache.TREE_BUDGET // cache.MB, allowed=allowed)
+                   held=TREE_BUDGET // MB, allowed=allowed)
     assert statuses["image"].labels[:3] == [said] * 3
     assert statuses["image"].labels[3].startswith(
         message("export_queue.drawing", "en", what=message("export.svg", "en"), seconds=0))

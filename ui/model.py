@@ -6,7 +6,8 @@ import streamlit as st
 
 from core import minilm, minilm_encoder
 from locales import message
-from ui.cache import in_compute_slot, reclaimable
+from ui.memory_budget import reclaimable
+from ui.run_slots import in_compute_slot
 
 # Shown by the cache while the tables load (a second, once per process). The decorator's text is
 # fixed when the module is imported, before any visitor's language is known: both languages.
@@ -25,8 +26,9 @@ def cached_minilm():
 @reclaimable
 def release_minilm() -> None:
     """Drop the model's tensors (~90 MB: embeddings and the six layers) for an image's turn
-    (ui.cache.image_turn): Chromium needs the room more. Read again (about a second) by the next
-    run that uses the model; a run using them now keeps its own reference until it ends."""
+    (ui.memory_budget.image_turn): Chromium needs the room more. Read again (about a second) by
+    the next run that uses the model; a run using them now keeps its own reference until it
+    ends."""
     cached_minilm.clear()
     minilm.load_minilm.cache_clear()
     minilm_encoder.load_encoder.cache_clear()

@@ -27,10 +27,10 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from ui import share
-from ui.cache import MemoryBudget
 from ui.charts import plain_charts
 from ui.controls import VIEW_BLOCK, option_label
 from ui.i18n import current_language, language_asked, t
+from ui.memory_budget import MemoryBudget
 from ui.pages import (
     HOME,
     MAX_DECK_LENGTH,
@@ -656,8 +656,9 @@ def _file_menu(code: str, slides: tuple[Slide, ...]) -> None:
     )
     from figures.chromium import ImageExportError
     from figures.export import close_browser_when_idle, image_export_problem
-    from ui.cache import ServerBusyError, image_turn, run_slot_lent
     from ui.charts import size_text, visitor_connected
+    from ui.memory_budget import ServerBusyError, image_turn
+    from ui.run_slots import run_slot_lent
 
     st.subheader(t("tour.file"))
     problem = image_export_problem()
