@@ -1,12 +1,14 @@
 """The sinusoid table as a heatmap, with the formula worked for one entry and an exact zoom."""
 
+import dataclasses
+
 import streamlit as st
 
 import core
 from core import limits
 from core.limits import DEFAULT_BASE
 from figures.export import TableExport
-from figures.heatmap import make_pe_heatmap_figure
+from figures.heatmap import add_zoom_window_states, make_pe_heatmap_figure, zoom_live_values
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
@@ -22,7 +24,8 @@ def cached_overview(positions: int, d_model: int, base: float, layout: str,
                                   timescales=timescales)
 
 
-@bounded_cache(max_entries=16, max_bytes=6 * MB, worst_case=[
+# 16 of the largest windows (256 x 256 float32, 0.26 MB) fill 4.1 MB.
+@bounded_cache(max_entries=16, max_bytes=5 * MB, worst_case=[
     (limits.MAX_POSITIONS - limits.MAX_ZOOM_SIZE, limits.MAX_ZOOM_SIZE,
      limits.MAX_D_MODEL - limits.MAX_ZOOM_SIZE, limits.MAX_ZOOM_SIZE, limits.MAX_D_MODEL,
      DEFAULT_BASE, "interleaved", "paper")])
@@ -31,21 +34,62 @@ def cached_window(pos_start, pos_count, dim_start, dim_count, d_model, base, lay
                                 layout=layout, timescales=timescales)
 
 
+# The zoom window at the states of its corner's sliders (dragged, they preview them). Down the
+# rows each is a block of the table across its whole width (core.sinusoid_window), ~3.4 ms at
+# d_model 4096 on a 2-core machine: at most LIVE_WIDTH // d_model of them, ~50 ms a release.
+# Across the columns they are cuts of one block.
+LIVE_WIDTH = 60_000
+# The largest entries (~0.15 MB): 13 x 13 windows, 101 states (MAX_LIVE_NUMBERS shared by two
+# sliders).
+_WORST_STARTS = tuple(range(101))
+
+
+@bounded_cache(max_entries=4, max_bytes=MB // 2, worst_case=[
+    (_WORST_STARTS, 13, 0, 13, 512, DEFAULT_BASE, "interleaved", "paper")])
+def cached_windows_down(starts: tuple[int, ...], rows: int, dim_start: int, cols: int,
+                        d_model: int, base: float, layout: str,
+                        timescales: str) -> tuple[core.Overview, ...]:
+    """The exact window at each first position of `starts`."""
+    return tuple(core.sinusoid_window(pos, rows, dim_start, cols, d_model, base=base,
+                                      layout=layout, timescales=timescales) for pos in starts)
+
+
+@bounded_cache(max_entries=4, max_bytes=MB // 2, worst_case=[
+    (0, 13, _WORST_STARTS, 13, 512, DEFAULT_BASE, "interleaved", "paper")])
+def cached_windows_across(start: int, rows: int, dim_starts: tuple[int, ...], cols: int,
+                          d_model: int, base: float, layout: str,
+                          timescales: str) -> tuple[core.Overview, ...]:
+    """The exact window at each first dimension of `dim_starts`: the same numbers as
+    core.sinusoid_window draws there (it cuts the same block of rows)."""
+    block = core.sinusoid_window(start, rows, 0, d_model, d_model, base=base, layout=layout,
+                                 timescales=timescales)  # (rows, d_model)
+    return tuple(dataclasses.replace(block, values=block.values[:, dim:dim + cols].copy(),
+                                     col_edges=block.col_edges[dim:dim + cols + 1].copy())
+                 for dim in dim_starts)
+
+
 lang = current_language()
 controls = start_page("heatmap")
 # The fragments that draw with the page-wide controls: a change of one reruns these alone (not
 # the sidebar, the title, the link, nor the views' own rows but the worked example's, whose
-# help names the last dimension). Each view's own controls rerun its drawing alone.
-HEATMAP, WORKED, WORKED_ENTRY, ZOOM = ("heatmap/chart", "heatmap/worked", "heatmap/worked-entry",
-                                       "heatmap/zoom")
+# help names the last dimension, and the zoom window's, whose first dimension's slider ends
+# at the last). Each view's own controls rerun its drawing alone.
+HEATMAP, WORKED, WORKED_ENTRY, ZOOM, ZOOM_CHART = (
+    "heatmap/chart", "heatmap/worked", "heatmap/worked-entry", "heatmap/zoom",
+    "heatmap/zoom-chart")
 PAGE_WIDE = ("d_model", "base", "layout", "timescales")
 # Page-wide: what every view of the table draws (the heatmap, the worked entry, the zoom).
 # The number of positions is the heatmap's own control (the zoom window reads it).
 with st.sidebar:
     controls.stops("d_model", redraws=(HEATMAP, WORKED, ZOOM))
-    controls.stops("base", redraws=(HEATMAP, WORKED, ZOOM))
-    controls.choice("layout", redraws=(HEATMAP, WORKED, ZOOM))
-    controls.choice("timescales", redraws=(HEATMAP, WORKED, ZOOM))
+    controls.stops("base", redraws=(HEATMAP, WORKED, ZOOM_CHART))
+    controls.choice("layout", redraws=(HEATMAP, WORKED, ZOOM_CHART))
+    controls.choice("timescales", redraws=(HEATMAP, WORKED, ZOOM_CHART))
+# The number of positions the zoom window's sliders were made for: set by the zoom view, read
+# by the heatmap's view when it reruns alone. Forgotten at each run of the whole page (this
+# line runs only then), which draws both.
+ZOOM_MADE_FOR = "_heatmap_zoom_positions"
+st.session_state.pop(ZOOM_MADE_FOR, None)
 
 
 def table() -> tuple[int, float, str, str]:
@@ -63,10 +107,10 @@ def table_name(positions: int) -> list:
             None if timescales == "paper" else timescales]
 
 
-def zoom_rows(positions: int, zoom_pos: int, zoom_size: int) -> tuple[int, int]:
-    """The zoom window's first row and row count in a table of `positions` rows."""
-    rows = min(zoom_size, positions)
-    return min(zoom_pos, positions - rows), rows
+def zoom_shape() -> tuple[int, int, int, int]:
+    """The table's positions and d_model, and the zoom window's rows and columns in it."""
+    positions, d_model, zoom_size = controls.values("positions", "d_model", "zoom_size")
+    return positions, d_model, min(zoom_size, positions), min(zoom_size, d_model)
 
 
 # Each view reruns on its own (fragments): the heatmap with its number of positions, the worked
@@ -75,7 +119,12 @@ def zoom_rows(positions: int, zoom_pos: int, zoom_size: int) -> tuple[int, int]:
 def heatmap_view() -> None:
     (positions_column,) = controls.view_row(1)
     with positions_column:
-        controls.stops("positions", redraws=(HEATMAP,))
+        # The zoom view too: its first position's slider ends where the table does.
+        positions = controls.stops("positions", redraws=(HEATMAP, ZOOM))
+    made_for = st.session_state.get(ZOOM_MADE_FOR)
+    if made_for is not None and made_for != positions:  # the exact box: this view alone reran
+        st.session_state[ZOOM_MADE_FOR] = positions
+        st.rerun(scope="app")
     heatmap_chart()
 
 
@@ -83,11 +132,6 @@ def heatmap_view() -> None:
 def heatmap_chart() -> None:
     d_model, base, layout, timescales = table()
     positions = controls.current("positions")
-    drawn_with = st.session_state.get("_heatmap_zoom_positions")
-    corner = controls.current("zoom_pos"), controls.current("zoom_size")
-    if drawn_with is not None and zoom_rows(drawn_with, *corner) != zoom_rows(positions, *corner):
-        st.session_state["_heatmap_zoom_positions"] = positions
-        st.rerun(scope="app")  # the zoom window no longer fits this table: redraw it too
     layout_name = {"interleaved": t("heatmap.layout_interleaved"),
                    "concatenated": t("heatmap.layout_concatenated")}
     layout_text = {
@@ -161,34 +205,64 @@ def worked_entry() -> None:
     )
 
 
-@st.fragment
+@st.fragment(key=ZOOM)
 def zoom_window() -> None:
     st.subheader(t("heatmap.zoom"))
-    z1, z2, z3 = controls.view_row(3)
-    with z1:
-        controls.number("zoom_pos", redraws=(ZOOM,))
-    with z2:
-        controls.number("zoom_dim", redraws=(ZOOM,))
-    with z3:
-        controls.number("zoom_size", redraws=(ZOOM,))
+    # The corner's sliders run over the corners the table has (a window past its end is drawn
+    # at the end, and a link's such value kept as a stop of its own); dragged, they move the
+    # window in the browser (its states) before the release draws it.
+    positions, d_model, rows, cols = zoom_shape()
+    st.session_state[ZOOM_MADE_FOR] = positions
+    # Two rows (one fold when presenting): a slider and its exact box need half the column.
+    (rows_holder,) = controls.view_row(1)
+    pos_column, dim_column = controls.view_row(2, within=rows_holder)
+    with pos_column:
+        controls.stops("zoom_pos", t("heatmap.zoom_pos"), range(positions - rows + 1),
+                       redraws=(ZOOM_CHART,))
+    with dim_column:
+        controls.stops("zoom_dim", t("heatmap.zoom_dim"), range(d_model - cols + 1),
+                       redraws=(ZOOM_CHART,))
+    size_column, _ = controls.view_row(2, within=rows_holder)
+    with size_column:
+        controls.number("zoom_size", redraws=(ZOOM,))  # the sliders end elsewhere
     zoom_chart()
 
 
-@st.fragment(key=ZOOM)
+@st.fragment(key=ZOOM_CHART)
 def zoom_chart() -> None:
     d_model, base, layout, timescales = table()
     zoom_pos, zoom_dim, zoom_size = controls.values("zoom_pos", "zoom_dim", "zoom_size")
-    positions = controls.current("positions")  # the heatmap view's control
-    st.session_state["_heatmap_zoom_positions"] = positions
-    start, rows = zoom_rows(positions, zoom_pos, zoom_size)
+    positions, _, rows, cols = zoom_shape()  # positions: the heatmap view's control
+    start = min(zoom_pos, positions - rows)  # a window past the table's end is drawn at its end
     window = cached_window(start, rows, zoom_dim, zoom_size, d_model, base, layout, timescales)
+    dim_start = int(window.col_edges[0])
+    fig = make_pe_heatmap_figure(window, title=t("heatmap.zoom_title"), lang=lang)
+    # Each corner slider's states: the window at evenly spaced values, and where it is drawn.
+    steps = []  # the largest step a drag previews, where that is more than one
+    for name, last in (("zoom_pos", positions - rows), ("zoom_dim", d_model - cols)):
+        most = max(2, min(101, LIVE_WIDTH // d_model)) if name == "zoom_pos" else 101
+        values = zoom_live_values(0, last, rows=rows, cols=cols, most=most)
+        if not values:
+            continue
+        if name == "zoom_pos":
+            found = cached_windows_down(tuple(values), rows, dim_start, cols, d_model, base,
+                                        layout, timescales)
+        else:
+            found = cached_windows_across(start, rows, tuple(values), cols, d_model, base,
+                                          layout, timescales)
+        windows = dict(zip(values, found, strict=True))
+        windows[start if name == "zoom_pos" else dim_start] = window
+        add_zoom_window_states(fig, name, sorted(windows.items()))
+        if len(values) <= last:  # fewer states than stops: a drag previews the nearest
+            steps.append(last / (len(values) - 1))
     explain(
         t("heatmap.zoom_caption", first_pos=window.row_edges[0], last_pos=window.row_edges[-1] - 1,
-          first_dim=window.col_edges[0], last_dim=window.col_edges[-1] - 1),
+          first_dim=window.col_edges[0], last_dim=window.col_edges[-1] - 1)
+        + (t("heatmap.zoom_preview", step=round(max(steps))) if steps else ""),
         caption=True,
     )
     show_chart(
-        make_pe_heatmap_figure(window, title=t("heatmap.zoom_title"), lang=lang),
+        fig,
         key="zoom_chart",
         name=file_stem("heatmap-zoom", *table_name(positions), f"p{start}",
                        f"dim{window.col_edges[0]}", f"size{zoom_size}"),

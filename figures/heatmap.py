@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import base64
+from collections.abc import Sequence
+
+import numpy as np
 import plotly.graph_objects as go
 
 from core.overview import Overview
-from figures.common import DIVERGING, NEUTRAL, add_note, base_layout, heatmap_smoothing
+from figures.common import (
+    DIVERGING,
+    NEUTRAL,
+    add_live_states,
+    add_note,
+    base_layout,
+    heatmap_smoothing,
+    live_values,
+)
 from locales import Lang, message
 
 
@@ -78,3 +90,37 @@ def overview_notes(overview: Overview, lang: Lang = "en") -> list[str]:
         ranges = ", ".join(f"{start}–{stop - 1}" for start, stop in overview.fast_dims)
         notes.append(message("fig.heatmap.fast_note", lang, ranges=ranges))
     return notes
+
+
+# --- the zoom window while its corner's sliders are dragged ------------------------------------
+def zoom_live_values(lowest: int, highest: int, *, rows: int, cols: int,
+                     most: int = 101) -> list[int]:
+    """Evenly spaced values from `lowest` to `highest` (both in) of one of the zoom window's two
+    corner sliders that carry a state (`add_zoom_window_states`): the two share
+    MAX_LIVE_NUMBERS, a state weighing a `rows` x `cols` window and its two axes."""
+    return live_values(lowest, highest, drawn=lowest, most=most,
+                       per_state=2 * (rows * cols + rows + cols))
+
+
+def add_zoom_window_states(fig: go.Figure, name: str,
+                           windows: Sequence[tuple[int, Overview]]) -> go.Figure:
+    """The zoom chart (`make_pe_heatmap_figure` of an exact window) at each value of control
+    `name` (zoom_pos moves the window down the rows, zoom_dim across the columns): `windows`
+    pairs a value with the exact window drawn there. Dragging the slider then moves the window
+    in the browser (`add_live_states`). The entries go as float32 typed arrays, as plotly sends
+    the figure's own: the hover's six decimals are the server's, a third of the text of a list."""
+    states = []
+    for value, window in windows:
+        assert window.exact, "a zoom window is exact"
+        states.append((value, {"z": [typed_array(window.values)],
+                               "x": [window.col_edges[:-1].tolist()],
+                               "y": [window.row_edges[:-1].tolist()]}, {}, [0]))
+    return add_live_states(fig, name, states) if len(states) >= 2 else fig
+
+
+def typed_array(values: np.ndarray) -> dict:
+    """A float32 array as plotly.js decodes it in any data array, `Plotly.update`'s included:
+    {dtype, bdata (little-endian, base64), shape}."""
+    values = np.ascontiguousarray(values, dtype="<f4")
+    return {"dtype": "f4", "bdata": base64.b64encode(values.tobytes()).decode("ascii"),
+            "shape": ", ".join(str(n) for n in values.shape)}

@@ -92,23 +92,27 @@ def test_on_a_phone_a_views_controls_are_above_its_chart(browser, app_url):
 
 
 def test_a_change_inside_a_view_reruns_it_alone_and_the_link_follows(browser_page):
-    """The positions slider reruns the heatmap view only: the zoom window's chart is not
-    redrawn, and the link box shows the new value."""
+    """The zoom window's first position reruns its chart only: the heatmap is not redrawn,
+    no control is sent again, and the link box shows the new value. (The heatmap's positions
+    rerun the zoom view too: its first position's slider ends where the table does.)"""
     browser_page.open("/heatmap?positions=64", charts=2)
     page = browser_page.page
     page.evaluate("""() => {
-        window.__peZoomDrawn = 0;
-        const zoom = document.querySelector('.st-key-zoom_chart .js-plotly-plot');
-        zoom.on('plotly_afterplot', () => { window.__peZoomDrawn += 1; });
+        window.__peHeatmapDrawn = 0;
+        const heatmap = document.querySelector('.st-key-heatmap_chart .js-plotly-plot');
+        heatmap.on('plotly_afterplot', () => { window.__peHeatmapDrawn += 1; });
     }""")
+    received = received_elements(page)
     before = page.evaluate(browser_support.CHART_SIGNATURE_JS)
-    page.locator(".st-key-positions input[type=range]").focus()
+    page.locator(".st-key-zoom_pos input[type=range]").focus()
     page.keyboard.press("ArrowRight")
     page.wait_for_function(f"(b) => ({browser_support.CHART_SIGNATURE_JS})() !== b", arg=before)
     browser_page.wait_idle()
-    assert page.evaluate("() => window.__peZoomDrawn") == 0
+    assert page.evaluate("() => window.__peHeatmapDrawn") == 0
+    kinds = [kind for kind, _ in received]
+    assert not {"slider", "number_input", "radio", "heading"} & set(kinds), kinds
     link = page.locator(".pe-link code").inner_text()
-    assert parse_qs(urlsplit(link).query)["positions"] == ["100"]
+    assert parse_qs(urlsplit(link).query)["zoom_pos"] == ["1"]
     assert link == page.url
 
 
@@ -143,14 +147,15 @@ def received_elements(page):
 
 def test_a_page_wide_change_redraws_the_views_not_the_controls(browser_page):
     """d_model (the sidebar) reruns the heatmap page's three drawings alone: its charts and the
-    worked entry come again, no slider does (not the sidebar's, not the heatmap view's own), and
-    the link follows."""
+    worked entry come again, no slider does but the zoom window's corner (not the sidebar's,
+    not the heatmap view's own), and the link follows."""
     browser_page.open("/heatmap?positions=64", charts=2)
     page = browser_page.page
     received = received_elements(page)
     change_slider(browser_page, "d_model")
     kinds = [kind for kind, _ in received]
-    assert "slider" not in kinds and "radio" not in kinds, kinds
+    # The zoom view's two corner sliders, whose first dimension's ends at the last.
+    assert kinds.count("slider") == 2 and "radio" not in kinds, kinds
     assert "heading" in kinds  # the worked example's view, whose help names the last dimension
     assert kinds.count("bidi_component") + kinds.count("plotly_chart") == 2, kinds
     assert "d_model=160" in page.url  # the next stop after 128: a head width
