@@ -218,6 +218,8 @@ LIVE_DRAG_WATCH_JS = """() => {
 LIVE_CONTROLS: dict[str, list[tuple[str, str, bool]]] = {
     "/order": [("head", "order_attention_chart", True),
                ("layer", "order_attention_chart", True)],
+    "/learned-vs-sinusoidal?view=offset": [("anchor", "offset_chart", True)],
+    "/heatmap": [("zoom_pos", "zoom_chart", True), ("zoom_dim", "zoom_chart", True)],
 }
 
 
