@@ -7,7 +7,7 @@ import streamlit as st
 import core
 from core import limits
 from core.limits import DEFAULT_BASE
-from figures.export import TableExport
+from export.files import TableExport
 from figures.heatmap import add_zoom_window_states, make_pe_heatmap_figure, zoom_live_values
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
@@ -151,7 +151,7 @@ def heatmap_chart() -> None:
         key="heatmap_chart",
         name=file_stem("heatmap", *table_name(positions)),
         # The downloads carry the table itself (built only when a button is pressed), not the
-        # overview drawn on screen, up to figures.export's caps.
+        # overview drawn on screen, up to export.files's caps.
         table=TableExport(
             overview, (positions, d_model),
             lambda: core.sinusoidal_encoding(positions, d_model, base=base, layout=layout,

@@ -8,7 +8,7 @@ import core
 from core import learned_vs_sinusoidal as lvs
 from core.minilm import ModelUnavailableError
 from core.word_position import MINILM_WIDTH, Projection, project
-from figures.export import TableExport
+from export.files import TableExport
 from figures.learned_vs_sinusoidal import (
     add_anchor_states,
     make_dimensions_figure,

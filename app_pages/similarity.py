@@ -6,7 +6,7 @@ import streamlit as st
 import core
 from core import similarity
 from core.limits import DEFAULT_BASE
-from figures.export import TableExport
+from export.files import TableExport
 from figures.similarity import (
     make_anchor_profile_figure,
     make_distance_figure,

@@ -10,7 +10,7 @@ import core
 from core import mrope, rope_2d, vit_grid
 from core._checks import InputError
 from core.limits import DEFAULT_BASE
-from figures.export import TableExport
+from export.files import TableExport
 from figures.vit_grid import (
     make_halves_figure,
     make_mrope_ids_figure,

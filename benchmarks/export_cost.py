@@ -1,10 +1,10 @@
 """What one figure image costs: peak unique memory (USS) of the process tree that draws it (Python
 and the Chromium it drives) and seconds, per kind of the Export menu, before and after the images'
-own Chromium (figures/chromium.py).
+own Chromium (export/chromium.py).
 
 - before: plotly's ``fig.to_image`` (kaleido 1.x): a Chromium started for each image, the PNG
   returned as one base64 string;
-- after: ``figures.export.figure_image``: one Chromium kept while images are drawn, a tab per
+- after: ``export.files.figure_image``: one Chromium kept while images are drawn, a tab per
   image, a PNG rasterised and deflated a strip at a time.
 
 The figure is the heatmap page's at its largest (/heatmap?d_model=4096&positions=8192), styled as
@@ -15,7 +15,7 @@ the pages no other process shares, so Chromium's own code counts in full only wh
 Chromium runs on the machine: the numbers vary by ~50 MB with what else runs.
 
 Run: `python benchmarks/export_cost.py` (~3 minutes). Results: benchmarks/results/export_cost.json
-and .md, and the <!-- bench:export-cost --> block of docs/robustness.md; figures.export.IMAGE_COST
+and .md, and the <!-- bench:export-cost --> block of docs/robustness.md; export.files.IMAGE_COST
 is rounded up from the "after" column.
 """
 
@@ -104,14 +104,14 @@ def child(way: str, kind: str) -> dict:
     if way == "before":
         import plotly.io as pio
 
-        from figures.export import find_browser
+        from export.files import find_browser
 
         os.environ.setdefault("BROWSER_PATH", find_browser() or "")
 
         def draw() -> bytes:
             return pio.to_image(fig, format=fmt, width=1920, height=1080, scale=scale)
     else:
-        from figures.export import close_browser_when_idle, figure_image
+        from export.files import close_browser_when_idle, figure_image
 
         def draw() -> bytes:
             return figure_image(fig, fmt, scale=scale)

@@ -11,7 +11,7 @@ in turn with every visitor's work):
    title (the takeaway, or the deck's note) and its charts' figures, as the slide layout
    shows them (ui/player.py: the page's furniture and `ui.text.page_only` parts left out).
 2. `photograph_slide`: in the slide's turn of the heavy work (ui.memory_budget.image_turn,
-   alone), the images' Chromium (figures.chromium) lays the content out on a white 1920 x 1080
+   alone), the images' Chromium (export.chromium) lays the content out on a white 1920 x 1080
    page of its own, plotly.js and the app's font and nothing else (~260 MB at the largest
    heatmap, against ~340 MB for the app's page in a tab), and photographs it (a PNG). The server
    runs nothing for it, so the model and the caches may give their room back for the photograph.
@@ -45,8 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from export.chromium import CHROMIUM, CLEANUP_S, POLL_S, ImageExportError
 from export.slide_text import line_html
-from figures.chromium import CHROMIUM, CLEANUP_S, POLL_S, ImageExportError
 
 SLIDE_SIZE = (1920, 1080)  # a projector's pixels: 16:9
 PDF_PAGE_PT = (1440, 810)  # the same at 72 points per inch (20 x 11.25 in)
@@ -91,7 +91,7 @@ class SlideContent:
 
 
 def _run_in_loop(coroutine, timeout: float, poll: Callable[[], None] | None) -> Any:
-    """`coroutine` run in the images' event loop (figures.chromium), from the caller's thread:
+    """`coroutine` run in the images' event loop (export.chromium), from the caller's thread:
     `poll()` every POLL_S seconds meanwhile, whatever it raises stops it and is raised here;
     past `timeout` seconds it is stopped and ImageExportError("timeout") raised."""
     future = asyncio.run_coroutine_threadsafe(coroutine, CHROMIUM._event_loop())

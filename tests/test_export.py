@@ -15,15 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import core
-from figures.common import (
-    EXPORT_HEIGHT,
-    EXPORT_WIDTH,
-    OKABE_ITO,
-    PRESENTATION_FONT_SIZE,
-    export_style,
-    presentation_style,
-)
-from figures.export import (
+from export.files import (
     EXPORT_MAX_CELLS_NPY,
     TableExport,
     figure_csv,
@@ -32,6 +24,14 @@ from figures.export import (
     figure_rows,
     find_browser,
     image_export_problem,
+)
+from figures.common import (
+    EXPORT_HEIGHT,
+    EXPORT_WIDTH,
+    OKABE_ITO,
+    PRESENTATION_FONT_SIZE,
+    export_style,
+    presentation_style,
 )
 from figures.heatmap import make_pe_heatmap_figure
 from locales import message
@@ -52,10 +52,10 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 @pytest.fixture(scope="module")
 def kaleido_server():
-    """The images' Chromium (figures/chromium.py), closed after this module's exports."""
+    """The images' Chromium (export/chromium.py), closed after this module's exports."""
     if find_browser() is None:
         pytest.fail("no Chromium for kaleido: run `make test` (it installs Debian's chromium)")
-    from figures.chromium import CHROMIUM
+    from export.chromium import CHROMIUM
 
     yield
     CHROMIUM.close()

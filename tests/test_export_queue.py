@@ -1,5 +1,5 @@
 """Figure images in turn: the memory budget's queue (ui.memory_budget.MemoryBudget), the images'
-Chromium (figures/chromium.py) and the Export menu's states (ui.charts.export_menu).
+Chromium (export/chromium.py) and the Export menu's states (ui.charts.export_menu).
 
 With room for one image, images asked for at once are drawn one at a time, in the order asked,
 each waiter told how many are ahead; a waiter whose visitor leaves gives up its place; a drawing
@@ -24,8 +24,8 @@ import plotly.graph_objects as go
 import pytest
 from PIL import Image
 
-from figures.chromium import CHROMIUM, png_file, process_tree
-from figures.export import ImageExportError, figure_image, find_browser, image_cost
+from export.chromium import CHROMIUM, png_file, process_tree
+from export.files import ImageExportError, figure_image, find_browser, image_cost
 from locales import message
 from tests.apptest import open_page
 from ui import cache, charts, memory_budget
@@ -188,7 +188,7 @@ def test_a_drawing_stopped_while_chromium_makes_its_tab_closes_the_tab_once_made
     waited for and closed. Before, it stayed open, unknown, until the browser closed."""
     import asyncio
 
-    from figures.chromium import _Chromium
+    from export.chromium import _Chromium
 
     class Browser:  # choreographer's Browser, as far as a tab goes
         def __init__(self) -> None:

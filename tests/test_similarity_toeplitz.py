@@ -13,7 +13,7 @@ import pytest
 
 import core
 from core import similarity
-from figures.export import TableExport
+from export.files import TableExport
 from tests import reference
 from tests.apptest import control, decode, open_page, plotly_figures, set_control
 

@@ -16,15 +16,7 @@ from collections.abc import Callable
 import plotly.graph_objects as go
 import streamlit as st
 
-from figures.common import (
-    EXPORT_HEIGHT,
-    EXPORT_WIDTH,
-    export_style,
-    presentation_style,
-    without_notes,
-)
-from figures.contrast import ensure_contrast
-from figures.export import (
+from export.files import (
     ImageExportError,
     TableExport,
     close_browser_when_idle,
@@ -34,6 +26,14 @@ from figures.export import (
     image_cost,
     image_export_problem,
 )
+from figures.common import (
+    EXPORT_HEIGHT,
+    EXPORT_WIDTH,
+    export_style,
+    presentation_style,
+    without_notes,
+)
+from figures.contrast import ensure_contrast
 from ui import plotly_react
 from ui.i18n import current_language, presenting, t
 from ui.memory_budget import HEAVY, ServerBusyError, image_turn

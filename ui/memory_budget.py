@@ -120,7 +120,7 @@ class MemoryBudget:
 
 
 # The process's heavy work, first come first served: cache misses (COMPUTE_COST each), figure
-# images (figures.export.IMAGE_COST: 7680 x 4320 ~340 MB of the process tree's unique memory,
+# images (export.files.IMAGE_COST: 7680 x 4320 ~340 MB of the process tree's unique memory,
 # the Chromium started for it included) and slides' photographs (export.slides). An image
 # or a photograph is larger than the room, so it runs alone.
 HEAVY = MemoryBudget(COMPUTE_SLOTS * COMPUTE_COST)

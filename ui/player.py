@@ -648,14 +648,14 @@ def _file_menu(code: str, slides: tuple[Slide, ...]) -> None:
     reruns this menu alone, which says where the file is (waiting for the server's other one,
     computing or drawing slide n of m), then offers it. A file too costly to draw is refused
     with its cost said, before anything is drawn."""
+    from export.chromium import ImageExportError
+    from export.files import close_browser_when_idle, image_export_problem
     from export.slides import (
         compute_slide,
         photograph_slide,
         slides_pdf,
         slides_zip,
     )
-    from figures.chromium import ImageExportError
-    from figures.export import close_browser_when_idle, image_export_problem
     from ui.charts import size_text, visitor_connected
     from ui.memory_budget import ServerBusyError, image_turn
     from ui.run_slots import run_slot_lent

@@ -5,7 +5,7 @@ Images need kaleido (a PyPI package: its page and its browser driver, choreograp
 Chromium or Chrome binary on the server: Debian's /usr/bin/chromium, or the one named by
 BROWSER_PATH. Nothing is downloaded (no network at run time): `image_export_problem` says what is
 missing instead. One Chromium per process draws them, one tab per image, a PNG a strip at a time
-(figures/chromium.py says why: a fresh kaleido per image peaked at ~550 MB for 7680 x 4320).
+(export/chromium.py says why: a fresh kaleido per image peaked at ~550 MB for 7680 x 4320).
 
 The data: a heatmap of a table (`TableExport`) gives the exact table, every row x column, up to
 EXPORT_MAX_CELLS_NPY cells in .npy and EXPORT_MAX_CELLS_CSV in CSV; above that it gives the
@@ -23,8 +23,6 @@ import csv
 import importlib.util
 import io
 import itertools
-import os
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -33,11 +31,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.overview import Overview
-from figures.chromium import ImageExportError  # noqa: F401  (what figure_image raises)
+from export.chromium import ImageExportError, find_browser  # noqa: F401  (figure_image raises it)
 from figures.common import EXPORT_HEIGHT, EXPORT_WIDTH
 
 ImageFormat = Literal["png", "svg"]
-BROWSER_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 MAX_PNG_SCALE = 4  # 7680 x 4320 pixels: a 4K slide, twice over
 IMAGE_TIMEOUT_S = 120  # one image drawn, at most: 7680 x 4320 takes ~10 s on a busy 2-core box
 # What one image adds to the process tree's unique memory (USS) at its peak, the Chromium started
@@ -53,18 +50,6 @@ IMAGE_COST = {"png4": 340 * 2**20, "png2": 310 * 2**20, "svg": 290 * 2**20}
 # clicking a 64 MB download ten times would hold 640 MB of a small demo server.
 EXPORT_MAX_CELLS_NPY = 2**22
 EXPORT_MAX_CELLS_CSV = 2**20
-
-
-def find_browser() -> str | None:
-    """The Chromium kaleido will drive: BROWSER_PATH if it is set, else one on the PATH."""
-    configured = os.environ.get("BROWSER_PATH")
-    if configured:
-        return configured if os.access(configured, os.X_OK) else None
-    for name in BROWSER_CANDIDATES:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
 
 
 def image_export_problem() -> Literal["no_kaleido", "no_browser"] | None:
@@ -87,7 +72,7 @@ def figure_image(
     timeout: float = IMAGE_TIMEOUT_S,
 ) -> bytes:
     """The figure as PNG or SVG bytes, `width` x `height` CSS pixels (PNG: times `scale`), drawn
-    by the process's one Chromium (figures/chromium.py). Every half second of drawing,
+    by the process's one Chromium (export/chromium.py). Every half second of drawing,
     `poll(seconds so far)` runs in the calling thread: what it raises stops the drawing and is
     raised here. Raises ImageExportError (with a `reason`) when the image cannot be drawn."""
     if fmt not in ("png", "svg"):
@@ -99,7 +84,7 @@ def figure_image(
         raise RuntimeError(f"image export is unavailable: {problem}")
     import plotly.io as pio
 
-    from figures.chromium import CHROMIUM
+    from export.chromium import CHROMIUM
 
     return CHROMIUM.draw(pio.to_json(fig, validate=False), fmt, width, height,
                          scale if fmt == "png" else 1, timeout=timeout, poll=poll)
@@ -117,7 +102,7 @@ def image_cost(fmt: ImageFormat, scale: float = 1) -> int:
 def close_browser_when_idle() -> None:
     """Close the images' Chromium unless one is being drawn: its memory (~100-150 MB idle) goes
     back to the system. The next image starts it again (about a second)."""
-    from figures.chromium import CHROMIUM
+    from export.chromium import CHROMIUM
 
     CHROMIUM.close_when_idle()
 

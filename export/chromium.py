@@ -1,4 +1,4 @@
-"""The Chromium that draws figure images (figures.export.figure_image): one per process, kept
+"""The Chromium that draws figure images (export.files.figure_image): one per process, kept
 while images are being drawn, each image in a tab of its own.
 
 kaleido 1.x (what ``fig.to_image`` calls) starts a whole Chromium for every image and returns a
@@ -69,6 +69,21 @@ CHROMIUM_FLAGS = (
     "--enable-unsafe-swiftshader",
     "--enable-features=NetworkServiceInProcess2",
 )
+
+
+BROWSER_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def find_browser() -> str | None:
+    """The Chromium kaleido will drive: BROWSER_PATH if it is set, else one on the PATH."""
+    configured = os.environ.get("BROWSER_PATH")
+    if configured:
+        return configured if os.access(configured, os.X_OK) else None
+    for name in BROWSER_CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
 
 
 class ImageExportError(RuntimeError):
@@ -335,8 +350,6 @@ class _Chromium:
         import choreographer
         from choreographer.browsers.chromium import Chromium
         from kaleido import PageGenerator
-
-        from figures.export import find_browser  # at call time: tests point BROWSER_PATH away
 
         class Lean(Chromium):  # choreographer's Chromium with CHROMIUM_FLAGS
             def get_cli(self):  # type: ignore[no-untyped-def]
