@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 import re
@@ -120,6 +121,18 @@ def add_live_states(fig: go.Figure, name: str,
                   "updates": [[data, layout, traces] for _, data, layout, traces in states]}
     fig.layout.meta = {**meta, "live": live}
     return fig
+
+
+def typed_array(values: np.ndarray) -> dict:
+    """`values` (float32 or float64, any shape) as plotly.js's typed array ({dtype, bdata,
+    shape}), the form plotly.py gives a figure's numpy arrays: a live state's numbers arrive
+    bit for bit as the server's figure draws them (a hover's 4th decimal included), in ~5.3
+    bytes a float32 instead of ~9 as rounded JSON text."""
+    array = np.asarray(values)
+    dtype = "<f4" if array.dtype == np.float32 else "<f8"
+    array = np.ascontiguousarray(array, dtype=dtype)
+    return {"dtype": dtype[1:], "bdata": base64.b64encode(array.tobytes()).decode("ascii"),
+            "shape": ", ".join(str(n) for n in array.shape)}
 
 
 def live_values(lowest: int, highest: int, *, drawn: int, per_state: int,

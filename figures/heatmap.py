@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Sequence
 
-import numpy as np
 import plotly.graph_objects as go
 
 from core.overview import Overview
@@ -17,6 +15,7 @@ from figures.common import (
     base_layout,
     heatmap_smoothing,
     live_values,
+    typed_array,
 )
 from locales import Lang, message
 
@@ -116,11 +115,3 @@ def add_zoom_window_states(fig: go.Figure, name: str,
                                "x": [window.col_edges[:-1].tolist()],
                                "y": [window.row_edges[:-1].tolist()]}, {}, [0]))
     return add_live_states(fig, name, states) if len(states) >= 2 else fig
-
-
-def typed_array(values: np.ndarray) -> dict:
-    """A float32 array as plotly.js decodes it in any data array, `Plotly.update`'s included:
-    {dtype, bdata (little-endian, base64), shape}."""
-    values = np.ascontiguousarray(values, dtype="<f4")
-    return {"dtype": "f4", "bdata": base64.b64encode(values.tobytes()).decode("ascii"),
-            "shape": ", ".join(str(n) for n in values.shape)}
