@@ -45,7 +45,8 @@ The element is used only where it can work: a browser session of `streamlit run`
 which has no browser and whose tests read `st.plotly_chart`'s spec), static serving on, and the
 files in place (a read-only checkout: `python -m ui.plotly_react` copies them at build time, as
 the Dockerfile does). Otherwise `show_chart` keeps `st.plotly_chart`. `PE_PLOTLY_REACT=1` or `=0` in
-the environment forces the choice (benchmarks and tests compare both).
+the environment forces the choice (benchmarks and tests compare both). Both paths send the same
+figure JSON (tests/test_chart_paths.py), so what the AppTests read is what a browser draws.
 """
 
 from __future__ import annotations
