@@ -10,11 +10,7 @@ from figures.extrapolation import (
     make_rope_reach_figure,
     make_sinusoid_novelty_figure,
 )
-from figures.rope_config import (
-    make_config_angle_figure,
-    make_overlay_angle_figure,
-    method_text,
-)
+from figures.rope_config import make_overlay_angle_figure, method_text
 from locales import error_text
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
@@ -118,10 +114,7 @@ sinusoid_row()
 def rope_panel(shown: list, override: str | None) -> None:
     """A config's largest angles against the trained ones; two configs on the same axes, each
     in its colour (as the RoPE page's config view overlays them)."""
-    if len(shown) == 1:
-        figure = make_config_angle_figure(shown[0], lang=lang)
-    else:
-        figure = make_overlay_angle_figure(shown, shown_colours()[:len(shown)], lang=lang)
+    figure = make_overlay_angle_figure(shown, shown_colours()[:len(shown)], lang=lang)
     show_chart(figure, key="rope_chart",
                name=file_stem("extrapolation-rope", *(c.name for c in shown), override))
     for curves in shown:

@@ -13,9 +13,6 @@ from figures.rope import (
     method_names,
 )
 from figures.rope_config import (
-    make_config_angle_figure,
-    make_config_logit_figure,
-    make_config_wavelength_figure,
     make_difference_logit_figure,
     make_difference_wavelength_figure,
     make_overlay_angle_figure,
@@ -323,28 +320,27 @@ def config_charts(entries: list[Drawn], curves: list, *, overlay: bool) -> None:
     """The three charts: every config on the same axes (`overlay`), or each in its own panel,
     two a row, every panel on the same y range."""
     colours = [entry.colour for entry in entries]
-    charts = (  # each kind: its figures, and its caption overlaid and in panels
-        ("wavelengths", make_config_wavelength_figure, make_overlay_wavelength_figure,
+    charts = (  # each kind: its figure, and its caption overlaid and in panels
+        ("wavelengths", make_overlay_wavelength_figure,
          t("rope-config.overlay_wavelengths_caption"), t("rope-config.wavelengths_caption")),
-        ("angles", make_config_angle_figure, make_overlay_angle_figure,
+        ("angles", make_overlay_angle_figure,
          t("rope-config.overlay_angles_caption"), t("rope-config.angles_caption")),
-        ("logits", make_config_logit_figure, make_overlay_logit_figure,
+        ("logits", make_overlay_logit_figure,
          t("rope-config.overlay_logits_caption"), t("rope-config.logits_caption")),
     )
-    for kind, make_one, make_overlay, overlay_caption, caption in charts:
+    for kind, make, overlay_caption, caption in charts:
         if overlay:
-            show_chart(make_overlay(curves, colours, lang=lang), key=f"config_{kind}_chart",
+            show_chart(make(curves, colours, lang=lang), key=f"config_{kind}_chart",
                        name=file_stem(f"rope-config-{kind}", *file_parts(entries)))
             explain(overlay_caption, caption=True)
             continue
         for row in range(0, len(curves), 2):
             pair = curves[row:row + 2]
             columns = st.columns(len(pair), gap="medium") if len(pair) > 1 else [st.container()]
-            for index, (column, each) in enumerate(zip(columns, pair, strict=True), start=row):
-                others = [other for other in curves if other is not each]
+            for index, column in enumerate(columns, start=row):
                 with column:
                     show_chart(
-                        make_one(each, lang=lang, shown_with=others),
+                        make(curves, colours, lang=lang, panel=index),
                         key=f"{PANEL_KEYS[index]}_{kind}_chart",
                         name=file_stem(f"rope-config-{kind}", *file_parts([entries[index]])),
                     )

@@ -45,7 +45,7 @@ from core._checks import (
     shorten,
 )
 from core.limits import MAX_D_HEAD  # imported, not redefined: one name per cap
-from core.rope_scaling import ROPE_INIT_FUNCTIONS, RopeInputs
+from core.rope_scaling import ROPE_INIT_FUNCTIONS, RopeInputs, beyond_trained_angles
 
 RopeLayout = Literal["interleaved", "half_split"]
 ROPE_LAYOUTS: tuple[str, ...] = get_args(RopeLayout)
@@ -425,8 +425,6 @@ def rope_context_extension(
     # Position interpolation at T = s*L reaches position (sL - 1)/s = L - 1/s: a fraction of a
     # step past L - 1, between trained positions' angles, which is what it relies on. So a pair is
     # beyond its range only more than one step past: angle > (L-1) theta_i + theta_i = L theta_i.
-    beyond = {
-        method: (trained < 2 * np.pi) & (angles > (trained + step) * (1 + 1e-12))
-        for method, angles in target.items()
-    }
+    beyond = {method: beyond_trained_angles(trained, angles, step)
+              for method, angles in target.items()}
     return ContextExtension(train_length, target_length, factor, trained, target, beyond)

@@ -1,11 +1,12 @@
-"""Published models' RoPE settings, and a pasted config.json read into the same shape.
+r"""Published models' RoPE settings, and a pasted config.json read into the same shape.
 
 Each preset is built from the RoPE fields of the model's Hugging Face ``config.json``, copied
-verbatim into `_PUBLISHED` (`published_config` gives them back): the head width (``head_dim``,
-``qk_rope_head_dim`` or ``hidden_size / num_attention_heads``), ``rope_theta``,
-``max_position_embeddings``, a top-level ``original_max_position_embeddings`` where the config
-has one (Phi-3), and ``rope_scaling`` exactly as written. `parse_config` reads a pasted config.json
-the same way, so a preset and its config.json parse to the same `RopeConfig`.
+verbatim into `_PUBLISHED` (the tests' `tests.reference.published_config` gives them back): the
+head width (``head_dim``, ``qk_rope_head_dim`` or ``hidden_size / num_attention_heads``),
+``rope_theta``, ``max_position_embeddings``, a top-level ``original_max_position_embeddings``
+where the config has one (Phi-3), and ``rope_scaling`` exactly as written. `parse_config` reads
+a pasted config.json the same way, so a preset and its config.json parse to the same
+`RopeConfig`.
 
 Pasted text is data from a stranger: it is parsed with ``json.loads`` only (never evaluated),
 at most `MAX_CONFIG_CHARS` characters and `MAX_JSON_DEPTH` levels of nesting (checked before
@@ -14,10 +15,14 @@ used is checked for type and range with a ValueError that names it.
 
 What a config does (the explorer's config view): `config_contexts` (its original context L
 before extension, its target T, its factor s); `self_logit` and `binned_logit` (a query with
-itself at distance k, binned over log-spaced distances up to T); `config_difference` (one config
+itself at distance k, binned over log-spaced distances up to T); `rope_config_curves` (per pair
+the plain and scaled wavelengths and bands, the largest angles within L and at T, the pairs
+`beyond_trained_angles`, and the self-logit without and with the scaling:
+$\ell(k) = m^2\,\frac{2}{d}\sum_{i<d/2}\cos(k\,\theta'_i)$); `config_difference` (one config
 minus a baseline: per pair, log2 of the scaled wavelengths' ratio, and the self-logit's
 difference), so that a small change (YaRN's beta_fast 32 -> 64) shows where an overlay of the two
-draws one line on the other.
+draws one line on the other. The scaled frequencies are `core.rope_scaling`'s (its
+`ROPE_INIT_FUNCTIONS` registry, through `RopeConfig.scaled_frequencies` and `scaling_bands`).
 """
 
 from __future__ import annotations
@@ -39,9 +44,13 @@ from core.rope_scaling import (
     MAX_CONTEXT,
     MAX_D_HEAD,
     SCALING_KEYS,
+    ScalingBands,
     _whole,
+    beyond_trained_angles,
+    critical_pair,
     rope_scaled_frequencies,
     rope_type_of,
+    scaling_bands,
 )
 
 MAX_CONFIG_CHARS = 65536  # a real config.json is 1-5 KB; Phi-3's with its factor lists ~3.5 KB
@@ -465,6 +474,81 @@ def config_difference(config: RopeConfig, baseline: RopeConfig) -> ConfigDiffere
     )
 
 
+# --- one config, pair by pair and over distance ---------------------------------------------------
+# The rope_scaling fields whose values set a method's two band edges (YaRN: the pairs that turn
+# beta_fast and beta_slow times within L; llama3: the wavelengths L / high_freq_factor and
+# L / low_freq_factor), in the order of ScalingBands.wavelength_edges.
+EDGE_FIELDS = {"yarn": ("beta_fast", "beta_slow"),
+               "llama3": ("high_freq_factor", "low_freq_factor")}
+
+
+@dataclass(frozen=True)
+class RopeConfigCurves:
+    """What one config does (pairs i < d_head/2): per pair its wavelengths, bands and largest
+    angles, and over distance the logit of a query with itself, without and with its scaling."""
+
+    name: str  # the preset's key, "custom" for a pasted config
+    label: str  # as a reader sees it: "Llama 3.1 8B (8k -> 128k, llama3)"
+    source: str  # where the config's numbers come from
+    rope_type: str  # "default", "linear", "dynamic", "yarn", "llama3", "longrope"
+    d_head: int  # rotated width
+    rope_theta: float  # base
+    trained_context: int  # L
+    target_context: int  # T >= L
+    factor: float  # s, the context-extension factor (1 without scaling)
+    attention_factor: float  # m at T
+    bands: ScalingBands  # per pair: plain and scaled wavelengths, ratio, band; band edges
+    # The rope_scaling fields that set the band edges (shorter wavelength first): YaRN's
+    # ("beta_fast", "beta_slow"), llama3's ("high_freq_factor", "low_freq_factor"); else None.
+    edge_fields: tuple[str, str] | None
+    critical_pair: int  # first pair whose plain wavelength exceeds L (d/2 if none)
+    trained_angles: np.ndarray  # (d/2,) (L-1) theta_i
+    target_angles: np.ndarray  # (d/2,) (T-1) theta_i, unscaled
+    scaled_angles: np.ndarray  # (d/2,) (T-1) theta'_i
+    beyond_unscaled: np.ndarray  # (d/2,) bool: past every trained angle, unscaled
+    beyond_scaled: np.ndarray  # (d/2,) bool: ... with the config's scaling
+    logit_unscaled: LogitProfile
+    logit_scaled: LogitProfile  # times m^2
+
+    @property
+    def pairs(self) -> np.ndarray:
+        return np.arange(self.trained_angles.size)
+
+    @property
+    def scaled(self) -> bool:
+        return self.rope_type != "default"
+
+
+def rope_config_curves(config: RopeConfig, *, label: str | None = None) -> RopeConfigCurves:
+    """What `config` does, pair by pair and over distance (see `RopeConfigCurves`), `label`
+    instead of its own if given; a ValueError names a field it cannot use."""
+    trained, target, factor = config_contexts(config)
+    bands = scaling_bands(
+        config.d_head, base=config.rope_theta, scaling=config.rope_scaling,
+        max_position_embeddings=config.max_position_embeddings, seq_len=target,
+        original_max_position_embeddings=config.original_max_position_embeddings,
+    )
+    scaled_theta, attention = config.scaled_frequencies(seq_len=target)  # (d/2,), m
+    theta = 2 * np.pi / bands.wavelengths  # (d/2,) plain RoPE
+    trained_angles = (trained - 1) * theta  # (d/2,)
+    target_angles = (target - 1) * theta  # (d/2,)
+    scaled_angles = (target - 1) * scaled_theta  # (d/2,)
+    return RopeConfigCurves(
+        name=config.name, label=label or config.label, source=config.source,
+        rope_type=config.rope_type,
+        d_head=config.d_head, rope_theta=config.rope_theta, trained_context=trained,
+        target_context=target, factor=factor, attention_factor=attention, bands=bands,
+        edge_fields=EDGE_FIELDS.get(config.rope_type) if bands.pair_edges is not None else None,
+        critical_pair=critical_pair(theta, trained), trained_angles=trained_angles,
+        target_angles=target_angles, scaled_angles=scaled_angles,
+        beyond_unscaled=beyond_trained_angles(trained_angles, target_angles, theta),
+        beyond_scaled=beyond_trained_angles(trained_angles, scaled_angles, theta),
+        logit_unscaled=binned_logit(lambda k: self_logit(theta, 1.0, k), target - 1),
+        logit_scaled=binned_logit(lambda k: self_logit(scaled_theta, attention**2, k),
+                                  target - 1),
+    )
+
+
 # --- a config's rope_scaling fields, one at a time -----------------------------------------------
 # The methods a config may use, and the rope_scaling fields each reads, as transformers'
 # modeling_rope_utils checks them (`_validate_<method>_rope_parameters`: required and optional
@@ -632,14 +716,6 @@ _PUBLISHED: dict[str, _Published] = {
                           "type": "yarn"}},
     ),
 }
-
-
-def published_config(name: str) -> dict[str, Any]:
-    """The RoPE fields of preset `name`'s config.json, verbatim: a fresh, json.dumps-able dict."""
-    if name not in _PUBLISHED:
-        raise ValueError(f"name={name!r} is not allowed: name must be one of "
-                         f"{', '.join(repr(key) for key in _PUBLISHED)}")
-    return copy.deepcopy(_PUBLISHED[name].config)
 
 
 PRESETS: dict[str, RopeConfig] = {

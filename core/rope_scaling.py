@@ -600,16 +600,6 @@ def scaling_bands(
     )
 
 
-def pair_at_wavelength(d_head: int, base: float, wavelength: float) -> float:
-    """The fractional pair index i where plain RoPE's wavelength 2 pi base^(2i/d) equals
-    `wavelength`: (d/2) log_base(wavelength / 2 pi). Not clamped to [0, d/2 - 1]."""
-    d_head, base = _check_d_head(d_head), _check_rope_base(base)
-    if not (isinstance(wavelength, numbers.Real) and math.isfinite(wavelength) and wavelength > 0):
-        raise ValueError(f"wavelength={wavelength!r} is not allowed: wavelength must be a finite "
-                         f"number > 0")
-    return correction_pair(1.0, d_head, base, wavelength)  # type: ignore[arg-type]
-
-
 def full_turn_pairs(inv_freq: ArrayLike, context: float) -> np.ndarray:
     """Per pair, whether it completes a full turn within `context` positions: 2 pi / theta_i <=
     context. ``(d/2,)`` bool. Pairs that do have met every angle in training (Liu et al. 2023,
@@ -629,3 +619,14 @@ def critical_pair(inv_freq: ArrayLike, context: float) -> int:
     turns = full_turn_pairs(inv_freq, context)  # (d/2,)
     missing = np.flatnonzero(~turns)
     return int(missing[0]) if missing.size else int(turns.size)
+
+
+def beyond_trained_angles(trained: np.ndarray, reached: np.ndarray,
+                          step: np.ndarray) -> np.ndarray:
+    """Per pair, whether its largest angle `reached` ``(d/2,)`` is one it never met in training:
+    the pair never completed a turn within L (`trained` = (L-1) theta_i < 2 pi) and `reached`
+    passes (L-1) theta_i by more than one position's `step` theta_i (position interpolation at
+    T = sL reaches L - 1/s, a fraction of a step past L - 1: between trained angles, which is
+    what it relies on). ``(d/2,)`` bool: the rule of
+    `core.rope.rope_context_extension` and `core.rope_config.rope_config_curves`."""
+    return (trained < 2 * np.pi) & (reached > (trained + step) * (1 + 1e-12))  # (d/2,)

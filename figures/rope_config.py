@@ -12,12 +12,13 @@ r"""A model's RoPE as its config.json sets it: what each frequency pair does, in
   query and key (so $m^2$ on the logit):
   $$\ell(k) = m^2\,\frac{2}{d}\sum_{i<d/2}\cos(k\,\theta'_i), \qquad \ell(0) = m^2.$$
 
-The numbers come from `core.rope_scaling` (transformers' inverse frequencies, bands and attention
-factor) through `core.rope_config.RopeConfig`; `rope_config_curves` puts together what the
-figures draw for one config (numpy only), and each ``make_config_*_figure`` draws one config. Two
-configs are drawn as two figures side by side on the same y range (``shown_with``), up to four on
-the same axes (``make_overlay_*_figure``: each config's lines and marks grouped under its name in
-the legend), or as their differences from one of them (``make_difference_*_figure``, from
+The numbers are `core.rope_config.rope_config_curves`' (from `core.rope_scaling`: transformers'
+inverse frequencies, bands and attention factor); this module only draws them. One function per
+chart, ``make_overlay_*_figure(shown, colours)``: one config alone (its bands coloured, its
+critical pair marked), or up to four on the same axes (each config's lines and marks grouped
+under its name in the legend); ``panel=i`` draws ``shown[i]`` alone on the range of every config
+shown, so that panels side by side share their scales. Configs are also drawn as their
+differences from one of them (``make_difference_*_figure``, from
 `core.rope_config.config_difference`). Every line and mark a figure draws is a legend entry (L, T,
 each band edge by its field), so that an exported image says what it shows; numbers are written
 in full (1,000,000, not 1e+06).
@@ -43,15 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from core.rope_config import (
-    ConfigDifference,
-    LogitProfile,
-    RopeConfig,
-    binned_logit,
-    config_contexts,
-    self_logit,
-)
-from core.rope_scaling import ScalingBands, critical_pair, scaling_bands
+from core.rope_config import ConfigDifference, LogitProfile, RopeConfigCurves
 from figures.common import NEUTRAL, base_layout, plot_text
 from figures.rope import (
     BEYOND_COLOUR,
@@ -77,90 +70,14 @@ BAND_COLOURS = {
     "rescaled": "#9467bd",  # purple: LongRoPE's searched per-pair factors
 }
 BAND_ORDER = ("unchanged", "blended", "interpolated", "rescaled")
-# The rope_scaling fields whose values set a method's two band edges (YaRN: the pairs that turn
-# beta_fast and beta_slow times within L; llama3: the wavelengths L / high_freq_factor and
-# L / low_freq_factor), in the order of ScalingBands.wavelength_edges.
-EDGE_FIELDS = {"yarn": ("beta_fast", "beta_slow"),
-               "llama3": ("high_freq_factor", "low_freq_factor")}
-
-
-@dataclass(frozen=True)
-class RopeConfigCurves:
-    """Everything the three figures draw for one config (pairs i < d_head/2)."""
-
-    name: str  # the preset's key, "custom" for a pasted config
-    label: str  # as a reader sees it: "Llama 3.1 8B (8k -> 128k, llama3)"
-    source: str  # where the config's numbers come from
-    rope_type: str  # "default", "linear", "dynamic", "yarn", "llama3", "longrope"
-    d_head: int  # rotated width
-    rope_theta: float  # base
-    trained_context: int  # L
-    target_context: int  # T >= L
-    factor: float  # s, the context-extension factor (1 without scaling)
-    attention_factor: float  # m at T
-    bands: ScalingBands  # per pair: plain and scaled wavelengths, ratio, band; band edges
-    # The rope_scaling fields that set the band edges (shorter wavelength first): YaRN's
-    # ("beta_fast", "beta_slow"), llama3's ("high_freq_factor", "low_freq_factor"); else None.
-    edge_fields: tuple[str, str] | None
-    critical_pair: int  # first pair whose plain wavelength exceeds L (d/2 if none)
-    trained_angles: np.ndarray  # (d/2,) (L-1) theta_i
-    target_angles: np.ndarray  # (d/2,) (T-1) theta_i, unscaled
-    scaled_angles: np.ndarray  # (d/2,) (T-1) theta'_i
-    beyond_unscaled: np.ndarray  # (d/2,) bool: past every trained angle, unscaled
-    beyond_scaled: np.ndarray  # (d/2,) bool: ... with the config's scaling
-    logit_unscaled: LogitProfile
-    logit_scaled: LogitProfile  # times m^2
-
-    @property
-    def pairs(self) -> np.ndarray:
-        return np.arange(self.trained_angles.size)
-
-    @property
-    def scaled(self) -> bool:
-        return self.rope_type != "default"
-
-    @property
-    def plot_label(self) -> str:
-        """`label` as plotly draws it: a visitor's name for a config is drawn as typed."""
-        return plot_text(self.label)
-
-
-def _beyond(trained: np.ndarray, reached: np.ndarray, step: np.ndarray) -> np.ndarray:
-    """Pairs that never completed a turn in training and now pass their largest trained angle
-    by more than one position's step (core.rope.rope_context_extension's rule)."""
-    return (trained < 2 * np.pi) & (reached > (trained + step) * (1 + 1e-12))  # (d/2,)
-
-
-def rope_config_curves(config: RopeConfig, *, label: str | None = None) -> RopeConfigCurves:
-    """What the figures draw for `config` (a ValueError names a field it cannot use)."""
-    trained, target, factor = config_contexts(config)
-    bands = scaling_bands(
-        config.d_head, base=config.rope_theta, scaling=config.rope_scaling,
-        max_position_embeddings=config.max_position_embeddings, seq_len=target,
-        original_max_position_embeddings=config.original_max_position_embeddings,
-    )
-    scaled_theta, attention = config.scaled_frequencies(seq_len=target)  # (d/2,), m
-    theta = 2 * np.pi / bands.wavelengths  # (d/2,) plain RoPE
-    trained_angles = (trained - 1) * theta  # (d/2,)
-    target_angles = (target - 1) * theta  # (d/2,)
-    scaled_angles = (target - 1) * scaled_theta  # (d/2,)
-    return RopeConfigCurves(
-        name=config.name, label=label or config.label, source=config.source,
-        rope_type=config.rope_type,
-        d_head=config.d_head, rope_theta=config.rope_theta, trained_context=trained,
-        target_context=target, factor=factor, attention_factor=attention, bands=bands,
-        edge_fields=EDGE_FIELDS.get(config.rope_type) if bands.pair_edges is not None else None,
-        critical_pair=critical_pair(theta, trained), trained_angles=trained_angles,
-        target_angles=target_angles, scaled_angles=scaled_angles,
-        beyond_unscaled=_beyond(trained_angles, target_angles, theta),
-        beyond_scaled=_beyond(trained_angles, scaled_angles, theta),
-        logit_unscaled=binned_logit(lambda k: self_logit(theta, 1.0, k), target - 1),
-        logit_scaled=binned_logit(lambda k: self_logit(scaled_theta, attention**2, k),
-                                  target - 1),
-    )
 
 
 # --- names and numbers -----------------------------------------------------------------------
+def plot_label(curves: RopeConfigCurves) -> str:
+    """A config's label as plotly draws it: a visitor's name for a config is drawn as typed."""
+    return plot_text(curves.label)
+
+
 def plain_number(value: float, digits: int = 6) -> str:
     """A number as people write it, never in exponent notation: 1,000,000 (not 1e+06), 8,192,
     341.3, 0.000123: whole numbers in full with thousands separators, others to `digits`
@@ -325,17 +242,16 @@ def _finish(fig: go.Figure, title: str, *, legend_y: float = -0.28) -> go.Figure
     return fig
 
 
-# --- figures ---------------------------------------------------------------------------------
-def make_config_wavelength_figure(
-    curves: RopeConfigCurves, *, lang: Lang = "en", shown_with: Sequence[RopeConfigCurves] = ()
-) -> go.Figure:
+# --- one config alone: make_overlay_*_figure's drawing of a single config -------------------
+def _alone_wavelength_figure(curves: RopeConfigCurves, shown: Sequence[RopeConfigCurves],
+                             lang: Lang) -> go.Figure:
     """Per pair: the plain wavelength (line) and the scaled one (markers coloured by band),
     L and T across, the critical pair and each band edge as vertical lines, each a legend
-    entry. Log y axis, the same range as the figures of `shown_with`."""
+    entry. Log y axis, on the range of every config in `shown`."""
     bands = curves.bands
     pairs = curves.pairs
     half = pairs.size
-    y_range = _log_range([v for c in (curves, *shown_with) for v in _wavelength_values(c)])
+    y_range = _log_range([v for c in shown for v in _wavelength_values(c)])
     x_range = (-0.5, half - 0.5)
     names = band_names(lang)
     fig = go.Figure()
@@ -377,15 +293,14 @@ def make_config_wavelength_figure(
     fig.update_xaxes(title_text=message("fig.rope_config.pair_x", lang), range=list(x_range))
     fig.update_yaxes(type="log", dtick=1, range=y_range, **PLAIN_TICKS,
                      title_text=message("fig.rope_config.wavelength_y", lang))
-    return _finish(fig, message("fig.rope_config.wavelength_title", lang, label=curves.plot_label))
+    return _finish(fig, message("fig.rope_config.wavelength_title", lang, label=plot_label(curves)))
 
 
-def make_config_angle_figure(
-    curves: RopeConfigCurves, *, lang: Lang = "en", shown_with: Sequence[RopeConfigCurves] = ()
-) -> go.Figure:
+def _alone_angle_figure(curves: RopeConfigCurves, shown: Sequence[RopeConfigCurves],
+                        lang: Lang) -> go.Figure:
     """Per pair: the largest angle within L (grey, dashed), at the target unscaled (blue) and
     with the config's scaling (green diamonds); red where the config's pairs pass every angle
-    within L. Log y axis, 2π marked."""
+    within L. Log y axis on the range of every config in `shown`, 2π marked."""
     pairs = curves.pairs
     fig = go.Figure()
     last = plain_number(curves.target_context - 1)
@@ -414,12 +329,12 @@ def make_config_angle_figure(
     trained.hovertemplate = message("fig.rope_config.angle_within_hover", lang)
     fig.add_trace(trained)
     fig.add_trace(full_turn_trace(pairs, lang=lang))
-    y_range = _log_range([v for c in (curves, *shown_with) for v in _angle_values(c)])
+    y_range = _log_range([v for c in shown for v in _angle_values(c)])
     fig.update_xaxes(title_text=message("fig.rope_config.pair_x", lang),
                      range=[-0.5, pairs.size - 0.5])
     fig.update_yaxes(type="log", dtick=1, range=y_range, **PLAIN_TICKS,
                      title_text=message("fig.rope.extension_y_title", lang))
-    return _finish(fig, message("fig.rope_config.angle_title", lang, label=curves.plot_label))
+    return _finish(fig, message("fig.rope_config.angle_title", lang, label=plot_label(curves)))
 
 
 def _logit_traces(profile: LogitProfile, *, name: str, colour: str, fill: str,
@@ -441,11 +356,11 @@ def _logit_traces(profile: LogitProfile, *, name: str, colour: str, fill: str,
     ]
 
 
-def make_config_logit_figure(
-    curves: RopeConfigCurves, *, lang: Lang = "en", shown_with: Sequence[RopeConfigCurves] = ()
-) -> go.Figure:
+def _alone_logit_figure(curves: RopeConfigCurves, shown: Sequence[RopeConfigCurves],
+                        lang: Lang) -> go.Figure:
     """The logit of a query with itself against the distance k (log axis), without and with the
-    config's scaling (times m^2), as bin means with the bin's range shaded; L and T marked."""
+    config's scaling (times m^2), as bin means with the bin's range shaded; L and T marked. The
+    ranges of every config in `shown`."""
     fig = go.Figure()
     unscaled = message("fig.rope_config.logit_unscaled", lang)
     for trace in _logit_traces(curves.logit_unscaled, name=unscaled, colour=TARGET_COLOUR,
@@ -457,7 +372,6 @@ def make_config_logit_figure(
         for trace in _logit_traces(curves.logit_scaled, name=scaled, colour=SCALED_COLOUR,
                                    fill="rgba(44, 160, 44, 0.25)", lang=lang):
             fig.add_trace(trace)
-    shown = (curves, *shown_with)
     y_range = _logit_range(shown)
     x_last = max(c.target_context for c in shown)
     fig.add_trace(go.Scatter(
@@ -474,7 +388,7 @@ def make_config_logit_figure(
     fig.update_xaxes(type="log", dtick=1, range=[0, math.log10(x_last * 1.3)], **PLAIN_TICKS,
                      title_text=message("fig.rope_config.logit_x", lang))
     fig.update_yaxes(range=y_range, title_text=message("fig.rope_config.logit_y", lang))
-    return _finish(fig, message("fig.rope_config.logit_title", lang, label=curves.plot_label))
+    return _finish(fig, message("fig.rope_config.logit_title", lang, label=plot_label(curves)))
 
 
 # --- several configs on the same axes ---------------------------------------------------------
@@ -511,7 +425,7 @@ def _context_lines(fig: go.Figure, curves: RopeConfigCurves, colour: str, *, ver
             continue
         name = _context_name(curves, key, lang)
         line = {"color": colour, "width": 1.5, "dash": dash}
-        hover = f"{curves.plot_label}: {name}<extra></extra>"
+        hover = f"{plot_label(curves)}: {name}<extra></extra>"
         if vertical:
             fig.add_trace(go.Scatter(x=[length, length], y=list(span), mode="lines", name=name,
                                      line=line, legendgroup=group, hovertemplate=hover))
@@ -526,7 +440,7 @@ def _edge_lines(fig: go.Figure, curves: RopeConfigCurves, colour: str, *,
     for edge in _edges(curves, lang):
         fig.add_trace(_vertical(edge.pair, y_span, colour=colour, dash="dot", group=group,
                                 name=edge.name,
-                                hover=f"{curves.plot_label}<br>{edge.hover}"))
+                                hover=f"{plot_label(curves)}<br>{edge.hover}"))
 
 
 def _groups(shown: Sequence[RopeConfigCurves]) -> list[str]:
@@ -560,12 +474,26 @@ def _overlay_legend(fig: go.Figure, title: str) -> go.Figure:
     return fig
 
 
+def _alone(shown: Sequence[RopeConfigCurves], panel: int | None) -> RopeConfigCurves | None:
+    """The config a figure draws alone: `shown[panel]`, or the only one; None to overlay."""
+    if panel is not None:
+        if not 0 <= panel < len(shown):
+            raise ValueError(f"panel={panel!r} is not allowed: panel must be an index into the "
+                             f"{len(shown)} configs shown, or None")
+        return shown[panel]
+    return shown[0] if len(shown) == 1 else None
+
+
 def make_overlay_wavelength_figure(shown: Sequence[RopeConfigCurves], colours: Sequence[str],
-                                   *, lang: Lang = "en") -> go.Figure:
+                                   *, lang: Lang = "en", panel: int | None = None) -> go.Figure:
     """Every config's scaled wavelengths per pair on one log axis, each in its colour (its band
     on hover), the plain RoPE wavelengths once per distinct (d_head, rope_theta) in grey, and
     each config's L and T across and its band edges, in its colour: every line a legend entry,
-    grouped under the config's name."""
+    grouped under the config's name. One config (or `shown[panel]`) is drawn alone, its scaled
+    wavelengths coloured by band, on the y range of every config in `shown`."""
+    alone = _alone(shown, panel)
+    if alone is not None:
+        return _alone_wavelength_figure(alone, shown, lang)
     half = max(c.pairs.size for c in shown)
     x_range = [-0.5, half - 0.5]
     y_range = _log_range([v for c in shown for v in _wavelength_values(c)])
@@ -581,11 +509,11 @@ def make_overlay_wavelength_figure(shown: Sequence[RopeConfigCurves], colours: S
         bands = curves.bands
         fig.add_trace(go.Scatter(
             x=curves.pairs, y=bands.scaled_wavelengths, mode="lines+markers",
-            name=curves.plot_label, line={"color": colour, "width": 2}, legendgroup=group,
+            name=plot_label(curves), line={"color": colour, "width": 2}, legendgroup=group,
             marker={"color": colour, "size": 5, "maxdisplayed": PAIR_MARKERS},
             customdata=np.stack([bands.ratio, [names[b] for b in bands.bands]], axis=-1),
             hovertemplate=message("fig.rope_config.overlay_wavelength_hover", lang,
-                                  label=curves.plot_label),
+                                  label=plot_label(curves)),
         ))
         _context_lines(fig, curves, colour, vertical=False, span=x_range, group=group,
                        lang=lang)
@@ -597,23 +525,27 @@ def make_overlay_wavelength_figure(shown: Sequence[RopeConfigCurves], colours: S
 
 
 def make_overlay_angle_figure(shown: Sequence[RopeConfigCurves], colours: Sequence[str],
-                              *, lang: Lang = "en") -> go.Figure:
+                              *, lang: Lang = "en", panel: int | None = None) -> go.Figure:
     """Every config's largest angle per pair at its T with its scaling (markers in its colour,
     outlined red where a pair passes every angle within its L) and within L (dashed, its
     colour), each a legend entry grouped under the config's name; the red outline and 2π each
-    a legend entry of their own."""
+    a legend entry of their own. One config (or `shown[panel]`) is drawn alone, unscaled and
+    scaled, on the y range of every config in `shown`."""
+    alone = _alone(shown, panel)
+    if alone is not None:
+        return _alone_angle_figure(alone, shown, lang)
     half = max(c.pairs.size for c in shown)
     fig = go.Figure()
     for curves, colour, group in zip(shown, colours, _groups(shown), strict=True):
         beyond = curves.beyond_scaled
         fig.add_trace(go.Scatter(
-            x=curves.pairs, y=curves.scaled_angles, mode="lines+markers", name=curves.plot_label,
+            x=curves.pairs, y=curves.scaled_angles, mode="lines+markers", name=plot_label(curves),
             legendgroup=group, line={"color": colour, "width": 1.5},
             marker={"color": colour, "size": 6, "maxdisplayed": PAIR_MARKERS,
                     "line": {"color": np.where(beyond, BEYOND_COLOUR, colour).tolist(),
                              "width": np.where(beyond, 2, 0).tolist()}},
             hovertemplate=message("fig.rope_config.overlay_angle_hover", lang,
-                                  label=curves.plot_label,
+                                  label=plot_label(curves),
                                   last=plain_number(curves.target_context - 1)),
         ))
         within = message("fig.rope_config.angle_within", lang,
@@ -621,7 +553,7 @@ def make_overlay_angle_figure(shown: Sequence[RopeConfigCurves], colours: Sequen
         fig.add_trace(go.Scatter(
             x=curves.pairs, y=curves.trained_angles, mode="lines", legendgroup=group,
             name=within, line={"color": colour, "width": 1, "dash": "dash"},
-            hovertemplate=f"{curves.plot_label}<br>"
+            hovertemplate=f"{plot_label(curves)}<br>"
             + message("fig.rope_config.angle_within_hover", lang),
         ))
     if any(curves.beyond_scaled.any() for curves in shown):
@@ -640,11 +572,16 @@ def make_overlay_angle_figure(shown: Sequence[RopeConfigCurves], colours: Sequen
 
 
 def make_overlay_logit_figure(shown: Sequence[RopeConfigCurves], colours: Sequence[str],
-                              *, lang: Lang = "en") -> go.Figure:
+                              *, lang: Lang = "en", panel: int | None = None) -> go.Figure:
     """Every config's self-logit against distance up to its T, with its scaling and its
     attention factor (m² on the logit), in its colour with its bin range faint; the plain RoPE
     logit once per distinct (d_head, rope_theta) in grey, to the farthest T; each config's L
-    and T as vertical lines in its colour, legend entries grouped under its name."""
+    and T as vertical lines in its colour, legend entries grouped under its name. One config
+    (or `shown[panel]`) is drawn alone, unscaled and scaled, on the ranges of every config in
+    `shown`."""
+    alone = _alone(shown, panel)
+    if alone is not None:
+        return _alone_logit_figure(alone, shown, lang)
     fig = go.Figure()
     farthest = max(shown, key=lambda c: c.target_context)
     for curves in _plain_groups(shown):
@@ -660,7 +597,7 @@ def make_overlay_logit_figure(shown: Sequence[RopeConfigCurves], colours: Sequen
         ))
     y_range = _logit_range(shown)
     for curves, colour, group in zip(shown, colours, _groups(shown), strict=True):
-        name = curves.plot_label + (f" (m = {plain_number(curves.attention_factor, 3)})"
+        name = plot_label(curves) + (f" (m = {plain_number(curves.attention_factor, 3)})"
                                     if abs(curves.attention_factor - 1) > 1e-12 else "")
         for trace in _logit_traces(curves.logit_scaled, name=name, colour=colour,
                                    fill=_faint(colour, 0.15), lang=lang):
@@ -679,7 +616,7 @@ def make_overlay_logit_figure(shown: Sequence[RopeConfigCurves], colours: Sequen
 def _baseline_line(fig: go.Figure, x_span: Sequence[float], baseline: RopeConfigCurves,
                    colour: str, group: str, lang: Lang) -> None:
     """The baseline minus itself: 0 across, in the baseline's colour."""
-    name = message("fig.rope_config.baseline_zero", lang, label=baseline.plot_label)
+    name = message("fig.rope_config.baseline_zero", lang, label=plot_label(baseline))
     fig.add_trace(_horizontal(x_span, 0.0, name=name, colour=colour, dash="solid", group=group,
                               hover=name + "<extra></extra>", width=2.5))
 
@@ -710,19 +647,19 @@ def make_difference_wavelength_figure(
         else:
             ratio = difference.log2_wavelength_ratio  # (d/2,)
             fig.add_trace(go.Scatter(
-                x=curves.pairs, y=ratio, mode="lines+markers", name=curves.plot_label,
+                x=curves.pairs, y=ratio, mode="lines+markers", name=plot_label(curves),
                 legendgroup=group, line={"color": colour, "width": 2},
                 marker={"color": colour, "size": 5, "maxdisplayed": PAIR_MARKERS},
                 customdata=np.exp2(ratio),
                 hovertemplate=message("fig.rope_config.difference_wavelength_hover", lang,
-                                      label=curves.plot_label, baseline=base.plot_label),
+                                      label=plot_label(curves), baseline=plot_label(base)),
             ))
         _edge_lines(fig, curves, colour, y_span=y_range, group=group, lang=lang)
     fig.update_xaxes(title_text=message("fig.rope_config.pair_x", lang), range=x_span)
     fig.update_yaxes(range=y_range, zeroline=False,
                      title_text=message("fig.rope_config.difference_wavelength_y", lang))
     return _overlay_legend(fig, message("fig.rope_config.difference_wavelength_title", lang,
-                                        label=base.plot_label))
+                                        label=plot_label(base)))
 
 
 def make_difference_logit_figure(
@@ -743,13 +680,13 @@ def make_difference_logit_figure(
         if index == baseline:
             _baseline_line(fig, x_span, base, colour, group, lang)
         else:
-            name = curves.plot_label
+            name = plot_label(curves)
             for trace in _logit_traces(difference.logit, name=name, colour=colour,
                                        fill=_faint(colour, 0.15), lang=lang):
                 trace.legendgroup = group
                 fig.add_trace(trace)
             fig.data[-1].hovertemplate = message("fig.rope_config.difference_logit_hover", lang,
-                                                 label=name, baseline=base.plot_label)
+                                                 label=name, baseline=plot_label(base))
         _context_lines(fig, curves, colour, vertical=True, span=y_range, group=group,
                        lang=lang)
     fig.update_xaxes(type="log", dtick=1, range=[0, math.log10(farthest * 1.3)], **PLAIN_TICKS,
@@ -757,4 +694,4 @@ def make_difference_logit_figure(
     fig.update_yaxes(range=y_range, zeroline=False,
                      title_text=message("fig.rope_config.difference_logit_y", lang))
     return _overlay_legend(fig, message("fig.rope_config.difference_logit_title", lang,
-                                        label=base.plot_label))
+                                        label=plot_label(base)))

@@ -235,3 +235,101 @@ def rope_self_logit_loop(inv_freq, scale: float, k: int) -> float:
         key = (math.cos(k * angle), math.sin(k * angle))  # the query rotated by k
         total += query[0] * key[0] + query[1] * key[1]
     return scale * total / len(inv_freq)
+
+
+# --- The ViT paper's similarity maps and tiles (Dosovitskiy et al., 2021, Fig. 7 centre) from a
+# (patches, d) table, the cosine of its rows: `core.vit_grid` reads the same off the similarity at
+# each offset (`offset_similarity_tiles`), these read it off the table itself ------------------
+def _grid_patches(embedding, grid_h: int, grid_w: int) -> np.ndarray:
+    """The patch rows of a 2-D embedding, a cls row (if any) dropped: ``(grid_h * grid_w, d)``."""
+    embedding = np.asarray(embedding, dtype=np.float64)
+    assert embedding.shape[0] in (grid_h * grid_w, grid_h * grid_w + 1)
+    return embedding[-grid_h * grid_w:]
+
+
+def patch_similarity_map(embedding, grid_h: int, grid_w: int, row: int, col: int) -> np.ndarray:
+    """Cosine similarity of patch (row, col) with every patch, laid out as the grid ``(H, W)``,
+    one patch at a time."""
+    patches = _grid_patches(embedding, grid_h, grid_w)  # (H*W, d) row-major
+    source = patches[row * grid_w + col]
+    out = np.zeros((grid_h, grid_w))
+    for r in range(grid_h):
+        for c in range(grid_w):
+            other = patches[r * grid_w + c]
+            out[r, c] = source @ other / (np.linalg.norm(source) * np.linalg.norm(other))
+    return out
+
+
+def half_similarity_maps(
+    embedding, grid_h: int, grid_w: int, row: int, col: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The similarity map from each half alone: ``(column half (H, W), row half (H, W))``.
+
+    Channels [0, d/2) hold the column (x) code, so their map is constant down each column;
+    [d/2, d) hold the row (y) code, constant along each row.
+    """
+    patches = _grid_patches(embedding, grid_h, grid_w)  # (H*W, d)
+    half = patches.shape[1] // 2
+    return (
+        patch_similarity_map(patches[:, :half], grid_h, grid_w, row, col),  # (H, W) x-code
+        patch_similarity_map(patches[:, half:], grid_h, grid_w, row, col),  # (H, W) y-code
+    )
+
+
+def similarity_tiles(embedding, grid_h: int, grid_w: int, *, max_tiles: int = 14,
+                     max_side: int = 300):
+    """One tile per patch for grids up to `max_tiles` per side, else evenly spread patches (first
+    and last kept); each tile that patch's cosine similarity with every patch (the table's rows,
+    unit length, times each other), resampled one cell at a time (`loop_gaussian_resample`) to
+    the grid at one scale s for both axes, the largest s <= 1 that keeps the mosaic (each tile
+    and a one-cell gap) within `max_side` cells per side: round(H s) x round(W s), at least one
+    cell. A `core.vit_grid.SimilarityTiles`, the dataclass the figures draw."""
+    from core.vit_grid import SimilarityTiles
+
+    patches = _grid_patches(embedding, grid_h, grid_w)  # (H*W, d)
+    unit = patches / np.linalg.norm(patches, axis=1, keepdims=True)  # (H*W, d)
+    tile_rows = np.unique(np.round(np.linspace(0, grid_h - 1, min(grid_h, max_tiles))).astype(int))
+    tile_cols = np.unique(np.round(np.linspace(0, grid_w - 1, min(grid_w, max_tiles))).astype(int))
+    fit_h = max(1, max_side // tile_rows.size - 1)  # most cells down a tile
+    fit_w = max(1, max_side // tile_cols.size - 1)
+    scale = min(1.0, fit_h / grid_h, fit_w / grid_w)
+    tile_h, tile_w = max(1, round(grid_h * scale)), max(1, round(grid_w * scale))
+    sources = [row * grid_w + col for row in tile_rows for col in tile_cols]  # row-major tiles
+    maps = np.stack([(unit @ unit[s]).reshape(grid_h, grid_w) for s in sources])  # (th*tw, H, W)
+    tiles = loop_gaussian_resample(loop_gaussian_resample(maps, tile_h, axis=1), tile_w, axis=2)
+    tiles = tiles.reshape(tile_rows.size, tile_cols.size, tile_h, tile_w)  # (th, tw, h, w)
+    return SimilarityTiles(tile_rows=tile_rows, tile_cols=tile_cols, tiles=tiles, grid_h=grid_h,
+                           grid_w=grid_w)
+
+
+# --- 2-D RoPE as a table: each patch's rotation as [cos angle | sin angle] ----------------------
+def rope_2d_table(angles: np.ndarray) -> np.ndarray:
+    """(rows * cols, 2 pairs) float64: each patch's rotation as [cos angle | sin angle], row by
+    row. Every row has norm sqrt(pairs), and the cosine similarity of two rows is
+    `core.rope_2d.rope_2d_similarity`'s value for those patches (cos a cos b + sin a sin b =
+    cos(a - b)): a table that the similarity maps and tiles above read as they read MAE's."""
+    angles = np.asarray(angles, dtype=np.float64)
+    assert angles.ndim == 3, "angles must have shape (rows, cols, pairs)"
+    flat = angles.reshape(-1, angles.shape[-1])
+    return np.concatenate([np.cos(flat), np.sin(flat)], axis=1)
+
+
+# --- RoPE's wavelengths: the pair at a wavelength --------------------------------------------
+def pair_at_wavelength(d_head: int, base: float, wavelength: float) -> float:
+    """The fractional pair index i where plain RoPE's wavelength 2 pi base^(2i/d) equals
+    `wavelength`: (d/2) log_base(wavelength / 2 pi). Not clamped to [0, d/2 - 1]."""
+    return (d_head / 2) * math.log(wavelength / (2 * math.pi), base)
+
+
+# --- RoPE configs: the published config.json fields, verbatim (moved from core.rope_config) ----
+def published_config(name: str) -> dict:
+    """The RoPE fields of preset `name`'s config.json, verbatim: a fresh, json.dumps-able dict
+    (`core.rope_config._PUBLISHED`, the text the presets are parsed from)."""
+    import copy
+
+    from core.rope_config import _PUBLISHED
+
+    if name not in _PUBLISHED:
+        raise ValueError(f"name={name!r} is not allowed: name must be one of "
+                         f"{', '.join(repr(key) for key in _PUBLISHED)}")
+    return copy.deepcopy(_PUBLISHED[name].config)

@@ -24,9 +24,10 @@ from core.rope_config import (
     field_value,
     override,
     parse_config,
-    published_config,
+    rope_config_curves,
     variant,
 )
+from tests.reference import published_config
 
 # The brief each preset must meet, written out again here (not read from the module).
 EXPECTED = {
@@ -360,7 +361,7 @@ def test_the_per_pair_table_holds_each_configs_frequencies_as_transformers_compu
     """Llama 3.1 and Qwen2.5 + YaRN side by side: theta_i as the plain loop writes it,
     theta'_i as transformers' rope function for the model's own config class gives it, their
     ratio, the wavelength 2 pi / theta'_i, and one band per pair from the table's words."""
-    from figures.rope_config import band_names, pair_columns, rope_config_curves
+    from figures.rope_config import band_names, pair_columns
 
     names = ("llama-3.1-8b", "qwen2.5-7b-yarn")
     shown = [rope_config_curves(PRESETS[name]) for name in names]

@@ -18,18 +18,17 @@ from core.rope_config import (
     config_contexts,
     config_difference,
     parse_config,
-    published_config,
+    rope_config_curves,
     variant,
 )
 from figures.rope_config import (
     make_difference_logit_figure,
     make_difference_wavelength_figure,
     make_overlay_wavelength_figure,
-    rope_config_curves,
 )
 from locales import message
 from tests.apptest import decode, notices, open_page
-from tests.reference import rope_self_logit_loop
+from tests.reference import published_config, rope_self_logit_loop
 from tests.test_rope_config_pages import CONFIG_CHARTS, OVERLAID, chart_keys, figure
 from ui.rope_codes import pack_overlay, pinned
 from ui.rope_config import Drawn, file_parts

@@ -17,8 +17,10 @@ from core.rope_config import (
     MAX_CONFIG_CHARS,
     PRESETS,
     NoHeadWidthError,
+    beyond_trained_angles,
+    config_contexts,
     parse_config,
-    published_config,
+    rope_config_curves,
     variant,
 )
 from core.rope_scaling import critical_pair, scaling_bands
@@ -27,14 +29,9 @@ from figures.contrast import readable
 from figures.rope import BEYOND_COLOUR
 from figures.rope_config import (
     TARGET_DASH,
-    config_contexts,
-    make_config_angle_figure,
-    make_config_logit_figure,
-    make_config_wavelength_figure,
     make_overlay_angle_figure,
     make_overlay_logit_figure,
     make_overlay_wavelength_figure,
-    rope_config_curves,
 )
 from locales import message
 from tests.apptest import (
@@ -46,12 +43,14 @@ from tests.apptest import (
     plotly_figures,
     unescape,
 )
+from tests.reference import published_config
 from tests.test_controls import _keys_in_hidden_blocks
 from ui.codec import pack
 from ui.rope_codes import pack_overlay, pasted_fields, pinned, unpack_overlay, unpack_pasted
 from ui.rope_config import OVERLAY_COLOURS
 
 ROPE, EXTRAPOLATION = "app_pages/rope.py", "app_pages/extrapolation.py"
+ONE = ["#1f77b4"]  # one config's colour: drawn alone, its figure keeps its own palette
 CONFIG_CHARTS = ["config_wavelengths_chart", "config_angles_chart", "config_logits_chart"]
 BOTH_CHARTS = ["config_wavelengths_chart", "compare_wavelengths_chart", "config_angles_chart",
                "compare_angles_chart", "config_logits_chart", "compare_logits_chart"]
@@ -106,6 +105,31 @@ def test_curves_equal_core_rope_scaling(name):
     # The critical pair: every pair before it turns fully within L, none from it on.
     turns = 2 * np.pi / theta <= trained
     assert turns[:curves.critical_pair].all() and not turns[curves.critical_pair:].any()
+
+
+@pytest.mark.parametrize("name", ["llama-2-7b", "llama-3.1-8b", "qwen2.5-7b-yarn",
+                                  "deepseek-v2-lite"])
+def test_a_configs_pairs_beyond_training_are_the_extrapolation_rule(name):
+    """One rule for a pair past its trained angles: a config's unscaled pairs beyond L are
+    `core.rope.rope_context_extension`'s at the same L, T and base (no scaling)."""
+    from core.rope import rope_context_extension
+
+    config = PRESETS[name]
+    curves = rope_config_curves(config)
+    extension = rope_context_extension(config.d_head, curves.trained_context,
+                                       curves.target_context, base=config.rope_theta,
+                                       methods=("none",))
+    np.testing.assert_array_equal(curves.beyond_unscaled, extension.beyond["none"])
+
+
+def test_beyond_trained_angles_needs_more_than_one_step_past_and_no_full_turn():
+    """Three pairs trained to L = 11 (10 steps), written out: one that turned fully in training
+    (never beyond), one a fraction of a step past (position interpolation's reach: not
+    beyond), one two steps past (beyond)."""
+    step = np.array([1.0, 0.1, 0.1])  # theta_i
+    trained = 10 * step  # (L-1) theta_i: 10 (> 2 pi), 1, 1
+    reached = np.array([100.0, 1.05, 1.2])  # 0.5 and 2 steps past for the slow pairs
+    assert beyond_trained_angles(trained, reached, step).tolist() == [False, False, True]
 
 
 def test_llama_31_bands_and_critical_pair():
@@ -181,7 +205,7 @@ def test_an_unusable_original_context_names_its_field():
 # --- figures ---------------------------------------------------------------------------------
 def test_wavelength_figure_marks_bands_contexts_critical_pair_and_edges():
     curves = rope_config_curves(PRESETS["llama-3.1-8b"])
-    fig = make_config_wavelength_figure(curves)
+    fig = make_overlay_wavelength_figure([curves], ONE)
     names = [trace.name for trace in fig.data]
     assert names[:4] == ["without scaling: 2π/θᵢ", "scaled: unchanged", "scaled: blended",
                          "scaled: interpolated"]
@@ -205,30 +229,35 @@ def test_wavelength_figure_marks_bands_contexts_critical_pair_and_edges():
 
 def test_plain_configs_draw_no_scaled_traces():
     curves = rope_config_curves(PRESETS["llama-2-7b"])
-    names = [trace.name for trace in make_config_wavelength_figure(curves).data]
+    names = [trace.name for trace in make_overlay_wavelength_figure([curves], ONE).data]
     assert not any(name.startswith("scaled") or "target context" in name for name in names)
-    angles = make_config_angle_figure(curves)
+    angles = make_overlay_angle_figure([curves], ONE)
     assert len(angles.data[1].x) == 0  # no pair beyond: T = L
-    logits = make_config_logit_figure(curves)
+    logits = make_overlay_logit_figure([curves], ONE)
     assert [trace.name for trace in logits.data][2] == "without scaling"
 
 
 def test_figures_side_by_side_share_their_y_range():
     first = rope_config_curves(PRESETS["llama-3.1-8b"])
     second = rope_config_curves(PRESETS["deepseek-v2-lite"])
-    for make in (make_config_wavelength_figure, make_config_angle_figure,
-                 make_config_logit_figure):
-        left = make(first, shown_with=[second])
-        right = make(second, shown_with=[first])
+    colours = ["#1f77b4", "#ff7f0e"]
+    for make in (make_overlay_wavelength_figure, make_overlay_angle_figure,
+                 make_overlay_logit_figure):
+        left = make([first, second], colours, panel=0)
+        right = make([first, second], colours, panel=1)
+        assert left.layout.title.text.endswith(first.label)  # each panel its own config
+        assert right.layout.title.text.endswith(second.label)
         assert left.layout.yaxis.range == right.layout.yaxis.range
         low, high = left.layout.yaxis.range
-        for alone in (make(first), make(second)):  # the shared range holds each one's own
+        for alone in (make([first], ONE), make([second], ONE)):  # the shared range holds each
             assert low <= alone.layout.yaxis.range[0] and alone.layout.yaxis.range[1] <= high
+        with pytest.raises(ValueError, match="panel=2 is not allowed"):
+            make([first, second], colours, panel=2)
 
 
 def test_angle_figure_marks_the_pairs_beyond_training():
     curves = rope_config_curves(PRESETS["llama-3.1-8b"])
-    fig = make_config_angle_figure(curves)
+    fig = make_overlay_angle_figure([curves], ONE)
     beyond = next(t for t in fig.data if t.name == "past every angle within L")
     assert list(beyond.x) == list(np.flatnonzero(curves.beyond_scaled))
     scaled = next(t for t in fig.data if "llama3 ×8" in t.name)
@@ -238,7 +267,7 @@ def test_angle_figure_marks_the_pairs_beyond_training():
 
 def test_logit_figure_draws_mean_and_range_with_the_attention_factor():
     curves = rope_config_curves(PRESETS["qwen2.5-7b-yarn"])
-    fig = make_config_logit_figure(curves)
+    fig = make_overlay_logit_figure([curves], ONE)
     names = [trace.name for trace in fig.data]
     scaled = "yarn ×4, × m² (m = 1.14)"
     assert names[:6] == ["without scaling: lowest in bin", "without scaling: highest in bin",
@@ -331,13 +360,13 @@ def test_numbers_on_the_config_view_are_written_out():
 
 def test_figures_in_chinese():
     curves = rope_config_curves(PRESETS["qwen2.5-7b-yarn"], label="Qwen2.5 7B + YaRN")
-    for make, title in ((make_config_wavelength_figure, "fig.rope_config.wavelength_title"),
-                        (make_config_angle_figure, "fig.rope_config.angle_title"),
-                        (make_config_logit_figure, "fig.rope_config.logit_title")):
-        fig = make(curves, lang="zh")
+    for make, title in ((make_overlay_wavelength_figure, "fig.rope_config.wavelength_title"),
+                        (make_overlay_angle_figure, "fig.rope_config.angle_title"),
+                        (make_overlay_logit_figure, "fig.rope_config.logit_title")):
+        fig = make([curves], ONE, lang="zh")
         assert fig.layout.title.text == message(title, "zh", label="Qwen2.5 7B + YaRN")
         assert has_cjk(fig.layout.xaxis.title.text) and has_cjk(fig.layout.yaxis.title.text)
-    names = [t.name for t in make_config_wavelength_figure(curves, lang="zh").data]
+    names = [t.name for t in make_overlay_wavelength_figure([curves], ONE, lang="zh").data]
     assert "缩放后：插值" in names and "临界维度对 40" in names
 
 
@@ -349,8 +378,8 @@ def test_the_widest_config_stays_small():
         "rope_scaling": {"rope_type": "llama3", "factor": 64, "low_freq_factor": 1,
                          "high_freq_factor": 4, "original_max_position_embeddings": 8192}}))
     curves = rope_config_curves(config)
-    sizes = [len(make(curves).to_json()) for make in (
-        make_config_wavelength_figure, make_config_angle_figure, make_config_logit_figure)]
+    sizes = [len(make([curves], ONE).to_json()) for make in (
+        make_overlay_wavelength_figure, make_overlay_angle_figure, make_overlay_logit_figure)]
     assert sum(sizes) < 150_000, sizes
 
 

@@ -35,20 +35,17 @@ from core.rope_config import (
     ConfigDifference,
     NoHeadWidthError,
     RopeConfig,
+    RopeConfigCurves,
     config_contexts,
     config_difference,
     field_value,
     override,
     parse_config,
+    rope_config_curves,
 )
 from figures.common import presentation_colour
 from figures.contrast import BACKGROUNDS, readable
-from figures.rope_config import (
-    RopeConfigCurves,
-    method_text,
-    plain_number,
-    rope_config_curves,
-)
+from figures.rope_config import method_text, plain_number
 from locales import LANGUAGES, message
 from ui.cache import MB, bounded_cache
 from ui.controls import KEPT_PREFIX, PageControls
