@@ -25,7 +25,7 @@ def cached_overview(positions: int, d_model: int, base: float, layout: str,
 
 
 # 16 of the largest windows (256 x 256 float32, 0.26 MB) fill 4.1 MB.
-@bounded_cache(max_entries=16, max_bytes=5 * MB, worst_case=[
+@bounded_cache(max_entries=16, max_bytes=9 * MB // 2, worst_case=[
     (limits.MAX_POSITIONS - limits.MAX_ZOOM_SIZE, limits.MAX_ZOOM_SIZE,
      limits.MAX_D_MODEL - limits.MAX_ZOOM_SIZE, limits.MAX_ZOOM_SIZE, limits.MAX_D_MODEL,
      DEFAULT_BASE, "interleaved", "paper")])

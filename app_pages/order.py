@@ -37,7 +37,8 @@ def cached_forward(text: str, positions: str) -> mf.ForwardResult:
     return mf.minilm_forward(cached_minilm(), text, positions=positions)
 
 
-@bounded_cache(max_entries=8, max_bytes=1 * MB,
+# An entry is (8, length) float64: 131 KB at the cap.
+@bounded_cache(max_entries=4, max_bytes=MB // 2,
                worst_case=[(limits.MAX_NOPE_LENGTH, limits.MAX_NOPE_WIDTH)])
 def cached_causal_means(length: int, width: int) -> np.ndarray:
     return nope.causal_mean_norms(length, width)
