@@ -8,6 +8,10 @@ from core import similarity
 from core.limits import DEFAULT_BASE
 from export.files import TableExport
 from figures.similarity import (
+    add_anchor_profile_states,
+    add_offset_mark_states,
+    add_rotation_view_states,
+    live_state_values,
     make_anchor_profile_figure,
     make_distance_figure,
     make_offset_scatter_figure,
@@ -80,9 +84,13 @@ def cached_before_after(positions: int, d_model: int, base: float, anchor: int, 
 
 
 # The top-left window of M_k that is drawn (M_k itself is d x d: 8 MB at d = 1024).
+def shift_window(offset: int, d_model: int, base: float, window: int) -> np.ndarray:
+    return core.shift_matrix(offset, d_model, base=base)[:window, :window].copy()
+
+
 @bounded_cache(max_entries=32, max_bytes=1 * MB, worst_case=[(4095, 1024, DEFAULT_BASE, 32)])
 def cached_shift_window(offset: int, d_model: int, base: float, window: int):
-    return core.shift_matrix(offset, d_model, base=base)[:window, :window].copy()
+    return shift_window(offset, d_model, base, window)
 
 
 @bounded_cache(max_entries=8, max_bytes=2 * MB, worst_case=[(4096, 1024, DEFAULT_BASE, 4095)])
@@ -121,18 +129,21 @@ def view_controls(*names: str) -> dict[str, object]:
     row = dict(zip(VIEW_CONTROLS, controls.view_row(len(VIEW_CONTROLS)), strict=True))
     columns = {name: row[name] for name in names}
     values: dict[str, object] = {}
+    # Each slider's track is the table's (a value a link gives past it widens the track to it,
+    # and is clamped below with a note): its whole length previews a picture while dragged.
+    last = positions - 1
     if "metric" in columns:  # each control named as written (tests/test_pages.py reads them)
         with columns["metric"]:
             values["metric"] = controls.choice("metric")
     if "anchor" in columns:
         with columns["anchor"]:
-            values["anchor"] = controls.slider("anchor")
+            values["anchor"] = controls.slider("anchor", maximum=last)
     if "offset" in columns:
         with columns["offset"]:
-            values["offset"] = controls.slider("offset")
+            values["offset"] = controls.slider("offset", minimum=-last, maximum=last)
     if "pair" in columns:
         with columns["pair"]:
-            values["pair"] = controls.slider("pair")
+            values["pair"] = controls.slider("pair", maximum=d_model // 2 - 1)
     if values.get("anchor", 0) >= positions:
         st.info(t("similarity.anchor_clamped", anchor=values["anchor"], last=positions - 1))
         values["anchor"] = positions - 1
@@ -146,6 +157,15 @@ def view_controls(*names: str) -> dict[str, object]:
                   last=d_model // 2 - 1))
         values["pair"] = d_model // 2 - 1
     return values
+
+
+def preview_note(fig, name: str, label: str, total: int) -> None:
+    """A caption when a drag of slider `name` (`label`) previews fewer than the `total` values
+    the table has (`fig`'s live states: evenly spaced when all would weigh too much)."""
+    shown = len(live_state_values(fig, name))
+    if 2 <= shown < total:
+        explain(t("similarity.preview_some", control=label, shown=shown, total=total),
+                caption=True)
 
 
 def metric_label(metric: str) -> str:
@@ -225,23 +245,27 @@ def offset_section() -> None:
         np.array([-offset, offset]), d_model, base=base, metric=metric
     )
     explain(t("similarity.offset_text", count=SAMPLE_PAIRS, label=metric_label(metric)))
-    show_chart(
-        make_offset_scatter_figure(
-            curve_offsets=curves.offsets,
-            curve=curves.similarity,
-            sinusoid_points=(sinusoid_sample.offsets, sinusoid_sample.similarity),
-            random_points=(random_sample.offsets, random_sample.similarity),
-            random_envelope=(random_pairs.offsets, random_pairs.lowest, random_pairs.highest),
-            offset=offset,
-            offset_value=float(after_value),
-            metric=metric,
-            anchor=anchor,  # the marks name the anchor's two neighbours the text reads
-            positions=positions,
-            lang=lang,
-        ),
-        key="offset_chart",
-        name=file_stem("similarity-offset", *table_name(), metric, f"k{offset}"),
+    scatter = make_offset_scatter_figure(
+        curve_offsets=curves.offsets,
+        curve=curves.similarity,
+        sinusoid_points=(sinusoid_sample.offsets, sinusoid_sample.similarity),
+        random_points=(random_sample.offsets, random_sample.similarity),
+        random_envelope=(random_pairs.offsets, random_pairs.lowest, random_pairs.highest),
+        offset=offset,
+        offset_value=float(after_value),
+        metric=metric,
+        anchor=anchor,  # the marks name the anchor's two neighbours the text reads
+        positions=positions,
+        lang=lang,
     )
+    # The ±k marks follow the offset and anchor sliders while they are dragged (live states).
+    add_offset_mark_states(scatter, curve_offsets=curves.offsets, curve=curves.similarity,
+                           offset=offset, offset_value=float(after_value), anchor=anchor,
+                           positions=positions, lang=lang)
+    show_chart(scatter, key="offset_chart",
+               name=file_stem("similarity-offset", *table_name(), metric, f"k{offset}"))
+    preview_note(scatter, "offset", t("similarity.offset"), 2 * positions - 1)
+    preview_note(scatter, "anchor", t("similarity.anchor"), positions)
 
     # --- direction blindness ---
     st.subheader(t("similarity.blind"))
@@ -275,13 +299,16 @@ def anchor_section() -> None:
     metric, anchor = chosen["metric"], chosen["anchor"]
     st.subheader(t("similarity.anchor_heading", anchor=anchor))
     explain(t("similarity.anchor_text"))
-    profile = sinusoid(positions, d_model, base).row(anchor, metric)
-    show_chart(
-        make_anchor_profile_figure(profile, anchor=anchor, metric=metric, zoom=ANCHOR_ZOOM,
-                                   lang=lang),
-        key="anchor_chart",
-        name=file_stem("similarity-anchor", *table_name(), metric, f"anchor{anchor}"),
-    )
+    toeplitz = sinusoid(positions, d_model, base)
+    profile = make_anchor_profile_figure(toeplitz.row(anchor, metric), anchor=anchor,
+                                         metric=metric, zoom=ANCHOR_ZOOM, lang=lang)
+    # Every row is the offset function read from another start: the anchor slider draws each
+    # while it is dragged (live states; evenly spaced anchors when the table is long).
+    add_anchor_profile_states(profile, toeplitz.similarity(metric), anchor=anchor,
+                              metric=metric, zoom=ANCHOR_ZOOM, lang=lang)
+    show_chart(profile, key="anchor_chart",
+               name=file_stem("similarity-anchor", *table_name(), metric, f"anchor{anchor}"))
+    preview_note(profile, "anchor", t("similarity.anchor"), positions)
 
 
 # --- Euclidean distance ------------------------------------------------------------------------
@@ -331,26 +358,44 @@ def rotation_section() -> None:
     explain(t("similarity.rotation_matrix_text"))
     shift = cached_shift(positions, d_model, base, offset)
     window = min(d_model, SHIFT_WINDOW)
+
+    def rotation_at(at_anchor: int, at_offset: int, at_pair: int):
+        start = max(at_anchor, -at_offset)  # p + k must be a position (>= 0)
+        return start, similarity.rotated_pair(start, at_offset, at_pair, d_model, base=base)
+
+    matrix = cached_shift_window(offset, d_model, base, window)
+    start, rotated = rotation_at(anchor, offset, pair)
+    shift_figure = make_shift_matrix_figure(matrix, offset=offset, d_model=d_model, lang=lang)
+    rotation_figure = make_rotation_figure(rotated, position=start, offset=offset, lang=lang)
+    # Both charts follow the sliders while they are dragged (live states): M_k the offset,
+    # the pair every slider; the same offsets in both.
+    add_rotation_view_states(
+        shift_figure, rotation_figure,
+        # each state's window uncached: a hundred of them would push the drawn ones out
+        window_at=lambda k: shift_window(k, d_model, base, window),
+        rotation_at=rotation_at, anchor=anchor, offset=offset, pair=pair,
+        positions=positions, d_model=d_model, lang=lang,
+    )
     left, right = st.columns(2, gap="large")
     with left:
-        matrix = cached_shift_window(offset, d_model, base, window)
         show_chart(
-            make_shift_matrix_figure(matrix, offset=offset, d_model=d_model, lang=lang),
+            shift_figure,
             key="shift_chart",
             name=file_stem("similarity-shift-matrix", f"d{d_model}", f"k{offset}",
                            None if base == DEFAULT_BASE else f"base{base:g}"),
         )
     with right:
-        start = max(anchor, -offset)  # p + k must be a position (>= 0)
-        rotated = similarity.rotated_pair(start, offset, pair, d_model, base=base)
         show_chart(
-            make_rotation_figure(rotated, position=start, offset=offset, lang=lang),
+            rotation_figure,
             key="rotation_chart",
             name=file_stem("similarity-rotation", f"d{d_model}", f"pair{pair}", f"p{start}",
                            f"k{offset}", None if base == DEFAULT_BASE else f"base{base:g}"),
         )
         explain(t("similarity.rotation_pair_text", pair=pair, omega=rotated.omega,
                   offset=offset, rotation=rotated.rotation))
+    preview_note(rotation_figure, "anchor", t("similarity.anchor"), positions)
+    preview_note(rotation_figure, "offset", t("similarity.offset"), 2 * positions - 1)
+    preview_note(rotation_figure, "pair", t("similarity.pair"), d_model // 2)
     # The measured residual is the section's result: shown in presentation mode too.
     st.markdown(
         t("similarity.residual", count=shift.positions.size, largest=shift.largest)

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import base64
+import json
+from collections.abc import Callable
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from core.overview import Overview
 from core.similarity import PairwiseSimilarity, RotatedPair
-from figures.common import DIVERGING, NEUTRAL, base_layout
+from figures.common import (
+    DIVERGING,
+    MAX_LIVE_NUMBERS,
+    NEUTRAL,
+    add_live_states,
+    base_layout,
+    live_values,
+)
 from figures.heatmap import make_pe_heatmap_figure
 from locales import Lang, message
 
@@ -29,6 +40,88 @@ def _metric_name(metric: str, lang: Lang) -> str:
         "dot": message("fig.similarity.metric_dot", lang),
         "cosine": message("fig.similarity.metric_cosine", lang),
     }[metric]
+
+
+# --- live states (figures.common.add_live_states): what a drag draws before the release ------
+State = tuple[dict, dict, list[int]]  # a Plotly.update: data, layout, trace indices
+# MAX_LIVE_NUMBERS' unit in JSON: its 40,000 numbers are ~0.4 MB.
+BYTES_PER_NUMBER = 10
+
+
+def _rounded(values: np.ndarray) -> list:
+    """Numbers of a state as JSON lists them: to a float32's 7 significant digits of the
+    largest (what the figure's own float32 arrays hold), an exact 0 as 0 (M_k's window is
+    mostly zeros: listed, it takes half the bytes of its float32 array)."""
+    values = np.asarray(values, dtype=np.float64)
+    largest = float(np.max(np.abs(values), initial=0.0))
+    decimals = max(0, 6 - int(np.floor(np.log10(largest)))) if largest > 0 else 0
+    rounded = np.round(values, decimals) + 0.0  # -0.0 -> 0.0
+    listed = rounded.astype(object)
+    listed[rounded == 0] = 0
+    return listed.tolist()
+
+
+def _as_sent(values: np.ndarray) -> dict:
+    """A float array as a figure's JSON carries its numpy arrays (plotly.js's typed array:
+    dtype, the bytes in base64, the shape): a state with the figure's own arrays is the
+    figure's picture to the bit (the one drawn: ui/plotly_react.js may apply it at rest)."""
+    array = np.ascontiguousarray(values)
+    spec = {"dtype": {"float32": "f4", "float64": "f8"}[str(array.dtype)],
+            "bdata": base64.b64encode(array).decode("ascii")}
+    if array.ndim > 1:
+        spec["shape"] = str(array.shape)[1:-1]  # "32, 32", as plotly.py writes it
+    return spec
+
+
+def _weight(state: State) -> int:
+    """A state's weight in MAX_LIVE_NUMBERS' numbers: its JSON over BYTES_PER_NUMBER (a
+    state's texts count too, not its numbers alone)."""
+    text = json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+    return len(text.encode()) // BYTES_PER_NUMBER + 1
+
+
+def _heaviest(state: Callable[[int], State], low: int, high: int, drawn: int) -> int:
+    """The weight of a control's states: it varies with the value (its numbers' digits, a zoom
+    cut at an end), the heaviest of the ends and the middle stands for all. The drawn one may
+    weigh more (the figure's own arrays): one state, left out."""
+    values = {low, (low + high) // 2, high} - {drawn} or {drawn}
+    return max(_weight(state(value)) for value in values)
+
+
+def _add_states_within_budget(
+    fig: go.Figure, controls: dict[str, tuple[Callable[[int], State], int, int, int]], *,
+    fixed: dict[str, list[int]] | None = None,
+) -> go.Figure:
+    """Give `fig` live states for each control, name -> (its state at a value, lowest,
+    highest, drawn), within MAX_LIVE_NUMBERS in all: those of `fixed` at the values given
+    (chosen with another chart's), the others sharing the rest evenly, a control whose every
+    value fits in less than its share leaving the rest to the others. A control that cannot
+    have two states has none: its chart follows on release."""
+    weights = {name: _heaviest(*control) for name, control in controls.items()}
+    budget = MAX_LIVE_NUMBERS
+    for name, values in (fixed or {}).items():
+        if values:
+            add_live_states(fig, name, [(value, *controls[name][0](value)) for value in values])
+            budget -= len(values) * weights[name]
+    free = [name for name in controls if name not in (fixed or {})]
+    sizes = {name: high - low + 1 for name, (_, low, high, _) in controls.items()}
+    by_need = sorted(free, key=lambda name: sizes[name] * weights[name])
+    for index, name in enumerate(by_need):
+        state, low, high, drawn = controls[name]
+        fits = max(budget, 0) // (len(by_need) - index) // weights[name]
+        # Short of all of them, one fewer: the drawn value may come on top of the spaced ones.
+        count = sizes[name] if fits >= sizes[name] else fits - 1
+        values = live_values(low, high, drawn=drawn, per_state=weights[name], most=count)
+        if values:
+            add_live_states(fig, name, [(value, *state(value)) for value in values])
+            budget -= len(values) * weights[name]
+    return fig
+
+
+def live_state_values(fig: go.Figure, name: str) -> list[int]:
+    """The values of control `name` whose states `fig` carries (none: no live states)."""
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    return [int(value) for value in meta.get("live", {}).get(name, {}).get("values", [])]
 
 
 def make_similarity_matrix_figure(
@@ -102,18 +195,13 @@ def make_offset_scatter_figure(
     )
     # +-k are marks of the layout, not a trace: moving them leaves the 2,000 points as drawn
     # (ui/plotly_react.js keeps an unchanged trace's arrays, so plotly.js redraws the marks alone).
-    marks = ((-1, f"−k = {-offset}"), (1, f"k = {offset}"))
-    legend = (message("fig.similarity.offset_marks", lang) if anchor is None
-              else message("fig.similarity.offset_marks_anchor", lang, anchor=anchor))
-    for sign, label in ((sign, label.replace("-", "−")) for sign, label in marks):
-        neighbour = None if anchor is None else anchor + sign * offset
-        if neighbour is not None and 0 <= neighbour < (positions or neighbour + 1):
-            label = message("fig.similarity.offset_mark_at", lang, k=label, q=neighbour)
+    legend, marks = _offset_marks(offset, anchor, positions, lang)
+    for sign, (x, label) in zip((-1, 1), marks, strict=True):
         fig.add_shape(type="path", path="M 0,7 L 7,0 L 0,-7 L -7,0 Z", xref="x", yref="y",
-                      xsizemode="pixel", ysizemode="pixel", xanchor=sign * offset,
+                      xsizemode="pixel", ysizemode="pixel", xanchor=x,
                       yanchor=offset_value, fillcolor=NEUTRAL, line={"width": 0}, opacity=1,
                       layer="above", showlegend=sign > 0, name=legend)
-        fig.add_annotation(x=sign * offset, y=offset_value, xref="x", yref="y", text=label,
+        fig.add_annotation(x=x, y=offset_value, xref="x", yref="y", text=label,
                            showarrow=False, xanchor="left" if sign > 0 else "right",
                            yanchor="bottom", xshift=5 * sign, yshift=5)
     envelope_k, low, high = random_envelope
@@ -137,34 +225,118 @@ def make_offset_scatter_figure(
     return base_layout(fig, message("fig.similarity.offset_title", lang), height=500)
 
 
+def _offset_marks(offset: int, anchor: int | None, positions: int | None,
+                  lang: Lang) -> tuple[str, list[tuple[int, str]]]:
+    """The ±k marks' legend entry and, for −k then +k, where the mark stands and its label:
+    given the anchor p (and the table's `positions`), the position q = p ± k it pairs p with,
+    when the table has it."""
+    legend = (message("fig.similarity.offset_marks", lang) if anchor is None
+              else message("fig.similarity.offset_marks_anchor", lang, anchor=anchor))
+    marks = []
+    for sign, label in ((-1, f"−k = {-offset}"), (1, f"k = {offset}")):
+        label = label.replace("-", "−")
+        neighbour = None if anchor is None else anchor + sign * offset
+        if neighbour is not None and 0 <= neighbour < (positions or neighbour + 1):
+            label = message("fig.similarity.offset_mark_at", lang, k=label, q=neighbour)
+        marks.append((sign * offset, label))
+    return legend, marks
+
+
+def add_offset_mark_states(
+    fig: go.Figure, *, curve_offsets: np.ndarray, curve: np.ndarray, offset: int,
+    offset_value: float, anchor: int, positions: int, lang: Lang = "en",
+) -> go.Figure:
+    """The ±k marks of `make_offset_scatter_figure` (drawn at `offset`, at `offset_value`,
+    and `anchor`) at every offset of the table (their height read off `curve` at
+    `curve_offsets`) and labelled for every anchor, so that dragging the offset or the anchor
+    slider moves them in the browser (`add_live_states`; evenly spaced values when they do
+    not all fit)."""
+    diamonds = [i for i, shape in enumerate(fig.layout.shapes) if shape.type == "path"]
+    labels = [i for i, note in enumerate(fig.layout.annotations) if note.xref == "x"]
+
+    def state(at_offset: int, at_anchor: int) -> State:
+        height = offset_value if at_offset == offset else float(
+            curve[np.searchsorted(curve_offsets, at_offset)])
+        legend, marks = _offset_marks(at_offset, at_anchor, positions, lang)
+        layout: dict = {}
+        for shape, note, (x, text) in zip(diamonds, labels, marks, strict=True):
+            layout |= {f"shapes[{shape}].xanchor": x, f"shapes[{shape}].yanchor": height,
+                       f"shapes[{shape}].name": legend, f"annotations[{note}].x": x,
+                       f"annotations[{note}].y": height, f"annotations[{note}].text": text}
+        return {}, layout, []
+
+    last = positions - 1
+    return _add_states_within_budget(fig, {
+        "offset": (lambda k: state(k, anchor), -last, last, offset),
+        "anchor": (lambda p: state(offset, p), 0, last, anchor),
+    })
+
+
+def _anchor_texts(n: int, anchor: int, metric: str, zoom: int,
+                  lang: Lang) -> tuple[int, int, dict[str, str]]:
+    """The zoom's positions [low, high) around `anchor` and the texts that name the anchor."""
+    low, high = max(0, anchor - zoom), min(n, anchor + zoom + 1)
+    name = _metric_name(metric, lang)
+    return low, high, {
+        "hover": message("fig.similarity.anchor_hover", lang, metric=name, anchor=anchor),
+        "zoom": message("fig.similarity.anchor_zoom", lang, low=low, high=high - 1),
+        "y_title": message("fig.similarity.anchor_y_title", lang, metric=name, anchor=anchor),
+        "title": message("fig.similarity.anchor_title", lang, anchor=anchor),
+    }
+
+
 def make_anchor_profile_figure(
     profile: np.ndarray, *, anchor: int, metric: str, zoom: int = 50, lang: Lang = "en"
 ) -> go.Figure:
     """The TensorFlow tutorial's picture: similarity of every position to `anchor`, and a zoom."""
     n = profile.size
-    low, high = max(0, anchor - zoom), min(n, anchor + zoom + 1)
+    low, high, texts = _anchor_texts(n, anchor, metric, zoom, lang)
     fig = make_subplots(
         rows=1, cols=2, column_widths=[0.62, 0.38], horizontal_spacing=0.08,
-        subplot_titles=(message("fig.similarity.anchor_all", lang, n=n),
-                        message("fig.similarity.anchor_zoom", lang, low=low, high=high - 1)),
+        subplot_titles=(message("fig.similarity.anchor_all", lang, n=n), texts["zoom"]),
     )
     positions = np.arange(n)
-    name = _metric_name(metric, lang)
-    hover = message("fig.similarity.anchor_hover", lang, metric=name, anchor=anchor)
     for col, (a, b) in ((1, (0, n)), (2, (low, high))):
         fig.add_trace(
             go.Scatter(x=_f32(positions[a:b]), y=_f32(profile[a:b]),
                        mode="lines" if col == 1 else "lines+markers",
                        line={"color": SINUSOID_COLOR}, marker={"size": 4}, showlegend=False,
-                       hovertemplate=hover),
+                       hovertemplate=texts["hover"]),
             row=1, col=col,
         )
         fig.add_vline(x=anchor, line={"dash": "dot", "color": CURVE_COLOR}, row=1, col=col)
     fig.update_xaxes(title_text=message("fig.similarity.anchor_x_title", lang))
-    fig.update_yaxes(title_text=message("fig.similarity.anchor_y_title", lang, metric=name,
-                                        anchor=anchor), row=1, col=1)
-    return base_layout(fig, message("fig.similarity.anchor_title", lang, anchor=anchor),
-                       height=420)
+    fig.update_yaxes(title_text=texts["y_title"], row=1, col=1)
+    return base_layout(fig, texts["title"], height=420)
+
+
+def add_anchor_profile_states(
+    fig: go.Figure, similarity: np.ndarray, *, anchor: int, metric: str, zoom: int = 50,
+    lang: Lang = "en",
+) -> go.Figure:
+    """`make_anchor_profile_figure` (drawn at `anchor`) at the anchors of the table, so that
+    dragging the anchor slider draws each row in the browser (`add_live_states`). A row is
+    `similarity` ``(2n - 1,)``, f(k) for k = -(n - 1) .. n - 1, read from k = -anchor: each
+    state carries it (n numbers and the zoom's), so at large n evenly spaced anchors only."""
+    n = (similarity.size + 1) // 2
+    positions = _f32(np.arange(n))
+
+    def state(at: int) -> State:
+        profile = _f32(similarity[n - 1 - at : 2 * n - 1 - at])  # (n,) f(q - at), q = 0 .. n-1
+        low, high, texts = _anchor_texts(n, at, metric, zoom, lang)
+        # The figure's float32 arrays as it sends them (no more bytes than rounded decimals).
+        # Trace i takes entry i of each list: the full curve's x (unchanged) is sent too.
+        return (
+            {"x": [_as_sent(positions), _as_sent(positions[low:high])],
+             "y": [_as_sent(profile), _as_sent(profile[low:high])],
+             "hovertemplate": texts["hover"]},
+            {"title.text": texts["title"], "yaxis.title.text": texts["y_title"],
+             "annotations[1].text": texts["zoom"], "shapes[0].x0": at, "shapes[0].x1": at,
+             "shapes[1].x0": at, "shapes[1].x1": at},
+            [0, 1],
+        )
+
+    return _add_states_within_budget(fig, {"anchor": (state, 0, n - 1, anchor)})
 
 
 def make_distance_figure(
@@ -194,6 +366,13 @@ def make_distance_figure(
     return base_layout(fig, message("fig.similarity.distance_title", lang), height=420)
 
 
+def _shift_title(offset: int, size: int, d_model: int, lang: Lang) -> str:
+    if size == d_model:
+        return message("fig.similarity.shift_title", lang, offset=offset)
+    return message("fig.similarity.shift_title_window", lang, offset=offset, size=size,
+                   d_model=d_model)
+
+
 def make_shift_matrix_figure(
     matrix: np.ndarray, *, offset: int, d_model: int, lang: Lang = "en"
 ) -> go.Figure:
@@ -205,13 +384,9 @@ def make_shift_matrix_figure(
         col_edges=np.arange(size + 1),
         exact=True,
     )
-    if size == d_model:
-        title = message("fig.similarity.shift_title", lang, offset=offset)
-    else:
-        title = message("fig.similarity.shift_title_window", lang, offset=offset, size=size,
-                        d_model=d_model)
     fig = make_pe_heatmap_figure(
-        window, title=title, x_title=message("fig.similarity.shift_x_title", lang),
+        window, title=_shift_title(offset, size, d_model, lang),
+        x_title=message("fig.similarity.shift_x_title", lang),
         y_title=message("fig.similarity.shift_y_title", lang), lang=lang,
     )
     fig.update_traces(
@@ -224,48 +399,127 @@ def make_shift_matrix_figure(
     return fig
 
 
-def make_rotation_figure(
-    rotated: RotatedPair, *, position: int, offset: int, lang: Lang = "en"
-) -> go.Figure:
-    """One frequency pair as a vector (cos, sin) on the unit circle: M_k turns it by w_i k."""
-    theta = np.linspace(0, 2 * np.pi, 181)
+ARC_POINTS = 60  # the arc of w_i k: smooth at any angle
+ARC_RADIUS = 0.35
+
+
+def _rotation_parts(rotated: RotatedPair, position: int, offset: int,
+                    lang: Lang) -> dict[str, object]:
+    """What `make_rotation_figure` draws of pair i at `position` and `position + offset`:
+    the arc of w_i k, each vector's end (cos, sin), the traces' names and the titles."""
     start = np.arctan2(rotated.before[1], rotated.before[0])
     # The angle swept, w_i k, drawn modulo a full turn (the vector cannot show whole turns).
     wrapped = float(np.mod(rotated.rotation + np.pi, 2 * np.pi) - np.pi)  # in [-pi, pi)
-    arc = start + np.linspace(0, wrapped, 60)
-    arc_radius = 0.35
+    arc = start + np.linspace(0, wrapped, ARC_POINTS)
     i = rotated.pair
     if abs(wrapped - rotated.rotation) < 1e-9:
         arc_name = message("fig.similarity.rotation_arc", lang, i=i, rotation=rotated.rotation)
     else:
         arc_name = message("fig.similarity.rotation_arc_wrapped", lang, i=i,
                            rotation=rotated.rotation, wrapped=wrapped)
+    return {
+        "arc": (ARC_RADIUS * np.cos(arc), ARC_RADIUS * np.sin(arc)),
+        "ends": [(float(x), float(y)) for x, y in (rotated.before, rotated.after,
+                                                   rotated.rotated)],
+        "names": [arc_name,
+                  message("fig.similarity.rotation_pair", lang, i=i, position=position),
+                  message("fig.similarity.rotation_pair", lang, i=i, position=position + offset),
+                  message("fig.similarity.rotation_moved", lang, position=position)],
+        "x_title": message("fig.similarity.rotation_x_title", lang, i=i, dim=2 * i + 1),
+        "y_title": message("fig.similarity.rotation_y_title", lang, i=i, dim=2 * i),
+        "title": message("fig.similarity.rotation_title", lang, i=i),
+    }
+
+
+def make_rotation_figure(
+    rotated: RotatedPair, *, position: int, offset: int, lang: Lang = "en"
+) -> go.Figure:
+    """One frequency pair as a vector (cos, sin) on the unit circle: M_k turns it by w_i k."""
+    theta = np.linspace(0, 2 * np.pi, 181)
+    parts = _rotation_parts(rotated, position, offset, lang)
+    arc_x, arc_y = parts["arc"]
+    before, after, moved = parts["ends"]
+    arc_name, before_name, after_name, moved_name = parts["names"]
     fig = go.Figure(
         [
             go.Scatter(x=np.cos(theta), y=np.sin(theta), mode="lines",
                        line={"color": "#bbbbbb"}, hoverinfo="skip", showlegend=False),
-            go.Scatter(x=arc_radius * np.cos(arc), y=arc_radius * np.sin(arc), mode="lines",
-                       line={"color": "#2ca02c", "width": 2},
+            go.Scatter(x=arc_x, y=arc_y, mode="lines", line={"color": "#2ca02c", "width": 2},
                        name=arc_name, hoverinfo="skip"),
-            go.Scatter(x=[0, rotated.before[0]], y=[0, rotated.before[1]], mode="lines+markers",
+            go.Scatter(x=[0, before[0]], y=[0, before[1]], mode="lines+markers",
                        line={"color": "#1f77b4", "width": 3}, marker={"size": [0, 10]},
-                       name=message("fig.similarity.rotation_pair", lang, i=i, position=position),
+                       name=before_name,
                        hovertemplate="(cos, sin) = (%{x:.5f}, %{y:.5f})<extra></extra>"),
-            go.Scatter(x=[0, rotated.after[0]], y=[0, rotated.after[1]], mode="lines+markers",
+            go.Scatter(x=[0, after[0]], y=[0, after[1]], mode="lines+markers",
                        line={"color": CURVE_COLOR, "width": 3}, marker={"size": [0, 10]},
-                       name=message("fig.similarity.rotation_pair", lang, i=i,
-                                    position=position + offset),
+                       name=after_name,
                        hovertemplate="(cos, sin) = (%{x:.5f}, %{y:.5f})<extra></extra>"),
-            go.Scatter(x=[rotated.rotated[0]], y=[rotated.rotated[1]], mode="markers",
+            go.Scatter(x=[moved[0]], y=[moved[1]], mode="markers",
                        marker={"size": 16, "symbol": "circle-open", "color": NEUTRAL,
                                "line": {"width": 2}},
-                       name=message("fig.similarity.rotation_moved", lang, position=position),
+                       name=moved_name,
                        hovertemplate="(cos, sin) = (%{x:.5f}, %{y:.5f})<extra></extra>"),
         ]
     )
-    fig.update_xaxes(title_text=message("fig.similarity.rotation_x_title", lang, i=i,
-                                        dim=2 * i + 1), range=[-1.25, 1.25])
-    fig.update_yaxes(title_text=message("fig.similarity.rotation_y_title", lang, i=i, dim=2 * i),
-                     range=[-1.25, 1.25], scaleanchor="x", scaleratio=1)
+    fig.update_xaxes(title_text=parts["x_title"], range=[-1.25, 1.25])
+    fig.update_yaxes(title_text=parts["y_title"], range=[-1.25, 1.25], scaleanchor="x",
+                     scaleratio=1)
     fig.update_layout(legend={"orientation": "h", "y": -0.25})
-    return base_layout(fig, message("fig.similarity.rotation_title", lang, i=i), height=480)
+    return base_layout(fig, parts["title"], height=480)
+
+
+def add_rotation_view_states(
+    shift: go.Figure, rotation: go.Figure, *, window_at: Callable[[int], np.ndarray],
+    rotation_at: Callable[[int, int, int], tuple[int, RotatedPair]], anchor: int,
+    offset: int, pair: int, positions: int, d_model: int, lang: Lang = "en",
+) -> tuple[go.Figure, go.Figure]:
+    """The rotation view's two charts (`make_shift_matrix_figure`, `make_rotation_figure`,
+    drawn at `anchor`, `offset`, `pair`) at the values of the table, so that dragging a slider
+    draws them in the browser (`add_live_states`): M_k's window (`window_at(k)`) at each
+    offset; the pair (`rotation_at(anchor, offset, pair)` -> its position and the pair) at
+    each anchor, offset and pair. Both charts preview the same offsets: as many as M_k's
+    window (up to 32 x 32 numbers a state) can carry, and half the rotation's budget."""
+    def shift_state(k: int) -> State:
+        window = window_at(k)  # (size, size)
+        # The drawn one as the figure sends it (a float32 array); the others in fewer bytes.
+        z = _as_sent(window.astype(np.float32)) if k == offset else _rounded(window)
+        return ({"z": [z]},
+                {"title.text": _shift_title(k, window.shape[0], d_model, lang)}, [0])
+
+    def rotation_state(at_anchor: int, at_offset: int, at_pair: int, *,
+                       titles: bool = False) -> State:
+        position, rotated = rotation_at(at_anchor, at_offset, at_pair)
+        parts = _rotation_parts(rotated, position, at_offset, lang)
+        arc_x, arc_y = parts["arc"]
+        ends = parts["ends"]
+        # The titles name the pair alone: only its states carry them (a tenth of a state).
+        layout = {"title.text": parts["title"], "xaxis.title.text": parts["x_title"],
+                  "yaxis.title.text": parts["y_title"]} if titles else {}
+        # The arc in float32 (a thousandth of a pixel; fewer bytes than decimals), the drawn
+        # one's the figure's own float64. The ends are exact.
+        drawn = (at_anchor, at_offset, at_pair) == (anchor, offset, pair)
+        arc_x, arc_y = (_as_sent(a if drawn else a.astype(np.float32)) for a in (arc_x, arc_y))
+        return (
+            {"x": [arc_x, *([0, x] for x, _ in ends[:2]), [ends[2][0]]],
+             "y": [arc_y, *([0, y] for _, y in ends[:2]), [ends[2][1]]],
+             "name": parts["names"]},
+            layout,
+            [1, 2, 3, 4],
+        )
+
+    last = positions - 1
+    # The offsets both charts preview: as many as M_k's window allows, and at most half of the
+    # rotation's budget (weighed at its longest texts). They depend on the offset alone: a
+    # change of the anchor or the pair leaves M_k's figure as it was, not drawn again.
+    count = min(MAX_LIVE_NUMBERS // _heaviest(shift_state, -last, last, offset),
+                MAX_LIVE_NUMBERS // 2 // _weight(rotation_state(last, last, d_model // 2 - 1)))
+    offsets = live_values(-last, last, drawn=offset, per_state=1, most=count - 1)  # weighed
+    if offsets:
+        add_live_states(shift, "offset", [(k, *shift_state(k)) for k in offsets])
+    _add_states_within_budget(rotation, {
+        "anchor": (lambda p: rotation_state(p, offset, pair), 0, last, anchor),
+        "offset": (lambda k: rotation_state(anchor, k, pair), -last, last, offset),
+        "pair": (lambda i: rotation_state(anchor, offset, i, titles=True), 0, d_model // 2 - 1,
+                 pair),
+    }, fixed={"offset": offsets})
+    return shift, rotation

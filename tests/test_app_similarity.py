@@ -126,6 +126,78 @@ def test_similarity_clamps_anchor_and_offset_with_an_info():
     assert not at.exception and [i.value for i in at.info] == []
 
 
+# --- the sliders' tracks: the table's values (ui.controls.PageControls.slider) -----------------
+def track(at, key: str) -> tuple[int, int, int]:
+    slider = at.slider(key=key)
+    return slider.min, slider.max, slider.value
+
+
+def test_the_view_sliders_span_the_table():
+    """128 positions x 128: anchor 0 .. 127, offset -127 .. 127, pair 0 .. 63 (the parameters
+    allow 4095, 4095 and 511: the rest of the track would draw the last value)."""
+    at = open_page(SIMILARITY, {"view": "rotation"})
+    assert not at.exception
+    assert track(at, "anchor") == (0, 127, 64)
+    assert track(at, "offset") == (-127, 127, 3)
+    assert track(at, "pair") == (0, 63, 0)
+    set_control(at, "d_model", 16)
+    assert track(at, "pair") == (0, 7, 0)
+
+
+def test_a_link_past_the_table_widens_the_track_and_is_clamped_with_a_note():
+    """anchor=3000 with 128 positions: the slider shows 3000 (on a track that reaches it), the
+    page draws position 127 and says so; the link keeps 3000."""
+    at = open_page(SIMILARITY, {"view": "anchor", "anchor": "3000", "positions": "128"})
+    assert not at.exception
+    assert track(at, "anchor") == (0, 3000, 3000)
+    assert "anchor 3000 is past the last position (127): using 127." in [i.value for i in at.info]
+    (profile,) = plotly_figures(at)
+    assert int(np.argmax(decode(profile["data"][0]["y"]))) == 127
+    assert at.query_params["anchor"] == "3000"
+    # Moved into the table, the track is the table's again and the value stays where it was put.
+    set_control(at, "anchor", 10)
+    assert track(at, "anchor") == (0, 127, 10)
+    assert [i.value for i in at.info] == []
+    (profile,) = plotly_figures(at)
+    assert int(np.argmax(decode(profile["data"][0]["y"]))) == 10
+
+
+def test_a_shorter_table_keeps_the_anchor_and_says_it_is_clamped():
+    """Anchor 100 of 128 positions; 64 positions: the anchor stays 100 on the track it had,
+    drawn as 63 with a note; 128 again: 100, drawn as 100, no note."""
+    at = open_page(SIMILARITY, {"view": "anchor", "anchor": "100"})
+    assert track(at, "anchor") == (0, 127, 100)
+    set_control(at, "positions", 64)
+    assert not at.exception
+    assert track(at, "anchor") == (0, 127, 100)
+    assert "anchor 100 is past the last position (63): using 63." in [i.value for i in at.info]
+    set_control(at, "positions", 128)
+    assert track(at, "anchor") == (0, 127, 100)
+    assert [i.value for i in at.info] == []
+    (profile,) = plotly_figures(at)
+    assert int(np.argmax(decode(profile["data"][0]["y"]))) == 100
+    # the offset too: -100 of 128 positions, then 64; moved back into the table, the track is
+    # the table's (until then it holds: a new track is a new widget, which loses the focus)
+    at.radio(key="view").set_value("offset").run()
+    set_control(at, "offset", -100)
+    set_control(at, "positions", 64)
+    assert track(at, "offset") == (-127, 127, -100)
+    assert "offset -100 is longer than the table allows: using -63." in [i.value for i in at.info]
+    set_control(at, "offset", -90)
+    assert track(at, "offset") == (-127, 127, -90)
+    set_control(at, "offset", -20)
+    assert track(at, "offset") == (-63, 63, -20)
+    assert [i.value for i in at.info] == [  # the view's anchor is still past it
+        "anchor 100 is past the last position (63): using 63."]
+
+
+def test_one_pair_still_has_a_track():
+    """d_model = 2 has pair 0 alone: a slider needs two ends, the second is clamped."""
+    at = open_page(SIMILARITY, {"view": "rotation", "d_model": "2"})
+    assert not at.exception
+    assert track(at, "pair") == (0, 1, 0)
+
+
 # --- bad URL values: a notice naming the parameter, the page still draws -----------------------
 BAD_VALUES = [
     (SIMILARITY, "d_model", "2048"),

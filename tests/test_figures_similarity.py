@@ -11,6 +11,9 @@ import core
 from core import similarity
 from figures.common import presentation_style
 from figures.similarity import (
+    add_anchor_profile_states,
+    add_offset_mark_states,
+    add_rotation_view_states,
     make_anchor_profile_figure,
     make_distance_figure,
     make_offset_scatter_figure,
@@ -18,6 +21,7 @@ from figures.similarity import (
     make_shift_matrix_figure,
     make_similarity_matrix_figure,
 )
+from tests.live_states import assert_states_draw_the_servers_figures, live_states
 
 
 def scatter_figure(n: int = 200, d_model: int = 32, metric: str = "dot", offset: int = 5,
@@ -178,3 +182,113 @@ def test_rotation_figure():
     assert before.x[1] == pytest.approx(math.cos(7)) and before.y[1] == pytest.approx(math.sin(7))
     assert after.x[1] == pytest.approx(math.cos(10))
     assert moved.x[0] == pytest.approx(after.x[1]) and moved.y[0] == pytest.approx(after.y[1])
+
+
+# --- live states: what a drag draws before the release is the server's figure at that value -----
+# (tests/live_states.py applies each state as the browser does; ui/plotly_react.js draws them)
+def offset_view(n: int, d_model: int, *, offset: int, anchor: int, metric: str = "cosine"):
+    """The offset chart as the page makes it at `offset` and `anchor`, with its live states."""
+    fig, _, _ = scatter_figure(n, d_model, metric, offset, anchor=anchor, positions=n)
+    offsets = np.arange(-(n - 1), n)
+    drawn = float(similarity.offset_similarity(np.array(offset), d_model, metric=metric))
+    return add_offset_mark_states(
+        fig, curve_offsets=offsets,
+        curve=similarity.offset_similarity(offsets, d_model, metric=metric),
+        offset=offset, offset_value=drawn, anchor=anchor, positions=n)
+
+
+@pytest.mark.parametrize(("name", "values"), [
+    ("offset", [-39, -7, 0, 1, 5, 38, 39]),  # both signs, k = 0, the table's ends
+    ("anchor", [0, 3, 20, 36, 39]),  # with a neighbour outside the table, both inside
+])
+def test_offset_marks_states_draw_each_offset_and_anchor(name, values):
+    at = {"offset": 5, "anchor": 20}
+
+    def make(value):
+        return offset_view(40, 16, **{**at, name: value})
+
+    carried = assert_states_draw_the_servers_figures(make, name, at[name], values=values)
+    low = -39 if name == "offset" else 0
+    assert carried == [str(v) for v in range(low, 40)]  # every value of the table
+
+
+def anchor_view(n: int, d_model: int, anchor: int, metric: str = "cosine"):
+    toeplitz = similarity.sinusoid_similarity(n, d_model)
+    fig = make_anchor_profile_figure(toeplitz.row(anchor, metric), anchor=anchor, metric=metric)
+    return add_anchor_profile_states(fig, toeplitz.similarity(metric), anchor=anchor,
+                                     metric=metric)
+
+
+@pytest.mark.parametrize("metric", ["cosine", "dot"])
+def test_anchor_profile_states_draw_each_anchor(metric):
+    """Every anchor of the page's default table (128 positions), the zoom cut at both ends."""
+    carried = assert_states_draw_the_servers_figures(
+        lambda a: anchor_view(128, 32, a, metric), "anchor", 64, values=[0, 3, 50, 64, 100, 127])
+    assert carried == [str(a) for a in range(128)]
+
+
+def test_anchor_profile_states_at_the_largest_table_are_spaced_and_bounded():
+    """4096 positions: a state is a whole row, so a few evenly spaced anchors, the ends and the
+    one drawn among them; the chart stays well under a rerun's 1.5 MB."""
+    fig = anchor_view(4096, 64, 1000)
+    values = [int(v) for v in live_states(fig, "anchor")["values"]]
+    assert 2 < len(values) < 20 and {0, 1000, 4095} <= set(values)
+    assert len(fig.to_json()) < 600_000
+    assert_states_draw_the_servers_figures(lambda a: anchor_view(4096, 64, a), "anchor", 1000,
+                                           values=[0, 4095])
+
+
+def rotation_view(n: int, d_model: int, *, anchor: int, offset: int, pair: int):
+    """The rotation view's two charts as the page makes them, with their live states."""
+    window = min(d_model, 32)
+
+    def rotation_at(at_anchor, at_offset, at_pair):
+        start = max(at_anchor, -at_offset)
+        return start, similarity.rotated_pair(start, at_offset, at_pair, d_model)
+
+    start, rotated = rotation_at(anchor, offset, pair)
+    return add_rotation_view_states(
+        make_shift_matrix_figure(core.shift_matrix(offset, d_model)[:window, :window],
+                                 offset=offset, d_model=d_model),
+        make_rotation_figure(rotated, position=start, offset=offset),
+        window_at=lambda k: core.shift_matrix(k, d_model)[:window, :window],
+        rotation_at=rotation_at, anchor=anchor, offset=offset, pair=pair, positions=n,
+        d_model=d_model)
+
+
+@pytest.mark.parametrize(("name", "values"), [
+    ("anchor", [0, 2, 39]),
+    ("offset", [-39, -10, 0, 1, 39]),  # -10 from anchor 2: the pair starts at position 10
+    ("pair", [0, 3, 7]),
+])
+def test_rotation_view_states_draw_each_value(name, values):
+    at = {"anchor": 2, "offset": 3, "pair": 1}
+
+    def chart(index):
+        return lambda value: rotation_view(40, 16, **{**at, name: value})[index]
+
+    for index in (0, 1) if name == "offset" else (1,):  # M_k follows the offset alone
+        assert_states_draw_the_servers_figures(chart(index), name, at[name], values=values)
+
+
+def test_rotation_view_charts_preview_the_same_offsets():
+    """At the page's default table (128 positions x 128): every anchor and pair; M_k's window
+    is 32 x 32 numbers a state, so fewer offsets, the same in both charts (the title of one and
+    the vector of the other agree while dragging). Each chart within its budget."""
+    shift, rotation = rotation_view(128, 128, anchor=64, offset=3, pair=0)
+    offsets = live_states(shift, "offset")["values"]
+    assert offsets == live_states(rotation, "offset")["values"]
+    assert 8 <= len(offsets) < 255 and {"-127", "3", "127"} <= set(offsets)
+    assert live_states(rotation, "anchor")["values"] == [str(a) for a in range(128)]
+    assert live_states(rotation, "pair")["values"] == [str(i) for i in range(64)]
+    assert "anchor" not in shift.layout.meta["live"] and "pair" not in shift.layout.meta["live"]
+    assert len(shift.to_json()) + len(rotation.to_json()) < 1_000_000
+
+
+def test_m_k_figure_is_the_same_whatever_the_anchor_and_pair():
+    """Its states depend on the offset alone: a change of the anchor or the pair leaves M_k's
+    figure as it was, so the browser does not draw it again."""
+    shift = rotation_view(128, 128, anchor=64, offset=3, pair=0)[0].to_json()
+    assert rotation_view(128, 128, anchor=5, offset=3, pair=0)[0].to_json() == shift
+    assert rotation_view(128, 128, anchor=64, offset=3, pair=9)[0].to_json() == shift
+    assert rotation_view(128, 128, anchor=64, offset=4, pair=0)[0].to_json() != shift

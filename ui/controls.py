@@ -181,14 +181,21 @@ class PageControls:
         return self._checked(name, value)
 
     def slider(self, name: str, label: str | None = None, *,
-               help: str | None = CATALOGUE_HELP, redraws: Sequence[str] = ()) -> int:
+               help: str | None = CATALOGUE_HELP, redraws: Sequence[str] = (),
+               minimum: int | None = None, maximum: int | None = None) -> int:
+        """A slider over the parameter's range, or over `minimum` .. `maximum` when the page
+        knows which of its values it can use (the anchor: the table's positions): the whole
+        track then means something, and a drag previews something at every point of it (live
+        states). A value outside them (a link's, or one kept while the table shrank) widens
+        the track to itself and is returned as it is: the page clamps it, with a note."""
         param = self.params[name]
         self._restore(name)
         assert isinstance(param, IntParam)
+        low, high = self._slider_range(param, minimum, maximum)
         value = st.slider(
             self._label(name, label),
-            min_value=param.minimum,
-            max_value=param.maximum,
+            min_value=low,
+            max_value=high,
             value=param.default,
             step=param.multiple_of,
             key=name,
@@ -197,6 +204,36 @@ class PageControls:
             bind="query-params",
         )
         return self._checked(name, value)
+
+    def _slider_range(self, param: IntParam, minimum: int | None,
+                      maximum: int | None) -> tuple[int, int]:
+        """Slider `param`'s track: `minimum` .. `maximum` (its parameter's range where not
+        given), widened to the value the slider has, within the parameter's range.
+
+        Streamlit 1.67 makes a slider whose track changed a new widget (min_value and
+        max_value are part of its identity), which would start at its default, the value
+        lost: when the track moves (the table grew or shrank), the value is set again before
+        the widget is made. The URL's value then stays the slider's, as it does in a fresh
+        load of the link (tests/test_app_similarity.py)."""
+        value = self.current(param.name)
+        low = param.minimum if minimum is None else max(param.minimum, min(minimum, value))
+        high = param.maximum if maximum is None else min(param.maximum, max(maximum, value))
+        if high <= low:  # a track needs two ends (d_model = 2 has pair 0 alone)
+            low, high = (low, low + 1) if low < param.maximum else (low - 1, low)
+        state = st.session_state
+        tracks = state.setdefault("_slider_tracks", {})  # "<page>:<name>" -> (low, high)
+        key = f"{self.page}:{param.name}"
+        was = tracks.get(key) if param.name in state else None  # a slider of this visit's
+        outside = (minimum is not None and value < minimum) or (
+            maximum is not None and value > maximum)
+        if outside and was is not None and was[0] <= low and high <= was[1]:
+            # Stepping back toward the table (arrow keys): the track holds until the value is
+            # in it, not a new widget, and so a lost focus, at every step.
+            low, high = was
+        if was is not None and was != (low, high):
+            state[param.name] = value  # before the widget: allowed
+        tracks[key] = (low, high)
+        return low, high
 
     def current(self, name: str) -> Any:
         """The value control `name` has in this run, before its widget is made: the widget's

@@ -86,6 +86,10 @@ function preview(name, text) {
     const index = nearestState(live, text);
     if (index < 0 || state.previewing === `${name}=${index}`) continue;
     state.previewing = `${name}=${index}`;
+    // What is drawn is no longer the server's figure: its next draw is made whole (not skipped
+    // as unchanged, no arrays kept from the figure the preview changed).
+    state.drawn = null;
+    state.traces = [];
     const [data, layout, traces] = live.updates[index];
     const title = layout["title.text"];
     // Streamlit's theme draws a chart's title bold (applyStreamlitTheme): so does its preview.
@@ -101,7 +105,12 @@ if (!window.__peLiveWatch) {
       const input = record.target;
       if (!(input instanceof HTMLInputElement) || input.type !== "range") continue;
       const name = liveName(input);
-      if (name) preview(name, input.getAttribute("aria-valuetext"));
+      // A value the visitor is moving (the thumb has the focus while it is dragged or stepped
+      // with the keys), not one a slider shows as it is made.
+      const slider = input.closest('[data-testid="stSlider"]');
+      if (name && slider && slider.contains(document.activeElement)) {
+        preview(name, input.getAttribute("aria-valuetext"));
+      }
     }
   });
   window.__peLiveWatch.observe(document.body, { attributes: true, subtree: true,
