@@ -4,11 +4,14 @@ import streamlit as st
 
 from core import alibi, bias_curves, limits
 from figures.alibi import (
+    add_alibi_head_states,
+    add_bias_grid_head_states,
     make_alibi_bias_grid_figure,
     make_alibi_head_figure,
     make_alibi_reach_figure,
     make_alibi_slopes_figure,
 )
+from figures.common import live_values
 from figures.relative_bias import (
     make_t5_buckets_figure,
     make_t5_matrix_figure,
@@ -77,7 +80,8 @@ def bias_controls() -> tuple[bool, int]:
     with causal_column:
         causal = controls.toggle("causal")
     with head_column:
-        head = controls.slider("head")
+        # The track spans the heads there are: a drag previews a head at every point of it.
+        head = controls.slider("head", maximum=num_heads)
     if head > num_heads:
         st.info(t("alibi.no_such_head", head=head, num_heads=num_heads))
         head = num_heads
@@ -152,11 +156,12 @@ def heads_section() -> None:
     slopes = cached_reach(num_heads, positions).slopes
     grid_side = min(GRID_SIDE, int((GRID_CELLS / num_heads) ** 0.5))
     grid = cached_overview(num_heads, positions, causal, grid_side)
+    # A slide's wide window holds two rows of squares better than one thin row.
+    figure = make_alibi_bias_grid_figure(grid, slopes, highlight=head - 1, lang=lang,
+                                         columns=min(8, max(4, -(-num_heads // 2)))
+                                         if on_slide() else 8)
     show_chart(
-        # A slide's wide window holds two rows of squares better than one thin row.
-        make_alibi_bias_grid_figure(grid, slopes, highlight=head - 1, lang=lang,
-                                    columns=min(8, max(4, -(-num_heads // 2))) if on_slide()
-                                    else 8),
+        add_bias_grid_head_states(figure, num_heads),  # the outline follows a dragged head
         key="bias_grid_chart",
         name=file_stem("alibi-bias", *setting(causal)),
     )
@@ -171,12 +176,21 @@ def head_section() -> None:
     causal, head = bias_controls()
     slopes = cached_reach(num_heads, positions).slopes
     large = cached_overview(num_heads, positions, causal, LARGE_SIDE)
+    # The chart follows a dragged head slider: every head's cells when they fit in what a
+    # figure may carry, else evenly spaced heads, none when one head alone is too large.
+    cells = large.values[0].size
+    previewed = live_values(1, num_heads, drawn=head, per_state=cells)
+    figure = make_alibi_head_figure(large, head - 1, float(slopes[head - 1]), lang=lang)
     show_chart(
-        make_alibi_head_figure(large, head - 1, float(slopes[head - 1]), lang=lang),
+        add_alibi_head_states(figure, large, slopes, heads=previewed, lang=lang),
         key="head_chart",
         name=file_stem("alibi-head", f"head{head}", *setting(causal)),
     )
     bias_caption(large.exact, causal)
+    if num_heads > 1 and len(previewed) < num_heads:
+        explain(t("alibi.preview_some", shown=len(previewed), heads=num_heads) if previewed
+                else t("alibi.preview_none", rows=large.values.shape[1],
+                       cols=large.values.shape[2]), caption=True)
 
 
 @st.fragment(key="alibi/reach")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -11,12 +12,14 @@ from plotly.colors import sample_colorscale
 from core.alibi import AttentionReach
 from core.overview import Overview
 from figures.common import (
+    add_live_states,
     add_note,
     base_layout,
     grid_axes,
     grid_layout,
     grid_refs,
     heatmap_smoothing,
+    typed_array,
 )
 from locales import Lang, message
 
@@ -127,19 +130,38 @@ def make_alibi_bias_grid_figure(
     }
     layout["coloraxis"] = {"colorscale": BIAS_SCALE, "cmin": float(symlog_bias(
         np.float64(lowest), floor)), "cmax": 0, "colorbar": colorbar}
-    # The highlight changes colours alone: plotly.js redraws a title's box and colour without
+    # The highlight changes a border's colour alone: plotly.js redraws a title's box without
     # computing the figure again (a bold title, a new text, is a new layout: ~200 ms at 64 heads
     # for each change of the head control). Every title has the same border, so none moves.
+    # (The text keeps the layout's colour: accent-red text is too dark for the dark theme,
+    # figures.contrast gave it the theme's colour anyway.)
     for h, annotation in enumerate(layout.get("annotations", [])):
-        chosen = h == highlight
-        annotation.update(font={"size": 10, "color": HIGHLIGHT} if chosen else {"size": 10},
-                          borderwidth=1.5, borderpad=1,
-                          bordercolor=HIGHLIGHT if chosen else "rgba(0,0,0,0)")
+        annotation.update(font={"size": 10}, borderwidth=1.5, borderpad=1,
+                          bordercolor=_title_border(h == highlight))
     fig = go.Figure(data=traces, layout=layout)
     height = 150 + 150 * rows
     base_layout(fig, message("fig.alibi.grid_title", lang), height=height)
     fig.update_layout(margin={"t": 100})  # the two-line panel titles under the figure's title
     return fig
+
+
+def _title_border(chosen: bool) -> str | None:
+    """A grid panel title's border colour: the accent for the head the head control names,
+    plotly's default (transparent) for the others."""
+    return HIGHLIGHT if chosen else None
+
+
+def add_bias_grid_head_states(fig: go.Figure, heads: int) -> go.Figure:
+    """The grid's outlined title at every head 1..`heads` (the first `heads` annotations are
+    the panel titles), so that dragging the head slider moves the outline in the browser
+    (`add_live_states`). A state sets every title's border: states are applied one after
+    another while the thumb moves, so each must undo whichever came before (at 64 heads,
+    64 x 64 borders: ~140 KB of JSON, beside the grid's 1.2 MB)."""
+    def outlined(chosen: int) -> dict:
+        return {f"annotations[{h}].bordercolor": _title_border(h == chosen)
+                for h in range(heads)}
+
+    return add_live_states(fig, "head", [(h + 1, {}, outlined(h), []) for h in range(heads)])
 
 
 def make_alibi_head_figure(
@@ -164,6 +186,21 @@ def make_alibi_head_figure(
                  xanchor="auto", align="center")
     return base_layout(fig, message("fig.alibi.head_title", lang, head=head + 1, slope=slope),
                        height=520)
+
+
+def add_alibi_head_states(fig: go.Figure, overview: Overview, slopes: np.ndarray, *,
+                          heads: Sequence[int], lang: Lang = "en") -> go.Figure:
+    """The enlarged head (`make_alibi_head_figure` of `overview`) at each head of `heads`
+    (1-based; `figures.common.live_values` picks them within MAX_LIVE_NUMBERS), so that dragging
+    the head slider draws it in the browser (`add_live_states`): its cells and its title, the
+    rest is the same at every head. None for fewer than two heads."""
+    if len(heads) < 2:
+        return fig
+    return add_live_states(fig, "head", [
+        (h, {"z": [typed_array(overview.values[h - 1])]},
+         {"title.text": message("fig.alibi.head_title", lang, head=h, slope=float(slopes[h - 1]))},
+         [0])
+        for h in heads])
 
 
 def make_alibi_reach_figure(reach: AttentionReach, *, lang: Lang = "en") -> go.Figure:

@@ -1,0 +1,103 @@
+"""The ALiBi page's live states (figures.common.add_live_states): each state the enlarged head and
+the bias grid carry for the head slider, applied as the browser applies it, draws the figure the
+server makes at that head."""
+
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+import pytest
+
+from core import alibi
+from figures.alibi import (
+    HIGHLIGHT,
+    add_alibi_head_states,
+    add_bias_grid_head_states,
+    make_alibi_bias_grid_figure,
+    make_alibi_head_figure,
+)
+from figures.common import MAX_LIVE_NUMBERS, live_values, typed_array
+from tests.live_states import assert_states_draw_the_servers_figures, live_states
+
+
+@pytest.mark.parametrize(("causal", "positions", "side"), [(True, 12, 256), (False, 40, 16)])
+def test_alibi_head_states_draw_each_head(causal, positions, side):
+    """Exact cells (12 positions) and block means (40 positions in 16 x 16 cells), masked and
+    symmetric: every head's cells and title."""
+    overview = alibi.alibi_bias_overview(8, positions, causal=causal, max_side=side)
+    slopes = alibi.alibi_slopes(8)
+
+    def make(head):
+        fig = make_alibi_head_figure(overview, head - 1, float(slopes[head - 1]))
+        return add_alibi_head_states(fig, overview, slopes, heads=list(range(1, 9)))
+
+    values = assert_states_draw_the_servers_figures(make, "head", 3)
+    assert values == [str(h) for h in range(1, 9)]
+
+
+def test_alibi_head_states_carry_the_cells_bit_for_bit():
+    """The hover prints the bias to 4 decimals: the state's cells are the server's float32
+    numbers, not rounded text (-1/32 rounded to 4 decimals half to even is -0.0312, printed
+    from float32 it is -0.0313)."""
+    overview = alibi.alibi_bias_overview(8, 6, max_side=256)
+    slopes = alibi.alibi_slopes(8)  # 1/2, 1/4, ..., 1/256
+    fig = add_alibi_head_states(make_alibi_head_figure(overview, 0, 0.5), overview, slopes,
+                                heads=[1, 5])
+    spec = live_states(fig, "head")["updates"][1][0]["z"][0]
+    z = np.frombuffer(base64.b64decode(spec["bdata"]), dtype=spec["dtype"]).reshape(6, 6)
+    assert spec["dtype"] == "f4" and z[1, 0] == np.float32(-1 / 32)  # head 5: m = 2^-5
+    assert z[5, 0] == np.float32(-5 / 32) and np.isnan(z[0, 1])  # masked above the diagonal
+
+
+def test_typed_array_round_trips_float64_and_keeps_the_shape():
+    values = np.arange(6, dtype=np.float64).reshape(2, 3) / 3
+    spec = typed_array(values)
+    assert (spec["dtype"], spec["shape"]) == ("f8", "2, 3")
+    np.testing.assert_array_equal(
+        np.frombuffer(base64.b64decode(spec["bdata"]), dtype="<f8").reshape(2, 3), values)
+
+
+def test_alibi_head_states_at_the_pages_sizes_stay_within_the_bound():
+    """The page asks `live_values` which heads to carry: at the default 256 positions one head
+    (256 x 256 cells) is too large to carry at all; at 64 positions with 64 heads some are
+    carried, evenly spaced, the drawn one among them."""
+    assert live_values(1, 8, drawn=1, per_state=256 * 256) == []
+    heads = live_values(1, 64, drawn=10, per_state=64 * 64)
+    assert len(heads) * 64 * 64 <= MAX_LIVE_NUMBERS + 64 * 64  # the drawn head may add one
+    assert heads[0] == 1 and heads[-1] == 64 and 10 in heads and len(heads) < 64
+    assert live_values(1, 8, drawn=1, per_state=64 * 64) == list(range(1, 9))
+
+
+def test_alibi_head_figure_without_two_heads_carries_no_states():
+    overview = alibi.alibi_bias_overview(2, 8)
+    fig = add_alibi_head_states(make_alibi_head_figure(overview, 0, 0.25), overview,
+                                alibi.alibi_slopes(2), heads=[1])
+    assert not isinstance(fig.layout.meta, dict) or "live" not in fig.layout.meta
+
+
+@pytest.mark.parametrize("heads", [3, 12])
+def test_bias_grid_outline_follows_each_head(heads):
+    overview = alibi.alibi_bias_overview(heads, 10, max_side=8)
+    slopes = alibi.alibi_slopes(heads)
+
+    def make(head):
+        fig = make_alibi_bias_grid_figure(overview, slopes, highlight=head - 1)
+        return add_bias_grid_head_states(fig, heads)
+
+    values = assert_states_draw_the_servers_figures(make, "head", 2)
+    assert values == [str(h) for h in range(1, heads + 1)]
+
+
+def test_bias_grid_state_undoes_the_state_before_it():
+    """States are applied one after another while the thumb moves: after head 2's and then
+    head 5's, only head 5's title is outlined."""
+    overview = alibi.alibi_bias_overview(8, 10, max_side=8)
+    fig = add_bias_grid_head_states(
+        make_alibi_bias_grid_figure(overview, alibi.alibi_slopes(8), highlight=0), 8)
+    states = live_states(fig, "head")
+    for head in (2, 5):
+        _, layout, traces = states["updates"][states["values"].index(str(head))]
+        fig.plotly_update(relayout_data=layout, trace_indexes=traces)
+    assert [a.bordercolor for a in fig.layout.annotations[:8]] == [
+        HIGHLIGHT if h == 4 else None for h in range(8)]
