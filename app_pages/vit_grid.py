@@ -2,6 +2,7 @@
 
 import dataclasses
 import math
+from collections.abc import Iterator
 
 import numpy as np
 import streamlit as st
@@ -11,7 +12,10 @@ from core import mrope, rope_2d, vit_grid
 from core._checks import InputError
 from core.limits import DEFAULT_BASE
 from export.files import TableExport
+from figures.common import MAX_LIVE_NUMBERS, live_values
 from figures.vit_grid import (
+    add_rope_2d_states,
+    add_rope_2d_tiles_states,
     make_halves_figure,
     make_mrope_ids_figure,
     make_mrope_logits_figure,
@@ -61,44 +65,58 @@ def cached_overview(grid_h: int, grid_w: int, d_model: int, base: float, cls_tok
     return vit_grid.vit_encoding_overview(grid_h, grid_w, d_model, base=base, cls_token=cls_token)
 
 
-def rope_angles(grid_h: int, grid_w: int, d_head: int, head: int) -> list[np.ndarray]:
-    """Each rotation's (H, W, d_head/2) angles: axial, DINOv3, RoPE-Mixed's `head` (1-based)."""
-    mixed = rope_2d.rope_2d_mixed_frequencies(d_head, rope_2d.MIXED_HEADS)[head - 1: head]
-    return [rope_2d.rope_2d_axial_angles(grid_h, grid_w, d_head),
-            rope_2d.rope_2d_dinov3_angles(grid_h, grid_w, d_head),
-            rope_2d.rope_2d_mixed_angles(grid_h, grid_w, mixed)[0]]
+def rope_angles(grid_h: int, grid_w: int, d_head: int) -> Iterator[np.ndarray]:
+    """Each rotation's (H, W, d_head/2) angles: axial, DINOv3, then RoPE-Mixed's heads 1..12
+    (one at a time: 4 MB each at a 64 x 64 grid and d_head 256)."""
+    yield rope_2d.rope_2d_axial_angles(grid_h, grid_w, d_head)
+    yield rope_2d.rope_2d_dinov3_angles(grid_h, grid_w, d_head)
+    mixed = rope_2d.rope_2d_mixed_frequencies(d_head, rope_2d.MIXED_HEADS)
+    for head in range(rope_2d.MIXED_HEADS):
+        yield rope_2d.rope_2d_mixed_angles(grid_h, grid_w, mixed[head: head + 1])[0]
+
+
+AXIAL, DINOV3 = 0, 1  # the rotations' places in cached_rope_offsets; RoPE-Mixed's head h: 1 + h
+
+
+def mixed_rotation(head: int) -> int:
+    """RoPE-Mixed's head `head` (1-based)'s place among the rotations."""
+    return 1 + head
 
 
 # Each rotation's similarity at every offset (every angle is affine in the patch's row and
-# column): every map and tile is read off these, no (H*W, d_head) table made. (3, 127, 127)
-# float64 at a 64 x 64 grid (390 KB); the maps and tiles made of them are cached on their own.
-@bounded_cache(max_entries=2, max_bytes=MB, worst_case=[(64, 64, 256, 12)])
-def cached_rope_offsets(grid_h: int, grid_w: int, d_head: int, head: int) -> list[np.ndarray]:
-    return [rope_2d.rope_2d_offset_similarity(angles)
-            for angles in rope_angles(grid_h, grid_w, d_head, head)]
+# column): every map and tile is read off these, no (H*W, d_head) table made. Every mixed head
+# is kept: the head slider's previews draw them all. (14, 127, 127) at a 64 x 64 grid, float32
+# as the charts draw them (0.9 MB, ~0.3 s to make at d_head 256: one such entry, two smaller);
+# the tiles made of them are cached on their own.
+@bounded_cache(max_entries=2, max_bytes=3 * MB // 2, worst_case=[(64, 64, 256)])
+def cached_rope_offsets(grid_h: int, grid_w: int, d_head: int) -> np.ndarray:
+    return np.stack([rope_2d.rope_2d_offset_similarity(angles)
+                     for angles in rope_angles(grid_h, grid_w, d_head)]).astype(np.float32)
 
 
-# The three rotations' maps for a patch: (3, H, W) float32 at most 64 x 64 (48 KB each).
-@bounded_cache(max_entries=16, max_bytes=MB // 2, worst_case=[(64, 64, 256, 12, 63, 0)])
-def cached_rope_maps(grid_h: int, grid_w: int, d_head: int, head: int, row: int, col: int):
+def rope_maps(grid_h: int, grid_w: int, d_head: int, row: int, col: int) -> np.ndarray:
+    """Every rotation's map for a patch, read off the offsets: (14, H, W) float32 (a gather,
+    ~0.5 ms at a 64 x 64 grid: not worth a cache)."""
     return np.stack([vit_grid.offset_similarity_maps(offsets, [row], [col])[0, 0]
-                     for offsets in cached_rope_offsets(grid_h, grid_w, d_head, head)]
-                    ).astype(np.float32)
+                     for offsets in cached_rope_offsets(grid_h, grid_w, d_head)])
 
 
 # Four mosaics in one chart, each at most 210 cells a side: every patch of ViT-B's 14 x 14 grid
 # exactly, and under 1 MB sent per change at a 64 x 64 grid (at 300 a side, 2.4 MB).
 ROPE_TILES_MOSAIC = 210
+# Cells of the maps' previews of other heads (the head slider's live states): with the tiles'
+# 1.2 MB and the maps' own 0.15 MB at a 64 x 64 grid, 4 heads' maps (0.1 MB) keep the view
+# under 1.5 MB per rerun; up to a 36 x 36 grid every head is previewed.
+ROPE_PREVIEW_CELLS = 16_384
 
 
-# The three rotations' tiles, float32: at most 3 x (14, 14, 14, 14) cells (0.5 MB).
-@bounded_cache(max_entries=4, max_bytes=MB, worst_case=[(64, 64, 256, 12)])
-def cached_rope_tiles(grid_h: int, grid_w: int, d_head: int, head: int):
-    return [
-        dataclasses.replace(tiles, tiles=tiles.tiles.astype(np.float32))
-        for tiles in (vit_grid.offset_similarity_tiles(offsets, max_side=ROPE_TILES_MOSAIC)
-                      for offsets in cached_rope_offsets(grid_h, grid_w, d_head, head))
-    ]
+# One rotation's tiles (`rotation`: AXIAL, DINOV3 or `mixed_rotation(head)`), float32: at most
+# (14, 14, 14, 14) cells (150 KB); the head slider's previews ask for every head's at small grids.
+@bounded_cache(max_entries=32, max_bytes=MB, worst_case=[(64, 64, 256, AXIAL)])
+def cached_rope_tiles(grid_h: int, grid_w: int, d_head: int, rotation: int):
+    tiles = vit_grid.offset_similarity_tiles(cached_rope_offsets(grid_h, grid_w, d_head)[rotation],
+                                             max_side=ROPE_TILES_MOSAIC)
+    return dataclasses.replace(tiles, tiles=tiles.tiles.astype(np.float32))
 
 
 MROPE_OFFSETS = 512  # offsets drawn: well past a 64-patch side
@@ -289,22 +307,47 @@ def rope_section() -> None:
     with head_column:
         head = controls.slider("head")
     mae = cached_patch_map(grid_h, grid_w, d_model, base, row, col)
-    axial, dinov3, mixed = cached_rope_maps(grid_h, grid_w, d_head, head, row, col)
-    maps = [(t("fig.vit_grid.rope_mae"), mae), (t("fig.vit_grid.rope_axial"), axial),
-            (t("fig.vit_grid.rope_dinov3"), dinov3),
-            (t("fig.vit_grid.rope_mixed", head=head), mixed)]
-    show_chart(make_rope_2d_figure(maps, row=row, col=col, lang=lang), key="rope_chart",
+    rotations = rope_maps(grid_h, grid_w, d_head, row, col)  # (14, H, W)
+
+    def mixed_title(at: int) -> str:
+        return t("fig.vit_grid.rope_mixed", head=at)
+
+    maps = [(t("fig.vit_grid.rope_mae"), mae), (t("fig.vit_grid.rope_axial"), rotations[AXIAL]),
+            (t("fig.vit_grid.rope_dinov3"), rotations[DINOV3]),
+            (mixed_title(head), rotations[mixed_rotation(head)])]
+    # Both charts follow a dragged head slider: the maps at every head (evenly spaced ones on
+    # grids past 36 x 36, said below), the tiles at the same heads when they fit.
+    cells = grid_h * grid_w
+    previewed = live_values(1, rope_2d.MIXED_HEADS, drawn=head, per_state=cells,
+                            most=max(2, ROPE_PREVIEW_CELLS // cells))
+    show_chart(add_rope_2d_states(make_rope_2d_figure(maps, row=row, col=col, lang=lang), maps,
+                                  {at: (mixed_title(at), rotations[mixed_rotation(at)])
+                                   for at in previewed}),
+               key="rope_chart",
                name=file_stem("vit-grid-rope", f"{grid_h}x{grid_w}", f"dhead{d_head}",
                               f"head{head}", f"r{row}c{col}"))
     fx, fy = rope_2d.rope_2d_mixed_frequencies(d_head, rope_2d.MIXED_HEADS)[head - 1, 0]
     angle = math.degrees(math.atan2(fy, fx)) % 360
     explain(t("vit-grid.rope_caption", pairs=d_head // 2, d_model=d_model, head=head,
               angle=angle, angle_right=(angle + 90) % 360), caption=True)
-    titles = [title for title, _ in maps]
-    tiles = zip(titles, [cached_tiles(grid_h, grid_w, d_model, base, ROPE_TILES_MOSAIC),
-                         *cached_rope_tiles(grid_h, grid_w, d_head, head)], strict=True)
+    if len(previewed) < rope_2d.MIXED_HEADS:
+        explain(t("vit-grid.rope_preview_some", shown=len(previewed),
+                  heads=rope_2d.MIXED_HEADS), caption=True)
     with page_only("vit-grid-rope-tiles"):  # a slide shows the four maps
-        show_chart(make_rope_2d_tiles_figure(list(tiles), lang=lang), key="rope_tiles_chart",
+        tiles = [(t("fig.vit_grid.rope_mae"),
+                  cached_tiles(grid_h, grid_w, d_model, base, ROPE_TILES_MOSAIC)),
+                 (t("fig.vit_grid.rope_axial"), cached_rope_tiles(grid_h, grid_w, d_head, AXIAL)),
+                 (t("fig.vit_grid.rope_dinov3"),
+                  cached_rope_tiles(grid_h, grid_w, d_head, DINOV3)),
+                 (mixed_title(head),
+                  cached_rope_tiles(grid_h, grid_w, d_head, mixed_rotation(head)))]
+        mosaic_cells = tiles[-1][1].mosaic().size
+        last = {} if len(previewed) * mosaic_cells > MAX_LIVE_NUMBERS else {
+            at: (mixed_title(at), cached_rope_tiles(grid_h, grid_w, d_head, mixed_rotation(at)))
+            for at in previewed}
+        show_chart(add_rope_2d_tiles_states(make_rope_2d_tiles_figure(tiles, lang=lang), tiles,
+                                            last),
+                   key="rope_tiles_chart",
                    name=file_stem("vit-grid-rope-tiles", f"{grid_h}x{grid_w}", f"d{d_model}",
                                   f"dhead{d_head}", f"head{head}"))
         explain(t("vit-grid.rope_tiles_caption"), caption=True)

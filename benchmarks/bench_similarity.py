@@ -84,6 +84,12 @@ def old_pairwise(table: np.ndarray, metric: str) -> similarity.PairwiseSimilarit
     )
 
 
+def pair_distances(table: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Euclidean distances |table[p[j]] - table[q[j]]|: ``(len(p),)``, float64."""
+    diff = table[p].astype(np.float64) - table[q].astype(np.float64)  # (m, d)
+    return np.linalg.norm(diff, axis=1)
+
+
 def old_sample(table: np.ndarray, metric: str) -> similarity.PairSample:
     """`pair_sample` as it was: the rows gathered once for the similarity, once for the
     distance."""
@@ -91,7 +97,7 @@ def old_sample(table: np.ndarray, metric: str) -> similarity.PairSample:
     return similarity.PairSample(
         p=p, q=q, offsets=q - p,
         similarity=similarity.pair_similarities(table, p, q, metric=metric),
-        distance=similarity.pair_distances(table, p, q),
+        distance=pair_distances(table, p, q),
     )
 
 

@@ -14,10 +14,10 @@ Vision transformers since MAE rotate queries and keys instead of adding a table:
 
 For a query and a key whose pairs all point the same way, q.k / (d_head/2) at patches p and p'
 is the mean over pairs of cos(angle_p - angle_p'): `rope_2d_similarity`. That is the cosine
-similarity of the vectors [cos angle_p | sin angle_p] (`rope_2d_table`), so the ViT paper's tiles
-of a rotation are `core.vit_grid.similarity_tiles` of that table. Every angle here is affine in
+similarity of the vectors [cos angle_p | sin angle_p] (tests/reference.py's `rope_2d_table`), so
+the ViT paper's tiles of a rotation are that table's, as for MAE's. Every angle here is affine in
 the patch's row and column, so that value depends on the offset alone: `rope_2d_offset_similarity`
-gives it at each offset, and `core.vit_grid.offset_similarity_tiles` the same tiles from it.
+gives it at each offset, and `core.vit_grid.offset_similarity_tiles` the tiles from it.
 """
 
 from __future__ import annotations
@@ -151,14 +151,3 @@ def rope_2d_offset_similarity(angles: np.ndarray) -> np.ndarray:
     dx = np.outer(np.arange(-(cols - 1), cols), per_col)  # (2 cols - 1, pairs)
     return (np.cos(dy) @ np.cos(dx).T - np.sin(dy) @ np.sin(dx).T) / pairs
 
-
-def rope_2d_table(angles: np.ndarray) -> np.ndarray:
-    """(rows * cols, 2 pairs) float64: each patch's rotation as [cos angle | sin angle], row by
-    row. Every row has norm sqrt(pairs), and the cosine similarity of two rows is
-    `rope_2d_similarity`'s value for those patches (cos a cos b + sin a sin b = cos(a - b)): a
-    table that `core.vit_grid`'s similarity functions read as they read MAE's."""
-    angles = np.asarray(angles, dtype=np.float64)
-    if angles.ndim != 3:
-        raise ValueError(f"angles must have shape (rows, cols, pairs), got {angles.shape}")
-    flat = angles.reshape(-1, angles.shape[-1])
-    return np.concatenate([np.cos(flat), np.sin(flat)], axis=1)

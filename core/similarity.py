@@ -250,13 +250,6 @@ def anchor_profile(table: np.ndarray, anchor: int, *, metric: Metric = "cosine")
     return dots / (np.linalg.norm(rows, axis=1) * np.linalg.norm(rows[anchor]))
 
 
-def pair_distances(table: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Euclidean distances |table[p[j]] - table[q[j]]|: ``(len(p),)``, float64."""
-    table = _rows(table)
-    diff = table[p].astype(np.float64) - table[q].astype(np.float64)  # (m, d)
-    return np.linalg.norm(diff, axis=1)
-
-
 def offset_distance(
     offsets: np.ndarray, d_model: int, *, base: float = limits.DEFAULT_BASE
 ) -> np.ndarray:
@@ -374,7 +367,7 @@ def _pair_samples(
     p, q = sample_pairs(table.shape[0], count, seed=seed)
     a = table[p].astype(np.float64)  # (count, d)
     b = table[q].astype(np.float64)  # (count, d)
-    distance = np.linalg.norm(a - b, axis=1)  # (count,) as `pair_distances`
+    distance = np.linalg.norm(a - b, axis=1)  # (count,) |table[p] - table[q]|
     return {
         metric: PairSample(p=p, q=q, offsets=q - p, similarity=_similarity(a, b, metric),
                            distance=distance)

@@ -119,50 +119,6 @@ def parse_patch(text: str, grid_h: int, grid_w: int) -> tuple[int, int]:
     return row, col
 
 
-def _patches(embedding: np.ndarray, grid_h: int, grid_w: int) -> np.ndarray:
-    """The patch rows of a 2-D embedding, cls row dropped: ``(grid_h * grid_w, d)``."""
-    embedding = check_finite_array("embedding", embedding, ndim=2)
-    count = grid_h * grid_w
-    if embedding.shape[0] not in (count, count + 1):
-        raise ValueError(
-            f"embedding has {embedding.shape[0]} rows: a {grid_h} x {grid_w} grid needs "
-            f"{count} (or {count + 1} with a cls token)"
-        )
-    return embedding[-count:]
-
-
-def _cosine_rows(patches: np.ndarray, sources: np.ndarray) -> np.ndarray:
-    """Cosine similarity of patches[sources] with every patch: ``(len(sources), H*W)``."""
-    unit = patches / np.linalg.norm(patches, axis=1, keepdims=True)  # (H*W, d)
-    return unit[sources] @ unit.T
-
-
-def patch_similarity_map(
-    embedding: np.ndarray, grid_h: int, grid_w: int, row: int, col: int
-) -> np.ndarray:
-    """Cosine similarity of patch (row, col) with every patch, laid out as the grid ``(H, W)``."""
-    patches = _patches(embedding, grid_h, grid_w)  # (H*W, d)
-    row = check_int("row", row, minimum=0, maximum=grid_h - 1)
-    col = check_int("col", col, minimum=0, maximum=grid_w - 1)
-    return _cosine_rows(patches, np.array([row * grid_w + col]))[0].reshape(grid_h, grid_w)
-
-
-def half_similarity_maps(
-    embedding: np.ndarray, grid_h: int, grid_w: int, row: int, col: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The similarity map from each half alone: ``(column half (H, W), row half (H, W))``.
-
-    Channels [0, d/2) hold the column (x) code, so their map is constant down each column;
-    [d/2, d) hold the row (y) code, constant along each row.
-    """
-    patches = _patches(embedding, grid_h, grid_w)  # (H*W, d)
-    half = patches.shape[1] // 2
-    return (
-        patch_similarity_map(patches[:, :half], grid_h, grid_w, row, col),  # (H, W) x-code
-        patch_similarity_map(patches[:, half:], grid_h, grid_w, row, col),  # (H, W) y-code
-    )
-
-
 @dataclass(frozen=True)
 class SimilarityTiles:
     """The ViT paper's tiles: a grid of tiles, each a (possibly averaged) similarity map."""
@@ -190,27 +146,6 @@ class SimilarityTiles:
         return out.reshape(th * (h + 1), tw * (w + 1))
 
 
-def similarity_tiles(
-    embedding: np.ndarray,
-    grid_h: int,
-    grid_w: int,
-    *,
-    max_tiles: int = MAX_TILES_SIDE,
-    max_side: int = MAX_MOSAIC_SIDE,
-) -> SimilarityTiles:
-    """One tile per patch for grids up to `max_tiles` per side, else evenly spread patches.
-
-    Each tile is that patch's cosine similarity with every patch, resampled (`core.overview`'s
-    low-pass at evenly spaced centres) so that the whole mosaic stays within about `max_side`
-    cells per side.
-    """
-    patches = _patches(embedding, grid_h, grid_w)  # (H*W, d)
-    tile_rows, tile_cols = _tile_patches(grid_h, grid_w, max_tiles)
-    sources = (tile_rows[:, None] * grid_w + tile_cols[None, :]).reshape(-1)  # (th * tw,)
-    maps = _cosine_rows(patches, sources).reshape(-1, grid_h, grid_w)  # (th * tw, H, W)
-    return _resampled_tiles(maps, tile_rows, tile_cols, max_side)
-
-
 def _tile_patches(grid_h: int, grid_w: int, max_tiles: int) -> tuple[np.ndarray, np.ndarray]:
     """The patches that get a tile: every row and column up to `max_tiles`, else evenly spread
     ones (first and last kept). ``(th,), (tw,)``."""
@@ -220,18 +155,29 @@ def _tile_patches(grid_h: int, grid_w: int, max_tiles: int) -> tuple[np.ndarray,
     return tile_rows, tile_cols
 
 
+def _tile_shape(grid_h: int, grid_w: int, tiles_h: int, tiles_w: int,
+                max_side: int) -> tuple[int, int]:
+    """Cells (h, w) of each tile: the grid itself if the mosaic fits `max_side` cells a side,
+    else the grid at one scale for both axes, so a tile keeps the grid's aspect (40 x 64 patches
+    at 14 x 14 tiles: 12 x 20 cells, not 20 x 20), each side at least one cell."""
+    max_side = check_int("max_side", max_side, minimum=1)
+    fit_h = max(1, max_side // tiles_h - 1)  # the most cells a tile can have down, gaps included
+    fit_w = max(1, max_side // tiles_w - 1)
+    scale = min(1.0, fit_h / grid_h, fit_w / grid_w)  # cells per patch, the same on both axes
+    return max(1, round(grid_h * scale)), max(1, round(grid_w * scale))
+
+
 def _resampled_tiles(maps: np.ndarray, tile_rows: np.ndarray, tile_cols: np.ndarray,
                      max_side: int) -> SimilarityTiles:
-    """Tiles from each tile patch's map ``(th * tw, H, W)``, resampled so the mosaic stays
-    within about `max_side` cells per side."""
+    """Tiles from each tile patch's map ``(th * tw, H, W)``, resampled (`_tile_shape`) so the
+    mosaic stays within about `max_side` cells per side."""
     grid_h, grid_w = maps.shape[1:]
-    tile_h = max(1, max_side // tile_rows.size - 1)  # cells per tile side
-    tile_w = max(1, max_side // tile_cols.size - 1)
+    tile_h, tile_w = _tile_shape(grid_h, grid_w, tile_rows.size, tile_cols.size, max_side)
     means = resampler(grid_w, tile_w).apply(resampler(grid_h, tile_h).apply(maps, axis=1), axis=2)
     return SimilarityTiles(
         tile_rows=tile_rows,
         tile_cols=tile_cols,
-        tiles=means.reshape(tile_rows.size, tile_cols.size, *means.shape[1:]),
+        tiles=means.reshape(tile_rows.size, tile_cols.size, *means.shape[1:]),  # (th, tw, h, w)
         grid_h=grid_h,
         grid_w=grid_w,
     )
@@ -244,7 +190,8 @@ def _resampled_tiles(maps: np.ndarray, tile_rows: np.ndarray, tile_cols: np.ndar
 # in each half), and cos(e_(y,x), e_(y',x')) = (f(x - x') + f(y - y')) / 2 with
 # f(k) = (4/d) sum_j cos(w_j k), the page's formula; so are the 2-D rotations
 # (`core.rope_2d.rope_2d_offset_similarity`). g replaces the (H*W, d) table and its (tiles, H*W)
-# product: at 64 x 64, d 1280, ~60 -> ~10 ms.
+# product (tests/reference.py keeps that way, as the tests' oracle): at 64 x 64, d 1280,
+# ~60 -> ~10 ms.
 
 
 def _check_offsets(offsets: np.ndarray) -> tuple[np.ndarray, int, int]:
@@ -272,7 +219,11 @@ def offset_similarity_maps(offsets: np.ndarray, rows: np.ndarray, cols: np.ndarr
 def offset_similarity_tiles(
     offsets: np.ndarray, *, max_tiles: int = MAX_TILES_SIDE, max_side: int = MAX_MOSAIC_SIDE,
 ) -> SimilarityTiles:
-    """`similarity_tiles` from the similarity at each offset (`offset_similarity_maps`)."""
+    """The ViT paper's tiles (`SimilarityTiles`) from the similarity at each offset
+    (`offset_similarity_maps`): one tile per patch for grids up to `max_tiles` per side, else
+    evenly spread patches (first and last kept); each tile resampled (`core.overview`'s low-pass
+    at evenly spaced centres, one scale for both axes) so that the whole mosaic stays within
+    about `max_side` cells per side."""
     offsets, grid_h, grid_w = _check_offsets(offsets)
     tile_rows, tile_cols = _tile_patches(grid_h, grid_w, max_tiles)
     maps = offset_similarity_maps(offsets, tile_rows, tile_cols)  # (th, tw, H, W)
@@ -305,7 +256,8 @@ def sincos_half_maps(
     grid_h: int, grid_w: int, d_model: int, row: int, col: int, *,
     base: float = limits.DEFAULT_BASE,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """`half_similarity_maps` of `sincos_2d_encoding(grid_h, grid_w, d_model, base=base)`:
+    """The similarity map from each half of `sincos_2d_encoding(grid_h, grid_w, d_model,
+    base=base)` alone (the column (x) code of channels [0, d/2), the row (y) code of [d/2, d)):
     each half's cosine is f of its own offset alone, f(x - col) down every column and
     f(y - row) along every row. ``(column half (H, W), row half (H, W))``."""
     f_rows, f_cols = _axis_cosines(grid_h, grid_w, d_model, base)
@@ -326,8 +278,9 @@ def sincos_similarity_tiles(
     max_tiles: int = MAX_TILES_SIDE,
     max_side: int = MAX_MOSAIC_SIDE,
 ) -> SimilarityTiles:
-    """`similarity_tiles` of `sincos_2d_encoding(grid_h, grid_w, d_model, base=base)`, from the
-    similarity at each offset instead of the table."""
+    """The tiles of `sincos_2d_encoding(grid_h, grid_w, d_model, base=base)`, each tile patch's
+    cosine similarity with every patch, from the similarity at each offset instead of the table
+    (`offset_similarity_tiles`)."""
     offsets = sincos_offset_similarity(grid_h, grid_w, d_model, base=base)
     return offset_similarity_tiles(offsets, max_tiles=max_tiles, max_side=max_side)
 
@@ -336,8 +289,8 @@ def sincos_patch_map(
     grid_h: int, grid_w: int, d_model: int, row: int, col: int, *,
     base: float = limits.DEFAULT_BASE,
 ) -> np.ndarray:
-    """`patch_similarity_map` of `sincos_2d_encoding(grid_h, grid_w, d_model, base=base)`, from
-    the similarity at each offset: ``(H, W)``."""
+    """The cosine similarity of patch (row, col)'s code in `sincos_2d_encoding(grid_h, grid_w,
+    d_model, base=base)` with every patch's, from the similarity at each offset: ``(H, W)``."""
     offsets = sincos_offset_similarity(grid_h, grid_w, d_model, base=base)
     row = check_int("row", row, minimum=0, maximum=grid_h - 1)
     col = check_int("col", col, minimum=0, maximum=grid_w - 1)

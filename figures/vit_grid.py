@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -9,12 +11,14 @@ from plotly.subplots import make_subplots
 from core.overview import Overview
 from core.vit_grid import SimilarityTiles
 from figures.common import (
+    add_live_states,
     add_note,
     base_layout,
     grid_axes,
     grid_layout,
     grid_refs,
     heatmap_smoothing,
+    typed_array,
 )
 from figures.heatmap import make_pe_heatmap_figure
 from locales import Lang, message
@@ -37,6 +41,13 @@ def similarity_range(*maps: np.ndarray) -> dict:
     """The colour range shared by some maps: their lowest value up to 1 (a patch with itself)."""
     low = min(float(np.nanmin(m)) for m in maps)
     return {"zmin": min(low, 0.999), "zmax": 1.0, "colorscale": SIMILARITY_SCALE}
+
+
+def _colour_axis(colours: dict, colorbar: dict) -> dict:
+    """A layout's shared colour axis from `similarity_range`'s colours: panels that share it
+    change their range with one layout key (a live state's), not one per trace."""
+    return {"colorscale": colours["colorscale"], "cmin": colours["zmin"],
+            "cmax": colours["zmax"], "colorbar": colorbar}
 
 
 def make_tiles_figure(
@@ -68,13 +79,18 @@ def _tiles_shown(tiles: SimilarityTiles, lang: Lang) -> str:
     return message("fig.vit_grid.tiles_shown", lang, shown=shown, averaged=averaged)
 
 
-def _tiles_heatmap(mosaic: np.ndarray, colours: dict, *, lang: Lang,
-                   showscale: bool = True) -> go.Heatmap:
+def _tiles_colorbar(lang: Lang) -> dict:
+    return {"title": {"text": message("fig.vit_grid.cosine", lang)}, "thickness": 12}
+
+
+def _tiles_heatmap(mosaic: np.ndarray, colours: dict | None, *, lang: Lang) -> go.Heatmap:
+    """A mosaic's heatmap on `colours` (`similarity_range`'s) with its colour bar, or with
+    None on the layout's colour axis (`_colour_axis`)."""
+    colouring = ({"coloraxis": "coloraxis"} if colours is None
+                 else {**colours, "colorbar": _tiles_colorbar(lang)})
     return go.Heatmap(
         z=mosaic,
-        **colours,
-        showscale=showscale,
-        colorbar={"title": {"text": message("fig.vit_grid.cosine", lang)}, "thickness": 12},
+        **colouring,
         hoverongaps=False,
         hovertemplate=message("fig.vit_grid.tiles_hover", lang),
         zsmooth=heatmap_smoothing(mosaic),
@@ -82,21 +98,27 @@ def _tiles_heatmap(mosaic: np.ndarray, colours: dict, *, lang: Lang,
 
 
 def _tiles_axes(tiles: SimilarityTiles, lang: Lang) -> tuple[dict, dict]:
-    """The x and y axes of a mosaic: a tick at each tile's centre naming its patch."""
+    """The x and y axes of a mosaic: a tick at each tile's centre naming its patch (at every
+    few tiles along a tile's short side, when the tiles are far from square: the labels there
+    stay at least 0.6 of the long side's spacing apart)."""
     th, tw, h, w = tiles.tiles.shape
+    step_x = -(-3 * (h + 1) // (5 * (w + 1)))  # ceil(0.6 (h + 1) / (w + 1)): 1 unless tall
+    step_y = -(-3 * (w + 1) // (5 * (h + 1)))  # 1 unless the tiles are wide
     common = {"showgrid": False, "zeroline": False,
               "constrain": "domain"}  # with scaleanchor: shrink the plot, do not pad the range
     return (
         {"title": {"text": message("fig.vit_grid.tiles_x_title", lang)},
-         "tickvals": np.arange(tw) * (w + 1) + (w - 1) / 2,
-         "ticktext": [str(c) for c in tiles.tile_cols], **common},
+         "tickvals": (np.arange(tw) * (w + 1) + (w - 1) / 2)[::step_x],
+         "ticktext": [str(c) for c in tiles.tile_cols[::step_x]], **common},
         {"title": {"text": message("fig.vit_grid.tiles_y_title", lang)},
-         "tickvals": np.arange(th) * (h + 1) + (h - 1) / 2,
-         "ticktext": [str(r) for r in tiles.tile_rows], "autorange": "reversed", **common},
+         "tickvals": (np.arange(th) * (h + 1) + (h - 1) / 2)[::step_y],
+         "ticktext": [str(r) for r in tiles.tile_rows[::step_y]], "autorange": "reversed",
+         **common},
     )
 
 
 ROPE_TILES_SIDE = 360  # plot height of each of the 2 x 2 panels
+ROPE_TILES_GAP = 56  # px at least between the panel rows: the upper ticks, the lower titles
 
 
 def make_rope_2d_tiles_figure(
@@ -107,17 +129,23 @@ def make_rope_2d_tiles_figure(
     mosaics = [(title, t.mosaic()) for title, t in tiles]
     cols = 2
     rows = -(-len(tiles) // cols)
+    aspect = mosaics[0][1].shape[0] / mosaics[0][1].shape[1]
+    plot = int(rows * ROPE_TILES_SIDE * min(1.0, aspect)) + ROPE_TILES_GAP  # panels and gap
+    # A fixed fraction of a wide grid's short plot crowded the upper panels' ticks into the lower
+    # titles: at least ROPE_TILES_GAP px, in hundredths (few layouts for grid_layout's cache).
+    spacing = max(0.1, -(-100 * ROPE_TILES_GAP // plot) / 100)
     # One layout dict and one figure (figures.common.grid_layout): ~35 -> ~10 ms a rerun.
     layout = grid_layout(rows, cols, titles=[title for title, _ in mosaics],
-                         horizontal_spacing=0.08, vertical_spacing=0.1)
-    colours = similarity_range(*(mosaic for _, mosaic in mosaics))
+                         horizontal_spacing=0.08, vertical_spacing=spacing)
+    # One colour axis: a head's state sets its range with one key (`add_rope_2d_tiles_states`).
+    layout["coloraxis"] = _colour_axis(similarity_range(*(mosaic for _, mosaic in mosaics)),
+                                       _tiles_colorbar(lang))
     traces = []
     for index, ((_, mosaic), (_, shown)) in enumerate(zip(mosaics, tiles, strict=True)):
         row, col = divmod(index, cols)
         x_key, y_key = grid_axes(index)
         refs = grid_refs(index)
-        traces.append(_tiles_heatmap(mosaic, colours, lang=lang, showscale=index == 0)
-                      .update(refs))
+        traces.append(_tiles_heatmap(mosaic, None, lang=lang).update(refs))
         x_axis, y_axis = _tiles_axes(shown, lang)
         layout[x_key].update(x_axis)
         layout[y_key].update(y_axis, scaleanchor=refs["xaxis"], scaleratio=1)
@@ -127,9 +155,8 @@ def make_rope_2d_tiles_figure(
             layout[x_key].pop("title")
     fig = go.Figure(data=traces, layout=layout)
     add_note(fig, _tiles_shown(tiles[0][1], lang), yshift=24, xanchor="auto", align="center")
-    aspect = mosaics[0][1].shape[0] / mosaics[0][1].shape[1]
-    height = MARGINS + 28 + 40 + int(rows * ROPE_TILES_SIDE * min(1.0, aspect))
-    fig = base_layout(fig, message("fig.vit_grid.rope_tiles_title", lang), height=height)
+    fig = base_layout(fig, message("fig.vit_grid.rope_tiles_title", lang),
+                      height=MARGINS + 28 + plot)
     fig.update_layout(margin_t=fig.layout.margin.t + 28)  # the note, above the panel titles
     return fig
 
@@ -246,13 +273,16 @@ def make_rope_2d_figure(
     # One layout dict and one figure (figures.common.grid_layout): ~24 -> ~8 ms a rerun.
     layout = grid_layout(1, len(maps), titles=[title for title, _ in maps],
                          horizontal_spacing=0.04, vertical_spacing=0.3)
-    colours = similarity_range(*(values for _, values in maps))
+    # One colour axis: a head's state sets its range with one key (`add_rope_2d_states`).
+    layout["coloraxis"] = _colour_axis(
+        similarity_range(*(values for _, values in maps)),
+        {"title": {"text": message("fig.vit_grid.cosine", lang)}})
     traces = []
     for index, (_, values) in enumerate(maps):
         x_key, y_key = grid_axes(index)
         axes = grid_refs(index)
-        traces.append(_grid_heatmap(values, colours, lang=lang,
-                                    showscale=index == len(maps) - 1).update(axes))
+        traces.append(go.Heatmap(z=values, coloraxis="coloraxis",
+                                 hovertemplate=message("fig.vit_grid.grid_hover", lang), **axes))
         traces.append(go.Scatter(x=[col], y=[row], mode="markers", marker=SELECTED,
                                  hoverinfo="skip", showlegend=False, **axes))
         layout[x_key].update(title={"text": message("fig.vit_grid.x_title", lang)},
@@ -264,6 +294,49 @@ def make_rope_2d_figure(
     fig = go.Figure(data=traces, layout=layout)
     return base_layout(fig, message("fig.vit_grid.rope_title", lang, row=row, col=col),
                        height=420)
+
+
+def add_rope_2d_states(fig: go.Figure, maps: list[tuple[str, np.ndarray]],
+                       last: Mapping[int, tuple[str, np.ndarray]]) -> go.Figure:
+    """`make_rope_2d_figure(maps)` with its last panel (RoPE-Mixed's head) as `last` gives it
+    at each head, (panel title, (H, W) similarity), so that dragging the head slider draws it
+    in the browser (`add_live_states`): the panel's cells and title, and the colour range the
+    panels share. None for fewer than two heads."""
+    if len(last) < 2:
+        return fig
+    fixed = [values for _, values in maps[:-1]]
+    panel = len(maps) - 1
+
+    def state(title: str, values: np.ndarray) -> tuple[dict, dict, list[int]]:
+        colours = similarity_range(*fixed, values)
+        return ({"z": [typed_array(values)]},
+                {"coloraxis.cmin": colours["zmin"], "coloraxis.cmax": colours["zmax"],
+                 f"annotations[{panel}].text": title},
+                [2 * panel])  # each panel: its heatmap, then its patch's marker
+
+    return add_live_states(fig, "head", [(head, *state(*shown)) for head, shown in last.items()])
+
+
+def add_rope_2d_tiles_states(fig: go.Figure, tiles: list[tuple[str, SimilarityTiles]],
+                             last: Mapping[int, tuple[str, SimilarityTiles]]) -> go.Figure:
+    """`make_rope_2d_tiles_figure(tiles)` with its last panel as `last` gives it at each head,
+    (panel title, tiles of the same grid), so that dragging the head slider draws it in the
+    browser: the panel's mosaic and title, and the shared colour range. None for fewer than
+    two heads."""
+    if len(last) < 2:
+        return fig
+    fixed = [shown.mosaic() for _, shown in tiles[:-1]]
+    panel = len(tiles) - 1
+
+    def state(title: str, shown: SimilarityTiles) -> tuple[dict, dict, list[int]]:
+        mosaic = shown.mosaic()
+        colours = similarity_range(*fixed, mosaic)
+        return ({"z": [typed_array(mosaic)]},
+                {"coloraxis.cmin": colours["zmin"], "coloraxis.cmax": colours["zmax"],
+                 f"annotations[{panel}].text": title},
+                [panel])
+
+    return add_live_states(fig, "head", [(head, *state(*shown)) for head, shown in last.items()])
 
 
 MROPE_AXIS_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#7f7f7f")  # time, height, width, text

@@ -218,8 +218,17 @@ LIVE_DRAG_WATCH_JS = """() => {
 LIVE_CONTROLS: dict[str, list[tuple[str, str, bool]]] = {
     "/order": [("head", "order_attention_chart", True),
                ("layer", "order_attention_chart", True)],
+    "/similarity?view=offset": [("offset", "offset_chart", True),
+                                ("anchor", "offset_chart", True)],
+    "/similarity?view=anchor": [("anchor", "anchor_chart", True)],
+    "/similarity?view=rotation": [("anchor", "rotation_chart", True),
+                                  ("offset", "shift_chart", True),
+                                  ("pair", "rotation_chart", True)],
     "/learned-vs-sinusoidal?view=offset": [("anchor", "offset_chart", True)],
     "/heatmap": [("zoom_pos", "zoom_chart", True), ("zoom_dim", "zoom_chart", True)],
+    "/alibi?view=heads": [("head", "bias_grid_chart", True)],
+    "/alibi?view=head&positions=64": [("head", "head_chart", True)],
+    "/vit-grid?view=rope": [("head", "rope_chart", True)],
 }
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-import core
 from core import vit_grid
 from figures.vit_grid import (
     make_halves_figure,
@@ -139,21 +138,19 @@ def test_vit_grid_presentation_mode_hides_the_explanations(view, charts):
 
 
 def test_vit_grid_figures_in_chinese():
-    emb = core.sincos_2d_encoding(6, 10, 32, cls_token=True)
-    tiles = make_tiles_figure(vit_grid.similarity_tiles(emb, 6, 10), lang="zh")
+    tiles = make_tiles_figure(vit_grid.sincos_similarity_tiles(6, 10, 32), lang="zh")
     assert tiles.layout.xaxis.title.text == zh("fig.vit_grid.tiles_x_title")
     assert tiles.layout.yaxis.title.text == zh("fig.vit_grid.tiles_y_title")
     assert tiles.layout.title.text == zh("fig.vit_grid.tiles_title")
-    big = core.sincos_2d_encoding(64, 40, 32)
-    crowded = make_tiles_figure(vit_grid.similarity_tiles(big, 64, 40), lang="zh")
+    crowded = make_tiles_figure(vit_grid.sincos_similarity_tiles(64, 40, 32), lang="zh")
     note = crowded.layout.annotations[0].text
     assert has_cjk(note) and "Showing" not in note and "64 x 40" in note
-    sim = vit_grid.patch_similarity_map(emb, 6, 10, 2, 7)
+    sim = vit_grid.sincos_patch_map(6, 10, 32, 2, 7)
     patch = make_patch_map_figure(sim, row=2, col=7, lang="zh")
     assert patch.layout.xaxis.title.text == zh("fig.vit_grid.x_title")
     assert patch.layout.yaxis.title.text == zh("fig.vit_grid.y_title")
     assert patch.data[1].name == zh("fig.vit_grid.patch_name", row=2, col=7)
-    columns, rows = vit_grid.half_similarity_maps(emb, 6, 10, 2, 7)
+    columns, rows = vit_grid.sincos_half_maps(6, 10, 32, 2, 7)
     halves = make_halves_figure(columns, rows, row=2, col=7, d_model=32, lang="zh")
     assert halves.layout.xaxis.title.text == zh("fig.vit_grid.x_title")
     assert halves.layout.yaxis.title.text == zh("fig.vit_grid.y_title")

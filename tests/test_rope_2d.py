@@ -102,10 +102,10 @@ def test_bad_input_names_the_argument():
        scheme=st.sampled_from(["axial", "dinov3", "mixed"]), d_head=st.sampled_from([8, 32]))
 def test_the_tiles_of_a_rotation_are_its_similarity_from_every_patch(rows, cols, scheme,
                                                                        d_head):
-    """The ViT paper's tiles of a rotation (`similarity_tiles` of `rope_2d_table`) hold, at
-    tile (r, c), `rope_2d_similarity` from patch (r, c): a loop over the patches, one at a
-    time. The page reads them off the similarity at each offset (`rope_2d_offset_similarity`):
-    the same tiles and maps."""
+    """The ViT paper's tiles of a rotation (tests/reference.py's `similarity_tiles` of
+    `rope_2d_table`) hold, at tile (r, c), `rope_2d_similarity` from patch (r, c): a loop over
+    the patches, one at a time. The page reads them off the similarity at each offset
+    (`rope_2d_offset_similarity`): the same tiles and maps."""
     if scheme == "axial":
         angles = rope_2d.rope_2d_axial_angles(rows, cols, d_head)
     elif scheme == "dinov3":
@@ -113,9 +113,9 @@ def test_the_tiles_of_a_rotation_are_its_similarity_from_every_patch(rows, cols,
     else:
         angles = rope_2d.rope_2d_mixed_angles(
             rows, cols, rope_2d.rope_2d_mixed_frequencies(d_head, 3))[2]
-    table = rope_2d.rope_2d_table(angles)
+    table = reference.rope_2d_table(angles)
     assert table.shape == (rows * cols, d_head)
-    tiles = vit_grid.similarity_tiles(table, rows, cols)
+    tiles = reference.similarity_tiles(table, rows, cols)
     assert tiles.exact
     offsets = rope_2d.rope_2d_offset_similarity(angles)
     assert offsets.shape == (2 * rows - 1, 2 * cols - 1)
@@ -138,8 +138,8 @@ def test_the_largest_grids_tiles_by_offset_equal_the_tables():
                    rope_2d.rope_2d_mixed_angles(
                        40, 64, rope_2d.rope_2d_mixed_frequencies(256, 12))[11]):
         rows, cols, _ = angles.shape
-        expected = vit_grid.similarity_tiles(rope_2d.rope_2d_table(angles), rows, cols,
-                                             max_side=210)
+        expected = reference.similarity_tiles(reference.rope_2d_table(angles), rows, cols,
+                                              max_side=210)
         assert not expected.exact
         offsets = rope_2d.rope_2d_offset_similarity(angles)
         np.testing.assert_allclose(

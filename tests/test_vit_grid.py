@@ -27,7 +27,7 @@ def test_column_half_constant_down_columns_row_half_along_rows():
     column_half, row_half = emb[..., : d // 2], emb[..., d // 2 :]
     np.testing.assert_array_equal(column_half, np.broadcast_to(column_half[:1], column_half.shape))
     np.testing.assert_array_equal(row_half, np.broadcast_to(row_half[:, :1], row_half.shape))
-    maps = vit_grid.half_similarity_maps(emb.reshape(h * w, d), h, w, 2, 3)
+    maps = vit_grid.sincos_half_maps(h, w, d, 2, 3)
     np.testing.assert_allclose(maps[0], np.broadcast_to(maps[0][:1], (h, w)), atol=1e-12)
     np.testing.assert_allclose(maps[1], np.broadcast_to(maps[1][:, :1], (h, w)), atol=1e-12)
 
@@ -35,7 +35,7 @@ def test_column_half_constant_down_columns_row_half_along_rows():
 def test_patch_map_closed_form_mean_of_two_1d_cosines():
     h, w, d = 6, 10, 128
     emb = core.sincos_2d_encoding(h, w, d, cls_token=True)
-    sim = vit_grid.patch_similarity_map(emb, h, w, 2, 7)
+    sim = reference.patch_similarity_map(emb, h, w, 2, 7)  # the table's own cosines
     for r in range(h):
         for c in range(w):
             column_part = loop_offset_dot(c - 7, d // 2) / (d // 4)  # each half: |.|^2 = d/4
@@ -48,12 +48,12 @@ def test_patch_map_closed_form_mean_of_two_1d_cosines():
 def test_tiles_are_every_patchs_map_for_small_grids():
     h, w, d = 4, 5, 32
     emb = core.sincos_2d_encoding(h, w, d)
-    tiles = vit_grid.similarity_tiles(emb, h, w)
+    tiles = vit_grid.sincos_similarity_tiles(h, w, d)
     assert tiles.every_patch and tiles.exact and tiles.tiles.shape == (h, w, h, w)
     for r in range(h):
         for c in range(w):
             np.testing.assert_allclose(
-                tiles.tiles[r, c], vit_grid.patch_similarity_map(emb, h, w, r, c), atol=1e-12
+                tiles.tiles[r, c], reference.patch_similarity_map(emb, h, w, r, c), atol=1e-12
             )
     mosaic = tiles.mosaic()
     assert mosaic.shape == (h * (h + 1), w * (w + 1))
@@ -64,44 +64,79 @@ def test_tiles_are_every_patchs_map_for_small_grids():
 
 def test_tiles_for_large_grids_stay_small():
     emb = core.sincos_2d_encoding(64, 64, 64)
-    tiles = vit_grid.similarity_tiles(emb, 64, 64)
+    tiles = vit_grid.sincos_similarity_tiles(64, 64, 64)
     assert tiles.tile_rows.size == tiles.tile_cols.size == vit_grid.MAX_TILES_SIDE
     assert tiles.tile_rows[0] == 0 and tiles.tile_rows[-1] == 63
     assert not tiles.every_patch and not tiles.exact
     assert max(tiles.mosaic().shape) <= vit_grid.MAX_MOSAIC_SIDE
     # each resampled tile is that patch's full map through the textbook resampler
-    full = vit_grid.patch_similarity_map(emb, 64, 64, 0, 63)
+    full = reference.patch_similarity_map(emb, 64, 64, 0, 63)
     expected = reference.loop_gaussian_resample(
         reference.loop_gaussian_resample(full, tiles.tiles.shape[2]), tiles.tiles.shape[3], axis=1)
     np.testing.assert_allclose(tiles.tiles[0, -1], expected, atol=1e-6)
 
 
+@pytest.mark.parametrize(("grid_h", "grid_w", "max_side"), [
+    (40, 64, 300), (64, 40, 300), (40, 64, 210), (3, 64, 300), (64, 64, 300), (48, 64, 210),
+])
+def test_subsampled_tiles_keep_the_grids_aspect(grid_h, grid_w, max_side):
+    """A tile is the grid at one scale for both axes: 40 x 64 patches give tiles of 5:8 (within
+    one cell), not squares, the longer side using the whole room the mosaic has (14 tiles and
+    14 gaps in `max_side` cells); a square grid keeps square tiles. The MAE tiles and a
+    rotation's (read off the offsets) alike."""
+    room = max_side // 14 - 1  # cells per tile side: 20 at 300 cells, 14 at 210
+    for tiles in (vit_grid.sincos_similarity_tiles(grid_h, grid_w, 64, max_side=max_side),
+                  vit_grid.offset_similarity_tiles(np.zeros((2 * grid_h - 1, 2 * grid_w - 1)),
+                                                   max_side=max_side)):
+        th, tw, h, w = tiles.tiles.shape
+        assert (th, tw) == (min(grid_h, 14), 14)
+        longer, shorter = max(grid_h, grid_w), min(grid_h, grid_w)
+        assert max(h, w) == room  # the longer side
+        assert abs(min(h, w) - room * shorter / longer) <= 1  # the shorter, in proportion
+        assert (h >= w) == (grid_h >= grid_w)
+        assert tiles.mosaic().shape == (th * (h + 1), tw * (w + 1))
+        assert max(tiles.mosaic().shape) <= max_side
+
+
+def test_square_and_small_grids_keep_their_tiles():
+    """What the aspect fix leaves alone: a square grid's tiles stay square (64 x 64 patches:
+    20 x 20 cells at 300 a side), and a grid that fits is drawn cell for cell."""
+    assert vit_grid.sincos_similarity_tiles(64, 64, 64).tiles.shape == (14, 14, 20, 20)
+    assert vit_grid.sincos_similarity_tiles(14, 14, 768).tiles.shape == (14, 14, 14, 14)
+    assert vit_grid.sincos_similarity_tiles(6, 10, 128).tiles.shape == (6, 10, 6, 10)
+    assert vit_grid.sincos_similarity_tiles(1, 1, 4).tiles.shape == (1, 1, 1, 1)
+    with pytest.raises(ValueError, match="max_side"):
+        vit_grid.sincos_similarity_tiles(6, 10, 128, max_side=0)
+
+
 @pytest.mark.parametrize(("grid_h", "grid_w", "d_model", "base"), [
     (1, 1, 4, 10_000.0), (6, 10, 128, 10_000.0), (14, 14, 768, 100.0), (3, 64, 8, 10_000.0),
-    (64, 40, 64, 500_000.0), (vit_grid.MAX_GRID_SIDE, vit_grid.MAX_GRID_SIDE, 1280, 10_000.0),
+    (64, 40, 64, 500_000.0), (40, 64, 768, 10_000.0),
+    (vit_grid.MAX_GRID_SIDE, vit_grid.MAX_GRID_SIDE, 1280, 10_000.0),
 ])
 def test_sincos_tiles_patch_and_half_maps_equal_the_tables(grid_h, grid_w, d_model, base):
     """The pages' tiles, patch map and half maps come from one cosine profile per axis
     (`sincos_similarity_tiles`, `sincos_patch_map`, `sincos_half_maps`): the same numbers as the
-    table's cosines (`similarity_tiles`, `patch_similarity_map`, `half_similarity_maps` of
-    `sincos_2d_encoding`), subsampled and resampled grids included, and a cls row changes no
-    patch's map."""
+    table's cosines (tests/reference.py's `similarity_tiles`, `patch_similarity_map`,
+    `half_similarity_maps` of `sincos_2d_encoding`), subsampled and resampled grids included,
+    and a cls row changes no patch's map."""
     emb = core.sincos_2d_encoding(grid_h, grid_w, d_model, base=base, cls_token=True)
-    table = vit_grid.similarity_tiles(emb, grid_h, grid_w)
+    table = reference.similarity_tiles(emb, grid_h, grid_w)
     profile = vit_grid.sincos_similarity_tiles(grid_h, grid_w, d_model, base=base)
     np.testing.assert_array_equal(profile.tile_rows, table.tile_rows)
     np.testing.assert_array_equal(profile.tile_cols, table.tile_cols)
     np.testing.assert_allclose(profile.tiles, table.tiles, atol=1e-12)
     small = vit_grid.sincos_similarity_tiles(grid_h, grid_w, d_model, base=base, max_side=60)
     np.testing.assert_allclose(
-        small.tiles, vit_grid.similarity_tiles(emb, grid_h, grid_w, max_side=60).tiles, atol=1e-12)
+        small.tiles, reference.similarity_tiles(emb, grid_h, grid_w, max_side=60).tiles,
+        atol=1e-12)
     for row, col in ((0, 0), (grid_h // 3, grid_w - 1), (grid_h - 1, grid_w // 2)):
         np.testing.assert_allclose(
             vit_grid.sincos_patch_map(grid_h, grid_w, d_model, row, col, base=base),
-            vit_grid.patch_similarity_map(emb, grid_h, grid_w, row, col), atol=1e-12)
+            reference.patch_similarity_map(emb, grid_h, grid_w, row, col), atol=1e-12)
         for fast, slow in zip(
                 vit_grid.sincos_half_maps(grid_h, grid_w, d_model, row, col, base=base),
-                vit_grid.half_similarity_maps(emb, grid_h, grid_w, row, col), strict=True):
+                reference.half_similarity_maps(emb, grid_h, grid_w, row, col), strict=True):
             np.testing.assert_allclose(fast, slow, atol=1e-12)
 
 
