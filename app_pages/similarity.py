@@ -297,7 +297,8 @@ def anchor_section() -> None:
     d_model, positions, base = controls.values(*PAGE_WIDE)
     chosen = view_controls("metric", "anchor")
     metric, anchor = chosen["metric"], chosen["anchor"]
-    st.subheader(t("similarity.anchor_heading", anchor=anchor))
+    # The anchor is named by the chart's title, which follows a drag (the heading would not).
+    st.subheader(t("similarity.anchor_heading"))
     explain(t("similarity.anchor_text"))
     toeplitz = sinusoid(positions, d_model, base)
     profile = make_anchor_profile_figure(toeplitz.row(anchor, metric), anchor=anchor,
