@@ -281,6 +281,9 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
         plot_bgcolor="rgba(0,0,0,0)" if dark else "white",
     )
     styled.layout.font.color = PRESENTATION_TEXT[dark]
+    # simple_white draws shapes with no line (width 0) at opacity 0.3 unless a shape says
+    # otherwise: a marker line (the similarity anchor's) vanished on a slide. Plotly's own.
+    styled.layout.template.layout.shapedefaults = None
     for trace in styled.data:
         marker = getattr(trace, "marker", None)
         if marker is not None:

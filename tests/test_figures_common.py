@@ -57,3 +57,17 @@ def test_live_values_are_every_value_when_they_fit_else_spaced_with_ends_and_the
     heavy = live_values(0, 4095, drawn=7, per_state=MAX_LIVE_NUMBERS // 20)
     assert len(heavy) <= 21 and {0, 7, 4095} <= set(heavy)
     assert live_values(0, 100, drawn=3, per_state=MAX_LIVE_NUMBERS) == []
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_presentation_style_keeps_a_shapes_line_visible(dark):
+    """A shape that names only its line's colour (add_vline) is drawn with plotly's own line
+    (width 2, opaque) on a slide, not the clean template's invisible default."""
+    from figures.common import presentation_style
+
+    fig = go.Figure(go.Scatter(x=[0, 1], y=[0, 1]))
+    fig.add_vline(x=0.5, line={"dash": "dot", "color": "#c0392b"})
+    styled = presentation_style(fig, dark=dark)
+    defaults = styled.layout.template.layout.shapedefaults
+    assert defaults.line.width is None and defaults.opacity is None
+    assert styled.layout.shapes[0].line.color is not None
