@@ -74,7 +74,8 @@ def nope_view() -> None:
     middle.metric(t("order.nope_expected_last"), f"{nope.expected_norm(length)[last]:.4f}")
     right.metric(t("order.nope_read_last"),
                  f"{np.median(nope.read_position(norms[:, last])):.1f}")
-    show_chart(make_causal_mean_figure(norms, nope.expected_norm(length), width=width,
+    show_chart(make_causal_mean_figure(norms, nope.expected_norm(length),
+                                       nope.read_position_spread(norms), width=width,
                                        lang=lang),
                key="order_nope_chart", name=file_stem("order-nope", f"T{length}", f"w{width}"))
 

@@ -52,3 +52,9 @@ def read_position(norms: np.ndarray) -> np.ndarray:
     """The position each norm says, 1 / |m|^2 - 1 (same shape as `norms`)."""
     norms = np.asarray(norms, dtype=np.float64)
     return 1.0 / np.square(norms) - 1.0
+
+
+def read_position_spread(norms: np.ndarray) -> np.ndarray:
+    """The positions `norms` ``(draws, length)`` say, across the draws: their 10th, 50th and
+    90th percentiles at each position, shape (3, length)."""
+    return np.percentile(read_position(norms), [10, 50, 90], axis=0)

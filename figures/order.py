@@ -131,15 +131,14 @@ def make_facts_figure(measures: Sequence[tuple[str, float, float]], *,
     return base_layout(fig, message("fig.order.facts_title", lang), height=420)
 
 
-def make_causal_mean_figure(norms: np.ndarray, expected: np.ndarray, *, width: int,
-                            lang: Lang = "en") -> go.Figure:
+def make_causal_mean_figure(norms: np.ndarray, expected: np.ndarray, read: np.ndarray, *,
+                            width: int, lang: Lang = "en") -> go.Figure:
     """NoPE (core.nope): left, |m_p| of each random sentence (`norms`, ``(draws, length)``) and
-    1 / sqrt(p + 1) (`expected`) on log-log axes; right, the position each norm says
-    (1 / |m_p|^2 - 1, their median and the draws' spread) against the true one."""
+    1 / sqrt(p + 1) (`expected`) on log-log axes; right, the position read back from them
+    (`read`: 10th, 50th, 90th percentiles, ``(3, length)``) against the true one."""
     norms = np.asarray(norms, dtype=np.float64)
     draws, length = norms.shape
     positions = np.arange(length)
-    read = 1.0 / np.square(norms) - 1.0
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
         message("fig.order.nope_norm_title", lang), message("fig.order.nope_read_title", lang)))
     hover = message("fig.order.nope_norm_hover", lang)
@@ -154,7 +153,7 @@ def make_causal_mean_figure(norms: np.ndarray, expected: np.ndarray, *, width: i
         line={"color": "#D55E00", "width": 3, "dash": "dash"},
         name=message("fig.order.nope_expected", lang), customdata=positions, hovertemplate=hover,
     ), row=1, col=1)
-    low, middle, high = np.percentile(read, [10, 50, 90], axis=0)
+    low, middle, high = read
     fig.add_trace(go.Scatter(
         x=np.concatenate([positions, positions[::-1]]), y=np.concatenate([high, low[::-1]]),
         fill="toself", fillcolor="rgba(0, 114, 178, 0.18)", line={"width": 0},

@@ -65,6 +65,16 @@ def test_position_is_read_back_from_the_norm_the_better_the_wider():
     assert nope.read_position(np.array([1.0, 0.5]))[1] == pytest.approx(3.0)
 
 
+def test_the_read_back_spread_is_each_positions_percentiles_over_the_draws():
+    norms = nope.causal_mean_norms(30, 8, draws=8, seed=3)
+    spread = nope.read_position_spread(norms)
+    read = 1 / norms**2 - 1
+    for p in (0, 7, 29):
+        column = sorted(read[:, p])  # numpy's linear interpolation between order statistics
+        np.testing.assert_allclose(spread[1, p], (column[3] + column[4]) / 2, rtol=1e-12)
+        assert spread[0, p] <= spread[1, p] <= spread[2, p]
+
+
 @pytest.mark.parametrize(("length", "width", "name"), [
     (0, 8, "length"), (limits.MAX_NOPE_LENGTH + 1, 8, "length"), (8, 0, "width"),
     (8, limits.MAX_NOPE_WIDTH + 1, "width"), (2.5, 8, "length"),
