@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import re
 import statistics
 import sys
 import time
@@ -516,20 +517,10 @@ def markdown(results: list[Result], machine: str,
              not_measured: list[tuple[str, str]] = ()) -> str:
     floor = floor_reference(results)
     lines = [
-        f"Measured {time.strftime('%Y-%m-%d')} on {machine}. Ratios are to the floor app "
-        "(one slider, one small chart) measured first and last in the same run (the mean of "
-        "both: the floor itself varies by about 15% between runs). Budgets: repaint <= "
-        f"{REPAINT_BUDGET['default']}x the floor at default settings and <= "
-        f"{REPAINT_BUDGET['max']}x at maximum, a slider dragged through {DRAG_STOPS} stops "
-        f"settles within {DRAG_BUDGET}x one change, cold start <= {COLD_START_BUDGET}x, "
-        "<= 1.5 MB per rerun.",
-        "",
-        "A row names the page, then the view whose own control changed (a fragment's rerun); "
-        "a row without a view changed the page's first page-wide control (which reruns the "
-        "parts of the page drawn with it, not the sidebar or the title; the whole page on the "
-        "word-position page). "
-        "Messages per rerun: websocket messages the browser received per change, about one per "
-        "element sent.",
+        f"Measured {time.strftime('%Y-%m-%d')} on {machine}. Ratios: to the floor app's mean "
+        "of its first and last runs (it varies ~15% between runs). A row names the page and "
+        "the view whose own control changed (a fragment's rerun); without a view, the page's "
+        "first page-wide control. Messages: websocket messages per change (~one per element).",
         "",
         "| page / view (settings) | control | cold start s (x floor) | repaint median s "
         "(x floor) | repaint p95 s | drag settle s (x one change) | messages per rerun "
@@ -548,10 +539,13 @@ def markdown(results: list[Result], machine: str,
             f"| {r.bytes_per_rerun / 1024:.0f} | {r.rss_mb:.0f} "
             f"| {', '.join(missed_budgets(r, floor)) or 'none'} |"
         )
-    if not_measured:  # grouped by reason: a view without a control of its own, ...
+    if not_measured:  # grouped by reason (a view without a control of its own, ...), once a view
         reasons: dict[str, list[str]] = {}
         for name, why in not_measured:
-            reasons.setdefault(why, []).append(name)
+            why = re.sub(r" in \S+ view$", "", why.removeprefix("RuntimeError: "))
+            view = re.sub(r" \((default|max)\)$", "", name)
+            if view not in reasons.setdefault(why, []):
+                reasons[why].append(view)
         lines += ["", "Not measured: " + "; ".join(f"{', '.join(names)} ({why})"
                                                     for why, names in reasons.items()) + "."]
     return "\n".join(lines) + "\n"
@@ -615,11 +609,7 @@ def live_missed(result: LiveResult) -> list[str]:
 
 def live_markdown(results: list[LiveResult], machine: str) -> str:
     lines = [
-        f"Measured {time.strftime('%Y-%m-%d')} on {machine}, at default settings: each live "
-        "slider pressed and moved across its track in 20 pointer moves 50 ms apart, then "
-        f"released. Budgets: >= {LIVE_STATES_BUDGET} chart states drawn before the release (or "
-        f"every stop of a shorter slider), each within {LIVE_STEP_BUDGET_MS} ms of the pointer's "
-        "move, no script run during the drag.",
+        f"Measured {time.strftime('%Y-%m-%d')} on {machine}, default settings.",
         "",
         "| page | control | chart | stops | states drawn | move -> drawn median ms | max ms "
         "| runs during drag | budgets missed |",
