@@ -108,17 +108,31 @@ MAX_LIVE_NUMBERS = 40_000
 
 
 def add_live_states(fig: go.Figure, name: str,
-                    states: list[tuple[object, dict, dict, list[int]]]) -> go.Figure:
+                    states: list[tuple[object, dict, dict, list[int]]], *,
+                    animate: bool = False) -> go.Figure:
     """Give `fig` what it looks like at each value of control `name` (a slider of the page), so
     that dragging that slider redraws the chart in the browser before the value reaches the
     server (ui/plotly_react.js, "live controls"): `states` are (value, data update, layout
     update, trace indices) as `Plotly.update` takes them. Kept in `layout.meta.live`; the
     caller bounds their size (MAX_LIVE_NUMBERS). The server's run at the released value draws
-    the same picture."""
+    the same picture.
+
+    With `animate`, the states move scatter traces alone (no layout update): the browser
+    applies them with `Plotly.animate` without a redraw, which computes and draws those traces
+    only. `Plotly.update` draws the whole figure again at any moved annotation or shape (their
+    attributes are `calc` edits), ~120 ms for the similarity offset view's 4,000 points."""
+    if animate:
+        for _, data, layout, traces in states:
+            assert not layout, "an animated state moves traces alone"
+            assert all(isinstance(fig.data[i], go.Scatter) for i in traces), \
+                "plotly.js animates scatter traces (SVG) without a redraw"
+            assert all(len(values) == len(traces) for values in data.values())
     meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
     live = dict(meta.get("live", {}))
     live[name] = {"values": [str(value) for value, *_ in states],
                   "updates": [[data, layout, traces] for _, data, layout, traces in states]}
+    if animate:
+        live[name]["animate"] = True
     fig.layout.meta = {**meta, "live": live}
     return fig
 

@@ -90,7 +90,7 @@ def _heaviest(state: Callable[[int], State], low: int, high: int, drawn: int) ->
 
 def _add_states_within_budget(
     fig: go.Figure, controls: dict[str, tuple[Callable[[int], State], int, int, int]], *,
-    fixed: dict[str, list[int]] | None = None,
+    fixed: dict[str, list[int]] | None = None, animate: bool = False,
 ) -> go.Figure:
     """Give `fig` live states for each control, name -> (its state at a value, lowest,
     highest, drawn), within MAX_LIVE_NUMBERS in all: those of `fixed` at the values given
@@ -101,7 +101,8 @@ def _add_states_within_budget(
     budget = MAX_LIVE_NUMBERS
     for name, values in (fixed or {}).items():
         if values:
-            add_live_states(fig, name, [(value, *controls[name][0](value)) for value in values])
+            add_live_states(fig, name, [(value, *controls[name][0](value)) for value in values],
+                            animate=animate)
             budget -= len(values) * weights[name]
     free = [name for name in controls if name not in (fixed or {})]
     sizes = {name: high - low + 1 for name, (_, low, high, _) in controls.items()}
@@ -113,7 +114,8 @@ def _add_states_within_budget(
         count = sizes[name] if fits >= sizes[name] else fits - 1
         values = live_values(low, high, drawn=drawn, per_state=weights[name], most=count)
         if values:
-            add_live_states(fig, name, [(value, *state(value)) for value in values])
+            add_live_states(fig, name, [(value, *state(value)) for value in values],
+                            animate=animate)
             budget -= len(values) * weights[name]
     return fig
 
@@ -193,17 +195,6 @@ def make_offset_scatter_figure(
                    hovertemplate="k = %{x}<br>%{y:.5f}<extra></extra>"),
         row=1, col=1,
     )
-    # +-k are marks of the layout, not a trace: moving them leaves the 2,000 points as drawn
-    # (ui/plotly_react.js keeps an unchanged trace's arrays, so plotly.js redraws the marks alone).
-    legend, marks = _offset_marks(offset, anchor, positions, lang)
-    for sign, (x, label) in zip((-1, 1), marks, strict=True):
-        fig.add_shape(type="path", path="M 0,7 L 7,0 L 0,-7 L -7,0 Z", xref="x", yref="y",
-                      xsizemode="pixel", ysizemode="pixel", xanchor=x,
-                      yanchor=offset_value, fillcolor=NEUTRAL, line={"width": 0}, opacity=1,
-                      layer="above", showlegend=sign > 0, name=legend)
-        fig.add_annotation(x=x, y=offset_value, xref="x", yref="y", text=label,
-                           showarrow=False, xanchor="left" if sign > 0 else "right",
-                           yanchor="bottom", xshift=5 * sign, yshift=5)
     envelope_k, low, high = random_envelope
     fig.add_trace(
         go.Scatter(x=_f32(np.concatenate([envelope_k, envelope_k[::-1]])),
@@ -219,27 +210,38 @@ def make_offset_scatter_figure(
                    hovertemplate="q − p = %{x}<br>%{y:.4f}<extra></extra>"),
         row=1, col=2,
     )
+    # ±k: a trace of its own, drawn last (on top): dragging the offset or the anchor moves it
+    # alone (`add_offset_mark_states`), the 4,000 points staying as drawn.
+    fig.add_trace(go.Scatter(**_offset_marks(offset, offset_value, anchor, positions, lang),
+                             mode="markers+text", textposition=["top left", "top right"],
+                             marker={"symbol": "diamond", "size": 14, "color": NEUTRAL,
+                                     "line": {"width": 0}},
+                             name=message("fig.similarity.offset_marks", lang),
+                             hoverinfo="skip", cliponaxis=False),
+                  row=1, col=1)
     fig.update_xaxes(title_text=message("fig.similarity.offset_x_title", lang))
     fig.update_yaxes(title_text=METRIC_LABEL[metric], row=1, col=1)
     fig.update_layout(legend={"orientation": "h", "y": -0.22})
     return base_layout(fig, message("fig.similarity.offset_title", lang), height=500)
 
 
-def _offset_marks(offset: int, anchor: int | None, positions: int | None,
-                  lang: Lang) -> tuple[str, list[tuple[int, str]]]:
-    """The ±k marks' legend entry and, for −k then +k, where the mark stands and its label:
-    given the anchor p (and the table's `positions`), the position q = p ± k it pairs p with,
-    when the table has it."""
-    legend = (message("fig.similarity.offset_marks", lang) if anchor is None
-              else message("fig.similarity.offset_marks_anchor", lang, anchor=anchor))
-    marks = []
+def _offset_marks(offset: int, height: float, anchor: int | None, positions: int | None,
+                  lang: Lang) -> dict:
+    """The ±k marks' x, y and labels, −k then +k, at `height`: given the anchor p (and the
+    table's `positions`), each label names the position q = p ± k it pairs p with, or says
+    that the table has no such position."""
+    xs, texts = [], []
     for sign, label in ((-1, f"−k = {-offset}"), (1, f"k = {offset}")):
         label = label.replace("-", "−")
-        neighbour = None if anchor is None else anchor + sign * offset
-        if neighbour is not None and 0 <= neighbour < (positions or neighbour + 1):
-            label = message("fig.similarity.offset_mark_at", lang, k=label, q=neighbour)
-        marks.append((sign * offset, label))
-    return legend, marks
+        if anchor is not None:
+            neighbour = anchor + sign * offset
+            inside = 0 <= neighbour < (positions or neighbour + 1)
+            label = message("fig.similarity.offset_mark_at" if inside
+                            else "fig.similarity.offset_mark_outside", lang, k=label,
+                            q=str(neighbour).replace("-", "−"))
+        xs.append(sign * offset)
+        texts.append(label)
+    return {"x": xs, "y": [height, height], "text": texts}
 
 
 def add_offset_mark_states(
@@ -249,27 +251,21 @@ def add_offset_mark_states(
     """The ±k marks of `make_offset_scatter_figure` (drawn at `offset`, at `offset_value`,
     and `anchor`) at every offset of the table (their height read off `curve` at
     `curve_offsets`) and labelled for every anchor, so that dragging the offset or the anchor
-    slider moves them in the browser (`add_live_states`; evenly spaced values when they do
-    not all fit)."""
-    diamonds = [i for i, shape in enumerate(fig.layout.shapes) if shape.type == "path"]
-    labels = [i for i, note in enumerate(fig.layout.annotations) if note.xref == "x"]
+    slider moves them in the browser (`add_live_states`, animated: the marks' trace alone;
+    evenly spaced values when they do not all fit)."""
+    marks = len(fig.data) - 1  # the last trace
 
     def state(at_offset: int, at_anchor: int) -> State:
         height = offset_value if at_offset == offset else float(
             curve[np.searchsorted(curve_offsets, at_offset)])
-        legend, marks = _offset_marks(at_offset, at_anchor, positions, lang)
-        layout: dict = {}
-        for shape, note, (x, text) in zip(diamonds, labels, marks, strict=True):
-            layout |= {f"shapes[{shape}].xanchor": x, f"shapes[{shape}].yanchor": height,
-                       f"shapes[{shape}].name": legend, f"annotations[{note}].x": x,
-                       f"annotations[{note}].y": height, f"annotations[{note}].text": text}
-        return {}, layout, []
+        drawn = _offset_marks(at_offset, height, at_anchor, positions, lang)
+        return {key: [value] for key, value in drawn.items()}, {}, [marks]
 
     last = positions - 1
     return _add_states_within_budget(fig, {
         "offset": (lambda k: state(k, anchor), -last, last, offset),
         "anchor": (lambda p: state(offset, p), 0, last, anchor),
-    })
+    }, animate=True)
 
 
 def _anchor_texts(n: int, anchor: int, metric: str, zoom: int,

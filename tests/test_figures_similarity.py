@@ -64,38 +64,36 @@ def test_similarity_curve_equals_offset_dot_product():
 
 def test_direction_blindness_markers_have_equal_heights():
     fig, _, _ = scatter_figure(offset=9)
-    marks = [shape for shape in fig.layout.shapes if shape.name.startswith("±k")]
-    assert [(m.xanchor, m.xref, m.yref) for m in marks] == [(-9, "x", "y"), (9, "x", "y")]
-    assert marks[0].yanchor == marks[1].yanchor == pytest.approx(core.offset_dot_product(9, 32))
-    assert [m.showlegend for m in marks] == [False, True]  # one legend entry for both
-    labels = [(a.x, a.y, a.text) for a in fig.layout.annotations if a.xref == "x"]
-    assert labels == [(-9, marks[0].yanchor, "−k = −9"), (9, marks[0].yanchor, "k = 9")]
+    marks = fig.data[-1]  # one trace, one legend entry for both
+    assert marks.name == "±k: the same value, before or after"
+    assert (marks.xaxis, marks.yaxis) == ("x", "y")  # on the sinusoid's panel
+    assert list(marks.x) == [-9, 9]
+    assert marks.y[0] == marks.y[1] == pytest.approx(core.offset_dot_product(9, 32))
+    assert list(marks.text) == ["−k = −9", "k = 9"]
 
 
 @pytest.mark.parametrize(("anchor", "labels"), [
     (50, ["−k = −9: q = 41", "k = 9: q = 59"]),  # both neighbours in the table
-    (4, ["−k = −9", "k = 9: q = 13"]),  # 4 - 9 is no position
-    (195, ["−k = −9: q = 186", "k = 9"]),  # nor 195 + 9 of 200
+    (4, ["−k = −9: q = −5, outside the table", "k = 9: q = 13"]),  # 4 - 9 is no position
+    (195, ["−k = −9: q = 186", "k = 9: q = 204, outside the table"]),  # nor 195 + 9 of 200
 ])
 def test_direction_blindness_markers_name_the_anchors_neighbours(anchor, labels):
-    """Given the anchor p, each ±k mark names the position q = p ± k it pairs p with, when the
-    table has it, and the legend names p: moving the anchor moves what the chart says."""
+    """Given the anchor p, each ±k mark names the position q = p ± k it pairs p with, or that
+    the table has none there: moving the anchor moves what the chart says."""
     fig, _, _ = scatter_figure(offset=9, anchor=anchor, positions=200)
-    assert [a.text for a in fig.layout.annotations if a.xref == "x"] == labels
-    marks = [shape for shape in fig.layout.shapes if shape.name.startswith("±k")]
-    assert [m.name for m in marks] == [f"±k from p = {anchor}: the same value, before or after"] * 2
-    assert [m.xanchor for m in marks] == [-9, 9]  # the value is the offset's, wherever p is
+    marks = fig.data[-1]
+    assert list(marks.text) == labels
+    assert list(marks.x) == [-9, 9]  # the value is the offset's, wherever p is
 
 
 def test_direction_blindness_markers_on_a_slide_grow_and_stay_opaque():
-    """On a slide markers grow by PRESENTATION_SCALE: the ±k diamonds (pixel-sized shapes) too,
-    and the slide template's faded shapes (simple_white: opacity 0.3) do not fade them."""
+    """On a slide markers grow by PRESENTATION_SCALE, the ±k diamonds too, and stay opaque."""
     fig, _, _ = scatter_figure(offset=9)
     slide = presentation_style(fig)
-    marks = [shape for shape in slide.layout.shapes if shape.name.startswith("±k")]
-    assert [m.path for m in marks] == ["M 0,11.2 L 11.2,0 L 0,-11.2 L -11.2,0 Z"] * 2
-    assert [m.opacity for m in marks] == [1, 1]
-    assert [m.xanchor for m in marks] == [-9, 9]  # placed on the data as before
+    marks = slide.data[-1]
+    assert marks.marker.size == pytest.approx(14 * 1.6)
+    assert marks.marker.opacity in (None, 1)
+    assert list(marks.x) == [-9, 9]  # placed on the data as before
 
 
 def test_cosine_curve_is_dot_over_half_d():

@@ -77,6 +77,8 @@ function nearestState(live, text) {
   });
   return best;
 }
+const ANIMATE_NOW = { mode: "immediate", transition: { duration: 0 },
+                      frame: { duration: 0, redraw: false } };
 function preview(name, text) {
   for (const gd of document.querySelectorAll(".pe-plotly-chart")) {
     const state = gd.__pePlotlyReact;
@@ -86,17 +88,29 @@ function preview(name, text) {
     const index = nearestState(live, text);
     if (index < 0 || state.previewing === `${name}=${index}`) continue;
     state.previewing = `${name}=${index}`;
-    // What is drawn is no longer the server's figure: its next draw is made whole (not skipped
-    // as unchanged, no arrays kept from the figure the preview changed).
-    state.drawn = null;
-    state.traces = [];
     const [data, layout, traces] = live.updates[index];
-    const title = layout["title.text"];
-    // Streamlit's theme draws a chart's title bold (applyStreamlitTheme): so does its preview.
-    const shown = typeof title === "string" && state.data.theme === "streamlit"
-      ? { ...layout, "title.text": `<b>${title}</b>` } : layout;
-    window.__pePlotly.update(gd, data, shown, traces);
-    gd.dispatchEvent(new CustomEvent("pe-live", { detail: { name, value: live.values[index] } }));
+    // What is drawn is no longer the server's figure: its next draw is not skipped as
+    // unchanged, and keeps no trace's arrays where the preview changed traces (a preview of
+    // the layout alone leaves them as the server drew them: ALiBi's 64 heads are not
+    // computed again after their outline moved).
+    state.drawn = null;
+    if (live.animate || Object.keys(data).length) state.traces = [];
+    let drawn;
+    if (live.animate) {  // scatter traces moved alone: computed and drawn without the rest
+      const frame = traces.map((_, j) => Object.fromEntries(
+        Object.entries(data).map(([attribute, values]) => [attribute, values[j]])));
+      drawn = window.__pePlotly.animate(gd, { data: frame, traces }, ANIMATE_NOW);
+    } else {
+      const title = layout["title.text"];
+      // Streamlit's theme draws a chart's title bold (applyStreamlitTheme): so does its preview.
+      const shown = typeof title === "string" && state.data.theme === "streamlit"
+        ? { ...layout, "title.text": `<b>${title}</b>` } : layout;
+      drawn = window.__pePlotly.update(gd, data, shown, traces);
+    }
+    const value = live.values[index];
+    Promise.resolve(drawn).catch(() => undefined).then(() => {
+      gd.dispatchEvent(new CustomEvent("pe-live", { detail: { name, value } }));
+    });
   }
 }
 if (!window.__peLiveWatch) {
