@@ -1,6 +1,7 @@
 """2-D grids for ViT: MAE's 2-D sin-cos embedding of image patches and the ViT paper's tiles."""
 
 import dataclasses
+import functools
 import math
 from collections.abc import Iterator
 
@@ -14,8 +15,12 @@ from core.limits import DEFAULT_BASE
 from export.files import TableExport
 from figures.common import MAX_LIVE_NUMBERS, live_values
 from figures.vit_grid import (
+    add_halves_states,
+    add_patch_map_states,
+    add_rope_2d_patch_states,
     add_rope_2d_states,
     add_rope_2d_tiles_states,
+    add_tiles_range_states,
     make_halves_figure,
     make_mrope_ids_figure,
     make_mrope_logits_figure,
@@ -24,6 +29,8 @@ from figures.vit_grid import (
     make_rope_2d_tiles_figure,
     make_tiles_figure,
     make_vit_encoding_figure,
+    patch_lattice,
+    patch_text,
     similarity_range,
 )
 from locales import error_text
@@ -31,6 +38,7 @@ from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
+from ui.plotly_react import clicked_point
 from ui.text import escape_markdown, explain, page_only, slide_row
 
 
@@ -48,16 +56,42 @@ def cached_tiles(grid_h: int, grid_w: int, d_model: int, base: float,
     return vit_grid.sincos_similarity_tiles(grid_h, grid_w, d_model, base=base, max_side=max_side)
 
 
-# Patches only (the cls row, zeros, is no patch: its maps are the same with it), from the
-# similarity at each offset (core.vit_grid), not the (H*W, d) table.
-@bounded_cache(max_entries=32, max_bytes=2 * MB, worst_case=[(64, 64, 1280, DEFAULT_BASE, 63, 0)])
-def cached_patch_map(grid_h: int, grid_w: int, d_model: int, base: float, row: int, col: int):
-    return vit_grid.sincos_patch_map(grid_h, grid_w, d_model, row, col, base=base)
+# The similarity of two patches at every offset, (2H - 1, 2W - 1) float64 (127 x 127: 129 KB at
+# 64 x 64): every patch's map is a window of it (core.vit_grid), patches only (the cls row,
+# zeros, is no patch: its maps are the same with it), no (H*W, d) table made.
+@bounded_cache(max_entries=4, max_bytes=MB // 2, worst_case=[(64, 64, 1280, DEFAULT_BASE)])
+def cached_sincos_offsets(grid_h: int, grid_w: int, d_model: int, base: float) -> np.ndarray:
+    return vit_grid.sincos_offset_similarity(grid_h, grid_w, d_model, base=base)
 
 
-@bounded_cache(max_entries=32, max_bytes=2 * MB, worst_case=[(64, 64, 1280, DEFAULT_BASE, 63, 0)])
-def cached_halves(grid_h: int, grid_w: int, d_model: int, base: float, row: int, col: int):
-    return vit_grid.sincos_half_maps(grid_h, grid_w, d_model, row, col, base=base)
+def lattice_maps(offsets: np.ndarray, rows: list[int], cols: list[int]) -> dict:
+    """{(row, col): (H, W) map} of each patch of `rows` x `cols`, read off a table's or a
+    rotation's `offsets` at once (a gather, ~0.1 ms for the most a chart's previews carry:
+    not worth a cache)."""
+    maps = vit_grid.offset_similarity_maps(offsets, rows, cols)  # (len(rows), len(cols), H, W)
+    return {(row, col): maps[i, j] for i, row in enumerate(rows) for j, col in enumerate(cols)}
+
+
+def patch_map(grid_h: int, grid_w: int, d_model: int, base: float, row: int,
+              col: int) -> np.ndarray:
+    """MAE's table: patch (row, col)'s similarity with every patch, ``(H, W)``."""
+    offsets = cached_sincos_offsets(grid_h, grid_w, d_model, base)
+    return lattice_maps(offsets, [row], [col])[row, col]
+
+
+# The column half of each column of a lattice and the row half of each of its rows, one core
+# call each (the selected patch's halves among them): (rows + columns) maps, 0.13 MB at most
+# (a 2 x 64 grid's every patch; at 64 x 64, 2 x 2 patches).
+@bounded_cache(max_entries=8, max_bytes=MB, worst_case=[
+    (2, 64, 1280, DEFAULT_BASE, (0, 1), tuple(range(64))),
+    (64, 64, 1280, DEFAULT_BASE, (0, 32), (0, 32))])
+def cached_lattice_halves(grid_h: int, grid_w: int, d_model: int, base: float,
+                          rows: tuple[int, ...], cols: tuple[int, ...]) -> dict:
+    by_col = {col: vit_grid.sincos_half_maps(grid_h, grid_w, d_model, rows[0], col, base=base)[0]
+              for col in cols}
+    by_row = {row: vit_grid.sincos_half_maps(grid_h, grid_w, d_model, row, cols[0], base=base)[1]
+              for row in rows}
+    return {(row, col): (by_col[col], by_row[row]) for row in rows for col in cols}
 
 
 @bounded_cache(max_entries=8, max_bytes=6 * MB, worst_case=[(64, 64, 1280, DEFAULT_BASE, True)])
@@ -108,6 +142,12 @@ ROPE_TILES_MOSAIC = 210
 # 1.2 MB and the maps' own 0.15 MB at a 64 x 64 grid, 4 heads' maps (0.1 MB) keep the view
 # under 1.5 MB per rerun; up to a 36 x 36 grid every head is previewed.
 ROPE_PREVIEW_CELLS = 16_384
+# Numbers of the four maps' previews at other patches (the pointer over a map): with the tiles
+# and the head previews they keep the view under 1.5 MB per rerun (1.46 MB at most, at 14 x 14
+# and 35 x 35 in Chinese, measured over grids from 1 x 14 to 64 x 64): every 3rd row and column
+# at 14 x 14, every 4th to 6th up to 23 x 23, 2 x 2 patches up to 35 x 35, none past that (the
+# head previews take what is left; a click selects).
+ROPE_PATCH_PREVIEW_NUMBERS = 20_000
 
 
 # One rotation's tiles (`rotation`: AXIAL, DINOV3 or `mixed_rotation(head)`), float32: at most
@@ -198,6 +238,36 @@ def patch_control(column) -> tuple[int, int]:
         return row, col
 
 
+def pick_patch(chart: str) -> None:
+    """A click on a cell of `chart`'s maps (x: the column, y: the row) selects that patch: the
+    patch box takes it before the view reruns, and the link with it."""
+    point = clicked_point(chart)
+    if not point:
+        return
+    try:
+        row, col = int(point["y"]), int(point["x"])
+    except (KeyError, TypeError, ValueError):
+        return
+    grid_h, grid_w = controls.values("grid_h", "grid_w")
+    if 0 <= row < grid_h and 0 <= col < grid_w:
+        st.session_state["patch"] = patch_text(row, col)
+
+
+def follows_pointer(step: int) -> None:
+    """Under a chart whose patch follows the pointer (`figures.vit_grid.patch_lattice`'s
+    `step`): how, and how coarsely when not every patch is previewed; a click alone when
+    none is (nothing on a grid of one patch)."""
+    grid_h, grid_w = controls.values("grid_h", "grid_w")
+    if grid_h * grid_w < 2:
+        return
+    if not step:
+        explain(t("vit-grid.patch_click"), caption=True)
+        return
+    explain(t("vit-grid.patch_hover"), caption=True)
+    if step > 1:
+        explain(t("vit-grid.patch_preview_some", step=step), caption=True)
+
+
 def grid_name() -> list:
     """Files name the grid: pe-vit-grid-tiles_14x14_d768 (base only when not the paper's)."""
     grid_h, grid_w, d_model, base, _ = controls.values(*PAGE_WIDE)
@@ -234,24 +304,34 @@ def tiles_section() -> None:
     st.subheader(t("vit-grid.tiles"))
     row, col = patch_control(controls.view_row(1)[0])
     tiles = cached_tiles(grid_h, grid_w, d_model, base)
-    similarity_map = cached_patch_map(grid_h, grid_w, d_model, base, row, col)
+    similarity_map = patch_map(grid_h, grid_w, d_model, base, row, col)
     # One colour range for both charts, so a colour means the same cosine in each. The tiles
     # take the page's width: beside the patch map their square was narrower than its height,
     # and the colour bar (as tall as the figure) overshot it.
-    colours = similarity_range(tiles.mosaic(), similarity_map)
+    mosaic = tiles.mosaic()
+    colours = similarity_range(mosaic, similarity_map)
+    # The map at other patches, previewed under the pointer: every patch up to 14 x 14.
+    rows, cols, step = patch_lattice(grid_h, grid_w, row=row, col=col,
+                                     per_state=grid_h * grid_w)
+    previews = lattice_maps(cached_sincos_offsets(grid_h, grid_w, d_model, base), rows, cols)
     with slide_row("vit-grid-tiles"):
-        show_chart(make_tiles_figure(tiles, colours=colours, lang=lang), key="tiles_chart",
-                   name=file_stem("vit-grid-tiles", *grid_name()))
+        show_chart(add_tiles_range_states(make_tiles_figure(tiles, colours=colours, lang=lang),
+                                          mosaic, previews),
+                   key="tiles_chart", name=file_stem("vit-grid-tiles", *grid_name()))
         left, right = st.columns([3, 2], gap="medium")
         with left:
             show_chart(
-                make_patch_map_figure(similarity_map, row=row, col=col, colours=colours,
-                                      lang=lang),
+                add_patch_map_states(
+                    make_patch_map_figure(similarity_map, row=row, col=col, colours=colours,
+                                          lang=lang),
+                    previews, shared=mosaic, lang=lang),
                 key="patch_chart",
                 name=file_stem("vit-grid-patch", *grid_name(), f"r{row}c{col}"),
+                on_click=functools.partial(pick_patch, "patch_chart"),
             )
         with right:
             explain(t("vit-grid.tiles_caption"), caption=True)
+            follows_pointer(step)
 
 
 @st.fragment(key="vit-grid/halves")
@@ -260,12 +340,22 @@ def halves_section() -> None:
     grid_h, grid_w, d_model, base = controls.values("grid_h", "grid_w", "d_model", "base")
     st.subheader(t("vit-grid.halves"))
     row, col = patch_control(controls.view_row(1)[0])
-    column_half, row_half = cached_halves(grid_h, grid_w, d_model, base, row, col)
+    # The halves at other patches too, previewed under the pointer (every 2nd row and column
+    # at 14 x 14), made with the selected patch's.
+    rows, cols, step = patch_lattice(grid_h, grid_w, row=row, col=col,
+                                     per_state=2 * grid_h * grid_w)
+    halves = cached_lattice_halves(grid_h, grid_w, d_model, base, tuple(sorted({*rows, row})),
+                                   tuple(sorted({*cols, col})))
+    column_half, row_half = halves[row, col]
+    previews = {(r, c): halves[r, c] for r in rows for c in cols}
     show_chart(
-        make_halves_figure(column_half, row_half, row=row, col=col, d_model=d_model, lang=lang),
+        add_halves_states(make_halves_figure(column_half, row_half, row=row, col=col,
+                                             d_model=d_model, lang=lang), previews),
         key="halves_chart",
         name=file_stem("vit-grid-halves", *grid_name(), f"r{row}c{col}"),
+        on_click=functools.partial(pick_patch, "halves_chart"),
     )
+    follows_pointer(step)
     explain(t("vit-grid.halves_text", half=d_model // 2, d_model=d_model))
 
 
@@ -306,7 +396,9 @@ def rope_section() -> None:
         d_head = controls.stops("d_head")
     with head_column:
         head = controls.slider("head")
-    mae = cached_patch_map(grid_h, grid_w, d_model, base, row, col)
+    # float32 as the rotations' maps (its previews at other patches in half the bytes; the
+    # cosines move by 1e-7 at most)
+    mae = patch_map(grid_h, grid_w, d_model, base, row, col).astype(np.float32)
     rotations = rope_maps(grid_h, grid_w, d_head, row, col)  # (14, H, W)
 
     def mixed_title(at: int) -> str:
@@ -320,12 +412,26 @@ def rope_section() -> None:
     cells = grid_h * grid_w
     previewed = live_values(1, rope_2d.MIXED_HEADS, drawn=head, per_state=cells,
                             most=max(2, ROPE_PREVIEW_CELLS // cells))
-    show_chart(add_rope_2d_states(make_rope_2d_figure(maps, row=row, col=col, lang=lang), maps,
-                                  {at: (mixed_title(at), rotations[mixed_rotation(at)])
-                                   for at in previewed}),
+    # The four maps at other patches, previewed under the pointer, in what the heads leave.
+    rows, cols, step = patch_lattice(
+        grid_h, grid_w, row=row, col=col, per_state=len(maps) * cells,
+        budget=min(ROPE_PATCH_PREVIEW_NUMBERS, MAX_LIVE_NUMBERS - len(previewed) * cells))
+    offsets = cached_rope_offsets(grid_h, grid_w, d_head)
+    table = cached_sincos_offsets(grid_h, grid_w, d_model, base).astype(np.float32)
+    panels = [lattice_maps(table, rows, cols)] + [
+        lattice_maps(offsets[rotation], rows, cols)
+        for rotation in (AXIAL, DINOV3, mixed_rotation(head))]
+    figure = add_rope_2d_states(make_rope_2d_figure(maps, row=row, col=col, lang=lang), maps,
+                                {at: (mixed_title(at), rotations[mixed_rotation(at)])
+                                 for at in previewed})
+    show_chart(add_rope_2d_patch_states(
+                   figure, {patch: [panel[patch] for panel in panels] for patch in panels[0]},
+                   lang=lang),
                key="rope_chart",
                name=file_stem("vit-grid-rope", f"{grid_h}x{grid_w}", f"dhead{d_head}",
-                              f"head{head}", f"r{row}c{col}"))
+                              f"head{head}", f"r{row}c{col}"),
+               on_click=functools.partial(pick_patch, "rope_chart"))
+    follows_pointer(step)
     fx, fy = rope_2d.rope_2d_mixed_frequencies(d_head, rope_2d.MIXED_HEADS)[head - 1, 0]
     angle = math.degrees(math.atan2(fy, fx)) % 360
     explain(t("vit-grid.rope_caption", pairs=d_head // 2, d_model=d_model, head=head,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -11,6 +11,7 @@ from plotly.subplots import make_subplots
 from core.overview import Overview
 from core.vit_grid import SimilarityTiles
 from figures.common import (
+    MAX_LIVE_NUMBERS,
     add_live_states,
     add_note,
     base_layout,
@@ -23,7 +24,11 @@ from figures.common import (
 from figures.heatmap import make_pe_heatmap_figure
 from locales import Lang, message
 
-SELECTED = {"symbol": "square-open", "size": 14, "color": "white", "line": {"width": 2}}
+# The selected patch's mark: an open square 14 px a side, a mark of the layout (a shape drawn in
+# pixels at the patch), not a trace: a patch's live state moves it with a layout key beside the
+# heatmaps' new cells (one Plotly.update sets one set of keys on all the traces it names).
+SELECTED_PATH = "M -7,-7 H 7 V 7 H -7 Z"
+SELECTED_LINE = {"color": "white", "width": 2}
 # Sequential, as in the ViT paper's figure: the similarities of a 2-D sin-cos grid are mostly
 # positive (0.4 .. 1 for d = 768), so a diverging scale around 0 would show one flat red.
 SIMILARITY_SCALE = "Viridis"
@@ -173,6 +178,23 @@ def _grid_heatmap(
     )
 
 
+def _selected_mark(row: int, col: int, panel: int = 0, *, name: str | None = None) -> dict:
+    """The selected patch's square on panel `panel` (its axes `grid_refs(panel)`)."""
+    refs = grid_refs(panel)
+    return {"type": "path", "path": SELECTED_PATH, "xref": refs["xaxis"],
+            "yref": refs["yaxis"], "xsizemode": "pixel", "ysizemode": "pixel", "xanchor": col,
+            "yanchor": row, "line": SELECTED_LINE, "layer": "above", "name": name}
+
+
+def _mark_moved(row: int, col: int, panels: int) -> dict:
+    """A state's layout keys that put the marks of `panels` panels (shapes 0 ..) at a patch."""
+    moved = {}
+    for panel in range(panels):
+        moved[f"shapes[{panel}].xanchor"] = col
+        moved[f"shapes[{panel}].yanchor"] = row
+    return moved
+
+
 def make_patch_map_figure(
     similarity: np.ndarray, *, row: int, col: int, colours: dict | None = None,
     lang: Lang = "en",
@@ -180,9 +202,8 @@ def make_patch_map_figure(
     """The selected patch's similarity with every patch ``(H, W)``, large, with hover values."""
     fig = go.Figure(_grid_heatmap(similarity, colours or similarity_range(similarity),
                                   lang=lang))
-    fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", marker=SELECTED,
-                             name=message("fig.vit_grid.patch_name", lang, row=row, col=col),
-                             hoverinfo="skip"))
+    fig.add_shape(_selected_mark(row, col,
+                                 name=message("fig.vit_grid.patch_name", lang, row=row, col=col)))
     fig.update_xaxes(title_text=message("fig.vit_grid.x_title", lang), showgrid=False,
                      zeroline=False)
     fig.update_xaxes(constrain="domain")
@@ -209,13 +230,116 @@ def make_halves_figure(
     colors = similarity_range(column_half, row_half)
     for c, values in ((1, column_half), (2, row_half)):
         fig.add_trace(_grid_heatmap(values, colors, lang=lang, showscale=c == 2), row=1, col=c)
-        fig.add_trace(go.Scatter(x=[col], y=[row], mode="markers", marker=SELECTED,
-                                 hoverinfo="skip", showlegend=False), row=1, col=c)
+        fig.add_shape(_selected_mark(row, col, c - 1))
     fig.update_xaxes(title_text=message("fig.vit_grid.x_title", lang), showgrid=False,
                      zeroline=False)
     fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False)
     fig.update_yaxes(title_text=message("fig.vit_grid.y_title", lang), row=1, col=1)
     return base_layout(fig, message("fig.vit_grid.halves_title", lang), height=460)
+
+
+# --- the selected patch follows the pointer -----------------------------------------------------
+# A chart of the selected patch's maps carries them at other patches as live states of the
+# page's patch box (figures.common.add_live_states), each named "row,col" as the link writes it;
+# ui/plotly_react.js draws the state of the patch under the pointer (`layout.meta.hover`) on
+# every chart that carries it, and the server's figure again when the pointer leaves.
+PATCH_CONTROL = "patch"
+
+
+def patch_text(row: int, col: int) -> str:
+    """A patch as the patch box and the link write it, and as its live state is named."""
+    return f"{row},{col}"
+
+
+def patch_lattice(grid_h: int, grid_w: int, *, row: int, col: int, per_state: int,
+                  budget: int = MAX_LIVE_NUMBERS) -> tuple[list[int], list[int], int]:
+    """The rows and columns of the patches a chart carries states for, each state weighing
+    `per_state` numbers: every patch when they fit in `budget`, else every `step`-th row and
+    column, `step` the smallest that fits, through (row, col) (the selected patch previews
+    itself), or from row and column 0 where only that makes two (a patch between them
+    previews the nearest). ``(rows, cols, step)``; none and step 0 when two never fit."""
+    for step in range(1, max(grid_h, grid_w) + 1):
+        for first_row, first_col in ((row % step, col % step), (0, 0)):
+            rows, cols = range(first_row, grid_h, step), range(first_col, grid_w, step)
+            if 2 <= len(rows) * len(cols) <= budget // max(per_state, 1):
+                return list(rows), list(cols), step
+    return [], [], 0
+
+
+def _follow_pointer(fig: go.Figure, traces: list[int]) -> go.Figure:
+    """The pointer over a cell of `traces` (patch maps: x the column, y the row) previews that
+    patch (ui/plotly_react.js's hover previews)."""
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    fig.layout.meta = {**meta, "hover": {"control": PATCH_CONTROL, "traces": traces,
+                                         "text": "{y},{x}"}}
+    return fig
+
+
+def _floor(shared: np.ndarray | None) -> tuple[np.ndarray, ...]:
+    """What of a chart sharing the colour range (`similarity_range`) moves its floor: its
+    lowest value, once (not a 300 x 300 mosaic scanned again for every state)."""
+    return () if shared is None else (np.array([np.nanmin(shared)]),)
+
+
+def add_patch_map_states(fig: go.Figure, maps: Mapping[tuple[int, int], np.ndarray], *,
+                         shared: np.ndarray | None = None, lang: Lang = "en") -> go.Figure:
+    """`make_patch_map_figure` at each patch (row, col) of `maps`, its ``(H, W)`` map there, so
+    that the pointer over the map previews that patch (and a slide of the patch box would):
+    the cells, the colour range (shared with `shared`'s, the tiles', when the figure was made
+    with both), the square and the title. None for fewer than two patches."""
+    if len(maps) < 2:
+        return fig
+    floor = _floor(shared)
+
+    def state(row: int, col: int, values: np.ndarray) -> tuple[dict, dict, list[int]]:
+        colours = similarity_range(values, *floor)
+        return ({"z": [typed_array(values)], "zmin": [colours["zmin"]]},
+                {"title.text": message("fig.vit_grid.patch_title", lang, row=row, col=col),
+                 "shapes[0].name": message("fig.vit_grid.patch_name", lang, row=row, col=col),
+                 **_mark_moved(row, col, 1)},
+                [0])
+
+    add_live_states(fig, PATCH_CONTROL, [(patch_text(*patch), *state(*patch, values))
+                                         for patch, values in maps.items()])
+    return _follow_pointer(fig, [0])
+
+
+# A colour range's floor moved by less than this moves no colour: the tiles (float32) of a grid
+# they show whole hold every map's lowest value rounded, ~1e-8 above the map's own (float64), and
+# 196 states of it would redraw the 210 x 210 mosaic under every move of the pointer.
+TILES_RANGE_TOLERANCE = 1e-6
+
+
+def add_tiles_range_states(fig: go.Figure, mosaic: np.ndarray,
+                           maps: Mapping[tuple[int, int], np.ndarray]) -> go.Figure:
+    """`make_tiles_figure(colours=similarity_range(mosaic, map))` at each patch of `maps`: the
+    tiles follow a previewed patch's colour range (a corner's map can dip below averaged
+    tiles'). None when it is the same at every patch, to within TILES_RANGE_TOLERANCE."""
+    floor = _floor(mosaic)
+    lows = {patch: similarity_range(values, *floor)["zmin"] for patch, values in maps.items()}
+    if not lows or max(lows.values()) - min(lows.values()) < TILES_RANGE_TOLERANCE:
+        return fig
+    return add_live_states(fig, PATCH_CONTROL, [(patch_text(*patch), {"zmin": [low]}, {}, [0])
+                                                for patch, low in lows.items()])
+
+
+def add_halves_states(fig: go.Figure,
+                      halves: Mapping[tuple[int, int], tuple[np.ndarray, np.ndarray]]) -> go.Figure:
+    """`make_halves_figure` at each patch (row, col) of `halves`, its (column half, row half)
+    there, so that the pointer over either half previews that patch: both halves' cells and
+    colour range and the squares. None for fewer than two patches."""
+    if len(halves) < 2:
+        return fig
+
+    def state(row: int, col: int, column_half: np.ndarray,
+              row_half: np.ndarray) -> tuple[dict, dict, list[int]]:
+        low = similarity_range(column_half, row_half)["zmin"]
+        return ({"z": [typed_array(column_half), typed_array(row_half)], "zmin": [low, low]},
+                _mark_moved(row, col, 2), [0, 1])
+
+    add_live_states(fig, PATCH_CONTROL, [(patch_text(*patch), *state(*patch, *shown))
+                                         for patch, shown in halves.items()])
+    return _follow_pointer(fig, [0, 1])
 
 
 def make_vit_encoding_figure(
@@ -283,14 +407,13 @@ def make_rope_2d_figure(
         axes = grid_refs(index)
         traces.append(go.Heatmap(z=values, coloraxis="coloraxis",
                                  hovertemplate=message("fig.vit_grid.grid_hover", lang), **axes))
-        traces.append(go.Scatter(x=[col], y=[row], mode="markers", marker=SELECTED,
-                                 hoverinfo="skip", showlegend=False, **axes))
         layout[x_key].update(title={"text": message("fig.vit_grid.x_title", lang)},
                              showgrid=False, zeroline=False, constrain="domain")
         # Square patches in every panel.
         layout[y_key].update(autorange="reversed", showgrid=False, zeroline=False,
                              constrain="domain", scaleanchor=axes["xaxis"], scaleratio=1)
     layout["yaxis"]["title"] = {"text": message("fig.vit_grid.y_title", lang)}
+    layout["shapes"] = [_selected_mark(row, col, index) for index in range(len(maps))]
     fig = go.Figure(data=traces, layout=layout)
     return base_layout(fig, message("fig.vit_grid.rope_title", lang, row=row, col=col),
                        height=420)
@@ -312,9 +435,32 @@ def add_rope_2d_states(fig: go.Figure, maps: list[tuple[str, np.ndarray]],
         return ({"z": [typed_array(values)]},
                 {"coloraxis.cmin": colours["zmin"], "coloraxis.cmax": colours["zmax"],
                  f"annotations[{panel}].text": title},
-                [2 * panel])  # each panel: its heatmap, then its patch's marker
+                [panel])  # each panel's heatmap: trace `panel`
 
     return add_live_states(fig, "head", [(head, *state(*shown)) for head, shown in last.items()])
+
+
+def add_rope_2d_patch_states(fig: go.Figure,
+                             maps: Mapping[tuple[int, int], Sequence[np.ndarray]], *,
+                             lang: Lang = "en") -> go.Figure:
+    """`make_rope_2d_figure` at each patch (row, col) of `maps`, every panel's ``(H, W)`` map
+    there (in the figure's order), so that the pointer over any panel previews that patch:
+    the cells of every panel, their shared colour range, the squares and the title. None for
+    fewer than two patches."""
+    if len(maps) < 2:
+        return fig
+
+    def state(row: int, col: int, panels: Sequence[np.ndarray]) -> tuple[dict, dict, list[int]]:
+        colours = similarity_range(*panels)
+        return ({"z": [typed_array(values) for values in panels]},
+                {"coloraxis.cmin": colours["zmin"], "coloraxis.cmax": colours["zmax"],
+                 "title.text": message("fig.vit_grid.rope_title", lang, row=row, col=col),
+                 **_mark_moved(row, col, len(panels))},
+                list(range(len(panels))))
+
+    add_live_states(fig, PATCH_CONTROL, [(patch_text(*patch), *state(*patch, panels))
+                                         for patch, panels in maps.items()])
+    return _follow_pointer(fig, list(range(len(next(iter(maps.values()))))))
 
 
 def add_rope_2d_tiles_states(fig: go.Figure, tiles: list[tuple[str, SimilarityTiles]],

@@ -8,6 +8,8 @@ import math
 import numpy as np
 import pytest
 
+import core
+from tests import reference
 from tests.apptest import (
     control,
     decode,
@@ -45,7 +47,7 @@ def test_vit_grid_patch_and_halves():
     at.radio(key="view").set_value("halves").run()
     (halves,) = plotly_figures(at)
     columns = decode(halves["data"][0]["z"])
-    rows = decode(halves["data"][2]["z"])
+    rows = decode(halves["data"][1]["z"])
     assert np.ptp(columns, axis=0).max() < 1e-9 and np.ptp(rows, axis=1).max() < 1e-9
     assert columns[0, 5] == pytest.approx(1.0) and rows[1, 0] == pytest.approx(1.0)
 
@@ -193,3 +195,70 @@ def test_an_empty_patch_box_shows_the_centre_it_stands_for(grid, centre):
     assert at.text_input(key="patch").placeholder == centre
     typed = open_page(VIT_GRID, query | {"patch": centre})
     assert plotly_figures(typed) == plotly_figures(at)
+
+
+# --- the selected patch follows the pointer (figures.vit_grid: live states of the patch box) ------
+def captions(at) -> str:
+    return "\n".join(c.value for c in at.caption)
+
+
+def patch_states(figure: dict) -> dict:
+    return figure["layout"].get("meta", {}).get("live", {}).get("patch", {"values": []})
+
+
+def test_each_view_of_the_patch_carries_every_patchs_maps_for_the_pointer():
+    """On a 6 x 10 grid every patch's maps go with the chart, named "row,col"; the one of
+    (4, 0) is that patch's map from the table, and the pointer over a map previews them."""
+    emb = core.sincos_2d_encoding(6, 10, 64)
+    at = open_page(VIT_GRID, {"grid_h": "6", "grid_w": "10", "d_model": "64", "patch": "1,5"})
+    _, patch = plotly_figures(at)
+    states = patch_states(patch)
+    assert states["values"] == [f"{r},{c}" for r in range(6) for c in range(10)]
+    assert patch["layout"]["meta"]["hover"] == {"control": "patch", "traces": [0],
+                                                "text": "{y},{x}"}
+    data, layout, _ = states["updates"][states["values"].index("4,0")]
+    np.testing.assert_allclose(decode(data["z"][0]).reshape(6, 10),
+                               reference.patch_similarity_map(emb, 6, 10, 4, 0), atol=1e-12)
+    assert layout["title.text"] == "Patch (4, 0) against every patch"
+    assert "Hover over a patch to preview its map" in captions(at)
+    assert "in steps of" not in captions(at)
+    at.radio(key="view").set_value("halves").run()
+    (halves,) = plotly_figures(at)
+    data, _, _ = patch_states(halves)["updates"][patch_states(halves)["values"].index("4,0")]
+    for shown, expected in zip(data["z"], reference.half_similarity_maps(emb, 6, 10, 4, 0),
+                               strict=True):
+        np.testing.assert_allclose(decode(shown).reshape(6, 10), expected, atol=1e-12)
+    at.radio(key="view").set_value("rope").run()
+    rope = plotly_figures(at)[0]
+    assert len(patch_states(rope)["values"]) == 60
+    data, _, _ = patch_states(rope)["updates"][patch_states(rope)["values"].index("4,0")]
+    np.testing.assert_allclose(decode(data["z"][0]).reshape(6, 10),
+                               reference.patch_similarity_map(emb, 6, 10, 4, 0), atol=1e-6)
+    assert "Hover over a patch to preview its map" in captions(at)
+
+
+def test_a_large_grid_previews_every_kth_patch_and_says_so():
+    """64 x 64 patches: 9 maps of 4,096 cells fit the tiles view's budget (every 17th row and
+    column through the centre); the 2-D RoPE view's four maps a patch fit none: a click
+    selects."""
+    at = open_page(VIT_GRID, {"grid_h": "64", "grid_w": "64"})
+    assert patch_states(plotly_figures(at)[1])["values"] == [
+        f"{r},{c}" for r in (15, 32, 49) for c in (15, 32, 49)]
+    assert "the preview moves in steps of 17 rows and columns" in captions(at)
+    at.radio(key="view").set_value("rope").run()
+    assert patch_states(plotly_figures(at)[0])["values"] == []
+    assert "Click a patch to select it" in captions(at)
+    assert "Hover over a patch" not in captions(at)
+
+
+@pytest.mark.parametrize("query", [{}, {"grid_h": "64", "grid_w": "64", "d_model": "1280",
+                                        "d_head": "256"},
+                                   {"grid_h": "14", "grid_w": "14", "d_model": "1280",
+                                    "lang": "zh"}])
+def test_the_previews_keep_each_rerun_within_its_bytes(query):
+    at = open_page(VIT_GRID, query)
+    for view in ("tiles", "halves", "rope"):
+        at.radio(key="view").set_value(view).run()
+        assert not at.exception, view
+        sent = sum(len(chart.proto.spec) for chart in at.get("plotly_chart"))
+        assert sent <= 1_500_000, (view, sent)  # issue 6: <= 1.5 MB per rerun

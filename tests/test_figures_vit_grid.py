@@ -1,5 +1,6 @@
-"""The vit-grid page's figures, checked on their traces; the RoPE view's live states (each
-state, applied as the browser applies it, draws the figure the server makes at that head)."""
+"""The vit-grid page's figures, checked on their traces; their live states (each state, applied
+as the browser applies it, draws the figure the server makes at that head, or at that patch
+when the pointer is over it)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,22 @@ import pytest
 
 import core
 from core import rope_2d, vit_grid
+from figures.common import MAX_LIVE_NUMBERS
 from figures.vit_grid import (
+    add_halves_states,
+    add_patch_map_states,
+    add_rope_2d_patch_states,
     add_rope_2d_states,
     add_rope_2d_tiles_states,
+    add_tiles_range_states,
     make_halves_figure,
     make_patch_map_figure,
     make_rope_2d_figure,
     make_rope_2d_tiles_figure,
     make_tiles_figure,
     make_vit_encoding_figure,
+    patch_lattice,
+    similarity_range,
 )
 from locales import message
 from tests import reference
@@ -50,11 +58,16 @@ def test_patch_map_and_halves_figures():
     fig = make_patch_map_figure(sim, row=2, col=7)
     assert np.asarray(fig.data[0].z).shape == (6, 10)
     assert "cosine = %{z" in fig.data[0].hovertemplate
-    assert (fig.data[1].x[0], fig.data[1].y[0]) == (7, 2)
+    assert len(fig.data) == 1  # the selected patch is a square of the layout, at its cell
+    (mark,) = fig.layout.shapes
+    assert (mark.xanchor, mark.yanchor, mark.xref, mark.yref) == (7, 2, "x", "y")
+    assert (mark.xsizemode, mark.ysizemode) == ("pixel", "pixel")
     columns, rows = vit_grid.sincos_half_maps(6, 10, 128, 2, 7)
     halves = make_halves_figure(columns, rows, row=2, col=7, d_model=128)
+    assert [(m.xanchor, m.yanchor, m.xref, m.yref) for m in halves.layout.shapes] == [
+        (7, 2, "x", "y"), (7, 2, "x2", "y2")]
     left = np.asarray(halves.data[0].z)
-    right = np.asarray(halves.data[2].z)
+    right = np.asarray(halves.data[1].z)
     assert np.ptp(left, axis=0).max() < 1e-12  # column half: constant down each column
     assert np.ptp(right, axis=1).max() < 1e-12  # row half: constant along each row
     titles = [a.text for a in halves.layout.annotations]
@@ -84,14 +97,15 @@ def _mixed_angles(head: int) -> np.ndarray:
     return rope_2d.rope_2d_mixed_angles(GRID_H, GRID_W, MIXED[head - 1: head])[0]
 
 
-def _rope_maps(head: int) -> list[tuple[str, np.ndarray]]:
-    """The page's four panels at `head`, from the slow per-patch formulas."""
+def _rope_maps(head: int, row: int = ROW, col: int = COL) -> list[tuple[str, np.ndarray]]:
+    """The page's four panels at `head` and patch (row, col), from the slow per-patch
+    formulas."""
     emb = core.sincos_2d_encoding(GRID_H, GRID_W, 32)
     rotations = [rope_2d.rope_2d_axial_angles(GRID_H, GRID_W, D_HEAD),
                  rope_2d.rope_2d_dinov3_angles(GRID_H, GRID_W, D_HEAD), _mixed_angles(head)]
     titles = ["MAE", "axial", "DINOv3", message("fig.vit_grid.rope_mixed", "en", head=head)]
-    values = [reference.patch_similarity_map(emb, GRID_H, GRID_W, ROW, COL)] + [
-        rope_2d.rope_2d_similarity(angles, ROW, COL).astype(np.float32) for angles in rotations]
+    values = [reference.patch_similarity_map(emb, GRID_H, GRID_W, row, col)] + [
+        rope_2d.rope_2d_similarity(angles, row, col).astype(np.float32) for angles in rotations]
     return list(zip(titles, values, strict=True))
 
 
@@ -173,3 +187,116 @@ def test_tiles_axes_name_every_tile_unless_the_tiles_are_far_from_square():
     z = np.asarray(wide.data[0].z, dtype=np.float64)  # (14 tiles of 5 cells + gaps, 14 of 14)
     assert z.shape == (14 * 6, 14 * 15)
     np.testing.assert_allclose(wide.layout.yaxis.tickvals, np.arange(0, 14, 2) * 6 + 2)
+
+
+# --- live states: the selected patch follows the pointer ------------------------------------------
+PATCHES = [(r, c) for r in range(GRID_H) for c in range(GRID_W)]
+EMB = core.sincos_2d_encoding(GRID_H, GRID_W, 32)  # (35, 32): MAE's table of the small grid
+
+
+def _patch(text: str) -> tuple[int, int]:
+    row, col = (int(n) for n in text.split(","))
+    return row, col
+
+
+def _map(row: int, col: int) -> np.ndarray:
+    return reference.patch_similarity_map(EMB, GRID_H, GRID_W, row, col)
+
+
+def test_the_patch_map_draws_each_patch_under_the_pointer():
+    """The tiles view's map at every patch: its cells, its colour range (shared with tiles that
+    show 2 x 2 of the patches, averaged), its square and its title."""
+    tiles = vit_grid.sincos_similarity_tiles(GRID_H, GRID_W, 32, max_tiles=2, max_side=8)
+    mosaic = tiles.mosaic()
+
+    def make(text):
+        row, col = _patch(text)
+        shown = _map(row, col)
+        fig = make_patch_map_figure(shown, row=row, col=col,
+                                    colours=similarity_range(mosaic, shown))
+        return add_patch_map_states(fig, {p: _map(*p) for p in PATCHES}, shared=mosaic)
+
+    values = assert_states_draw_the_servers_figures(make, "patch", "1,5")
+    assert values == [f"{r},{c}" for r, c in PATCHES]  # "row,col", as the link writes it
+    fig = make("1,5")
+    assert fig.layout.meta["hover"] == {"control": "patch", "traces": [0], "text": "{y},{x}"}
+    _, layout, traces = live_states(fig, "patch")["updates"][values.index("4,0")]
+    assert layout["title.text"] == "Patch (4, 0) against every patch"
+    assert (layout["shapes[0].xanchor"], layout["shapes[0].yanchor"], traces) == (0, 4, [0])
+    # The corner's map dips below the averaged tiles: the shared floor moves with the patch.
+    assert len({round(d["zmin"][0], 9) for d, _, _ in live_states(fig, "patch")["updates"]}) > 1
+
+
+def test_the_tiles_follow_a_previewed_patchs_colour_range():
+    tiles = vit_grid.sincos_similarity_tiles(GRID_H, GRID_W, 32, max_tiles=2, max_side=8)
+    mosaic = tiles.mosaic()
+
+    def make(text):
+        fig = make_tiles_figure(tiles, colours=similarity_range(mosaic, _map(*_patch(text))))
+        return add_tiles_range_states(fig, mosaic, {p: _map(*p) for p in PATCHES})
+
+    assert len(assert_states_draw_the_servers_figures(make, "patch", "2,3")) == len(PATCHES)
+    # Tiles of every patch hold every map's lowest value: the range never moves, no states.
+    whole = vit_grid.sincos_similarity_tiles(GRID_H, GRID_W, 32)
+    fig = add_tiles_range_states(make_tiles_figure(whole), whole.mosaic(),
+                                 {p: _map(*p) for p in PATCHES})
+    assert not isinstance(fig.layout.meta, dict) or "live" not in fig.layout.meta
+
+
+def test_the_halves_draw_each_patch_under_the_pointer():
+    def halves(row, col):
+        return reference.half_similarity_maps(EMB, GRID_H, GRID_W, row, col)
+
+    def make(text):
+        row, col = _patch(text)
+        fig = make_halves_figure(*halves(row, col), row=row, col=col, d_model=32)
+        return add_halves_states(fig, {p: halves(*p) for p in PATCHES})
+
+    assert len(assert_states_draw_the_servers_figures(make, "patch", "0,6")) == len(PATCHES)
+    assert make("0,6").layout.meta["hover"]["traces"] == [0, 1]  # either half
+
+
+def test_the_rope_maps_draw_each_patch_under_the_pointer_and_each_head_on_a_drag():
+    """Every panel at the patch under the pointer; the head slider's states still draw each
+    head (at the patch drawn). Both controls' states on one figure."""
+    heads = (1, 5, 12)
+
+    def make_at(head, row, col):
+        maps = _rope_maps(head, row, col)
+        fig = add_rope_2d_states(make_rope_2d_figure(maps, row=row, col=col), maps,
+                                 {h: _rope_maps(h, row, col)[-1] for h in heads})
+        return add_rope_2d_patch_states(
+            fig, {p: [values for _, values in _rope_maps(head, *p)] for p in PATCHES[::3]})
+
+    values = assert_states_draw_the_servers_figures(lambda text: make_at(5, *_patch(text)),
+                                                    "patch", "3,3")
+    assert values == [f"{r},{c}" for r, c in PATCHES[::3]]
+    fig = make_at(5, 3, 3)
+    _, layout, traces = live_states(fig, "patch")["updates"][values.index("4,2")]
+    assert traces == [0, 1, 2, 3]
+    assert [layout[f"shapes[{i}].xanchor"] for i in range(4)] == [2] * 4
+    assert layout["title.text"].startswith("Patch (4, 2) against every patch")
+    assert fig.layout.meta["hover"]["traces"] == [0, 1, 2, 3]
+    assert assert_states_draw_the_servers_figures(lambda head: make_at(head, 3, 3), "head",
+                                                  5) == ["1", "5", "12"]
+
+
+def test_figures_of_one_patch_carry_no_patch_states():
+    shown = _map(0, 0)
+    fig = add_patch_map_states(make_patch_map_figure(shown, row=0, col=0), {(0, 0): shown})
+    assert not isinstance(fig.layout.meta, dict)
+
+
+def test_patch_lattice_is_every_patch_when_they_fit_else_every_kth_row_and_column():
+    assert patch_lattice(14, 14, row=7, col=7, per_state=196) == (
+        list(range(14)), list(range(14)), 1)  # 196 states of 196 numbers: 38,416 <= 40,000
+    assert MAX_LIVE_NUMBERS // 4096 == 9
+    # 64 x 64: a state is 4,096 numbers, 9 fit. Every 17th to 20th row and column through
+    # (32, 40) still make 3 x 4 = 12 (the columns from 40 % k reach 4 times): every 21st.
+    assert patch_lattice(64, 64, row=32, col=40, per_state=4096) == (
+        [11, 32, 53], [19, 40, 61], 21)
+    # 63 x 63's halves (7,938 numbers a state, 5 fit): every 31st row and column through
+    # (31, 31) makes 3 x 3, every 32nd leaves (31, 31) alone: every 32nd from 0, 2 x 2.
+    assert patch_lattice(63, 63, row=31, col=31, per_state=2 * 63 * 63) == ([0, 32], [0, 32], 32)
+    assert patch_lattice(1, 1, row=0, col=0, per_state=1) == ([], [], 0)  # one patch: nothing
+    assert patch_lattice(64, 64, row=0, col=0, per_state=30_000) == ([], [], 0)  # one fits

@@ -149,7 +149,7 @@ def test_vit_grid_figures_in_chinese():
     patch = make_patch_map_figure(sim, row=2, col=7, lang="zh")
     assert patch.layout.xaxis.title.text == zh("fig.vit_grid.x_title")
     assert patch.layout.yaxis.title.text == zh("fig.vit_grid.y_title")
-    assert patch.data[1].name == zh("fig.vit_grid.patch_name", row=2, col=7)
+    assert patch.layout.shapes[0].name == zh("fig.vit_grid.patch_name", row=2, col=7)
     columns, rows = vit_grid.sincos_half_maps(6, 10, 32, 2, 7)
     halves = make_halves_figure(columns, rows, row=2, col=7, d_model=32, lang="zh")
     assert halves.layout.xaxis.title.text == zh("fig.vit_grid.x_title")

@@ -64,16 +64,24 @@ function liveName(input) {
   const key = box && [...box.classList].find(c => c.startsWith("st-key-"));
   return key ? key.slice("st-key-".length) : null;
 }
+// The state of `text`, or the nearest sent: by number, or by distance over a comma-separated
+// tuple ("row,col": the ViT grid's patch).
 function nearestState(live, text) {
   const exact = live.values.indexOf(text);
   if (exact >= 0) return exact;
-  const wanted = Number(text);
-  if (!Number.isFinite(wanted)) return -1;
+  const point = v => String(v).split(",").map(Number);
+  const wanted = point(text);
+  if (!wanted.every(Number.isFinite)) return -1;
+  const distance = v => {
+    const p = point(v);
+    return p.length === wanted.length ? p.reduce((sum, x, i) => sum + (x - wanted[i]) ** 2, 0)
+                                      : Infinity;
+  };
   let best = -1;
+  let bestDistance = Infinity;
   live.values.forEach((v, i) => {
-    if (best < 0 || Math.abs(Number(v) - wanted) < Math.abs(Number(live.values[best]) - wanted)) {
-      best = i;
-    }
+    const d = distance(v);
+    if (d < bestDistance) { best = i; bestDistance = d; }
   });
   return best;
 }
@@ -129,6 +137,45 @@ if (!window.__peLiveWatch) {
   });
   window.__peLiveWatch.observe(document.body, { attributes: true, subtree: true,
                                                 attributeFilter: ["aria-valuetext"] });
+}
+
+// Hover previews: a figure whose `layout.meta.hover` is {control, traces, text} previews, while
+// the pointer is over a point of those traces, that control's live state named by `text` with
+// the point's {x} and {y} put in ("{y},{x}": a grid's row and column), on every chart carrying
+// it. Off the chart the server's figures come back; a click still goes to the server.
+const HOVER_REST_MS = 150;
+let hoverRest = null;
+function hoverText(template, point) {
+  return String(template || "{x}").replace(/\{([xy])\}/g, (_, axis) => String(point[axis]));
+}
+function endPreview(name) {
+  for (const gd of document.querySelectorAll(".pe-plotly-chart")) {
+    const state = gd.__pePlotlyReact;
+    if (state && state.previewing && state.previewing.startsWith(`${name}=`)) {
+      state.previewing = null;
+      state.draw();  // whole: a preview left state.drawn unset
+    }
+  }
+}
+function listenForHover(gd, state) {
+  const hoverOf = () => {
+    const meta = state.sent && state.sent.layout && state.sent.layout.meta;
+    return meta && meta.hover && typeof meta.hover.control === "string" ? meta.hover : null;
+  };
+  gd.on("plotly_hover", event => {
+    const hover = hoverOf();
+    const point = event && event.points && event.points[0];
+    if (!hover || !point) return;
+    if (Array.isArray(hover.traces) && !hover.traces.includes(point.curveNumber)) return;
+    clearTimeout(hoverRest);
+    preview(hover.control, hoverText(hover.text, point));
+  });
+  gd.addEventListener("mouseleave", () => {
+    const hover = hoverOf();
+    if (!hover) return;
+    clearTimeout(hoverRest);
+    hoverRest = setTimeout(() => endPreview(hover.control), HOVER_REST_MS);
+  });
 }
 
 // plotly.js from the app's own server (app/static/, see plotly_react.py), loaded once per page.
@@ -1077,6 +1124,7 @@ function figure(data, state, theme) {
 function listenForClicks(gd, state) {
   if (state.clicking || !gd.on) return;
   state.clicking = true;
+  listenForHover(gd, state);
   gd.on("plotly_click", event => {
     const point = event && event.points && event.points[0];
     if (!point || !state.data || !state.data.clicks || !state.setTriggerValue) return;
