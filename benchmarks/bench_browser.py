@@ -43,6 +43,7 @@ Run: `make bench-browser` (or `python benchmarks/bench_browser.py [--pages heatm
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import platform
 import re
@@ -457,6 +458,7 @@ def measure(browser, scenario: Scenario, changes: int, *, served=None) -> Result
 RESULT_DOCS = {
     "bench:browser": "docs/performance.md",
     "bench:live": "docs/performance.md",
+    "bench:follow": "docs/performance.md",
     "bench:load": "docs/performance.md",
     "bench:memory": "docs/robustness.md",
 }
@@ -567,15 +569,24 @@ class LiveResult:
     runs: int  # script runs during the drag
 
 
-def measure_live(browser, path: str, url: str) -> list[LiveResult]:
-    """Each live control of page `path` (LIVE_CONTROLS) dragged for a second in 20 moves."""
+@contextlib.contextmanager
+def opened(browser, address: str):
+    """A page of a new 1440 x 900 context at `address`, its charts drawn."""
     context = browser.new_context(viewport={"width": 1440, "height": 900})
-    page = context.new_page()
-    out = []
     try:
-        page.goto(url + path)
+        page = context.new_page()
+        page.goto(address)
         page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=120_000)
         browser_support.wait_charts_drawn(page)
+        yield page
+    finally:
+        context.close()
+
+
+def measure_live(browser, path: str, url: str) -> list[LiveResult]:
+    """Each live control of page `path` (LIVE_CONTROLS) dragged for a second in 20 moves."""
+    out = []
+    with opened(browser, url + path) as page:
         for key, chart, rightward in browser_support.LIVE_CONTROLS[path]:
             low, high, step = page.locator(f".st-key-{key} input[type=range]").first.evaluate(
                 "e => [Number(e.min), Number(e.max), Number(e.step) || 1]")
@@ -589,8 +600,6 @@ def measure_live(browser, path: str, url: str) -> list[LiveResult]:
                 states=len(set(drag.states)), runs=drag.runs,
                 delay_median_ms=statistics.median(delays) if delays else None,
                 delay_max_ms=delays[-1] if delays else None))
-    finally:
-        context.close()
     return out
 
 
@@ -626,19 +635,81 @@ def live_markdown(results: list[LiveResult], machine: str) -> str:
 def run_live(browser, pages: list[str] | None, machine: str) -> str:
     """The live-controls table (printed, saved, and in docs/performance.md on a full run)."""
     server, url = browser_support.start_streamlit("app.py", RESULTS / "server-live.log.tmp")
+
+    def chosen(path: str) -> bool:
+        return not pages or path.split("?")[0].strip("/") in pages
+
     try:
-        results = [r for path in browser_support.LIVE_CONTROLS
-                   if not pages or path.split("?")[0].strip("/") in pages
+        results = [r for path in browser_support.LIVE_CONTROLS if chosen(path)
                    for r in measure_live(browser, path, url)]
+        followed = [r for path in browser_support.FOLLOWED_CONTROLS if chosen(path)
+                    for r in measure_followed(browser, path, url)]
     finally:
         browser_support.stop(server)
     table = live_markdown(results, machine)
+    follow_table = follow_markdown(followed, machine)
     print(table)
+    print(follow_table)
     (RESULTS / "live.json").write_text(json.dumps(
-        {"machine": machine, "results": [asdict(r) for r in results]}, indent=2))
+        {"machine": machine, "results": [asdict(r) for r in results],
+         "followed": [asdict(r) for r in followed]}, indent=2))
     if not pages:
         update_docs("bench:live", table)
+        update_docs("bench:follow", follow_table)
     return table
+
+
+FOLLOWED_STATES_BUDGET = 3
+
+
+@dataclass
+class FollowResult:
+    page: str
+    control: str
+    chart: str
+    states: int  # distinct pictures of the chart during the drag
+    runs: int  # script runs during the drag (one value at a time)
+    drag_s: float  # the 20 moves' wall time (1.0 s when nothing holds the browser up)
+    settled_s: float  # from the release to the released value drawn and the app idle
+
+
+def measure_followed(browser, path: str, url: str) -> list[FollowResult]:
+    """Each followed slider of page `path` (FOLLOWED_CONTROLS) dragged for a second in 20
+    moves: the server draws the value under the pointer as it keeps up (ui/follow.py)."""
+    out = []
+    with opened(browser, url + path) as page:
+        for key, chart, rightward in browser_support.FOLLOWED_CONTROLS[path]:
+            start = time.perf_counter()
+            drag = browser_support.drag_live(page, key, chart, rightward=rightward,
+                                             release=False)
+            dragged = time.perf_counter() - start
+            shown = browser_support.shown_value(page, key)
+            released = time.perf_counter()
+            page.mouse.up()
+            page.wait_for_function(
+                "([key, value]) => new URL(location.href).searchParams.get(key) === value",
+                arg=[key, shown], timeout=120_000)
+            page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=120_000)
+            out.append(FollowResult(page=path, control=key, chart=chart,
+                                    states=len(set(drag.states)), runs=drag.runs,
+                                    drag_s=dragged, settled_s=time.perf_counter() - released))
+    return out
+
+
+def follow_markdown(results: list[FollowResult], machine: str) -> str:
+    lines = [
+        f"Measured {time.strftime('%Y-%m-%d')} on {machine}, default settings.",
+        "",
+        "| page | control | chart | states drawn | runs during drag | 20 moves took s "
+        "| release -> idle s | budgets missed |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        missed = (f"{r.states} states < {FOLLOWED_STATES_BUDGET}"
+                  if r.states < FOLLOWED_STATES_BUDGET else "none")
+        lines.append(f"| {r.page} | {r.control} | {r.chart} | {r.states} | {r.runs} "
+                     f"| {r.drag_s:.1f} | {r.settled_s:.2f} | {missed} |")
+    return "\n".join(lines) + "\n"
 
 
 def main() -> None:

@@ -232,6 +232,15 @@ LIVE_CONTROLS: dict[str, list[tuple[str, str, bool]]] = {
 }
 
 
+# Sliders whose pictures need new numbers: the server follows their drag (ui/follow.py), one
+# value at a time (benchmarks/bench_browser.py, tests/test_browser_live_controls.py).
+FOLLOWED_CONTROLS: dict[str, list[tuple[str, str, bool]]] = {
+    "/heatmap": [("positions", "heatmap_chart", True)],
+    "/wavelengths": [("d_model", "curves_chart", True)],
+    "/rope": [("base", "rotation_chart", True)],
+}
+
+
 @dataclass
 class LiveDrag:
     """What a slider's drag drew before its release."""

@@ -36,3 +36,55 @@ def test_dragging_a_views_slider_moves_its_chart_before_the_release(browser_page
         browser_page.wait_idle()
         assert browser_support.shown_value(page, key) == shown
     assert browser_page.exceptions() == []
+
+
+def test_dragging_a_slider_that_needs_new_numbers_redraws_as_the_server_keeps_up(browser_page):
+    """The heatmap's number of positions has no live states (each value is a new table): while
+    it is dragged the server draws the value under the pointer (ui/follow.py), one at a time,
+    the link keeping the released value; the release lands in the URL and is drawn."""
+    page = browser_page.page
+    browser_page.open("/heatmap")
+    summary = page.locator('[data-testid="stMarkdownContainer"]').filter(
+        has_text="positions x")
+    drag = browser_support.drag_live(page, "positions", "heatmap_chart", release=False)
+    assert drag.runs >= 2, "the server did not follow the drag"
+    assert len(set(drag.states)) >= 3, drag.states
+    assert "positions=" not in page.url  # the link keeps the released value meanwhile
+    shown = browser_support.shown_value(page, "positions")
+    page.mouse.up()
+    page.wait_for_function(
+        "value => new URL(location.href).searchParams.get('positions') === value",
+        arg=shown, timeout=30_000)
+    browser_page.wait_idle()
+    assert summary.first.inner_text().startswith(f"{shown} positions x")
+    chart = page.locator(".st-key-heatmap_chart .js-plotly-plot").first
+    drawn = chart.evaluate(browser_support.CHART_STATE_JS)
+    # Dragged away and back, released where it started (Streamlit sends nothing then): the
+    # picture is the value's again, not the last one followed.
+    thumb = page.locator('.st-key-positions [data-testid="stSliderThumbValue"]').first
+    thumb = thumb.bounding_box()
+    x, y = thumb["x"] + thumb["width"] / 2, thumb["y"] + thumb["height"] + 8
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for step in (-40, -120, -200, -120, -40, 0):  # back faster than a heatmap's run
+        page.mouse.move(x + step, y)
+        page.wait_for_timeout(40)
+    page.mouse.up()
+    page.wait_for_function(
+        """value => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')]
+            .some(e => e.innerText.startsWith(value + ' positions x'))""",
+        arg=shown, timeout=10_000)
+    browser_page.wait_idle()
+    assert browser_support.shown_value(page, "positions") == shown
+    assert chart.evaluate(browser_support.CHART_STATE_JS) == drawn
+    # A crafted follow (a value past the parameter's range, a control the page has not, not a
+    # value at all) is ignored: no error, the picture as it was.
+    for follow in ({"name": "positions", "value": "1e99"}, {"name": "nope", "value": "3"},
+                   {"name": "positions", "value": ["8"]}):
+        page.locator(".st-key-heatmap_chart .pe-plotly-chart").first.evaluate(
+            "(gd, follow) => gd.__pePlotlyReact.setTriggerValue('follow', follow)", follow)
+        browser_page.wait_idle()
+        assert chart.evaluate(browser_support.CHART_STATE_JS) == drawn, follow
+        assert summary.first.inner_text().startswith(f"{shown} positions x")
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert browser_page.exceptions() == []

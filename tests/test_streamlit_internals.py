@@ -71,6 +71,10 @@ INTERNALS = [
     ("ScriptRunContext.is_history_navigation",
      "ui.controls.history_navigation: back and forward let the URL decide every choice",
      lambda: "is_history_navigation" in {f.name for f in dataclasses.fields(ScriptRunContext)}),
+    ("ScriptRunContext.reset makes a new parallel_coordinator per run",
+     "ui.follow: a followed drag's value is drawn by the run it started, and no later one",
+     lambda: "self.parallel_coordinator = ParallelFragmentCoordinator("
+     in inspect.getsource(ScriptRunContext.reset)),
     ("st.components.v2.component(name, *, js, css, isolate_styles)",
      "ui.controls' pe_choice_address (a choice rewrites the address in place) and "
      "ui.plotly_react's chart element",

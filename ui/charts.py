@@ -34,7 +34,7 @@ from figures.common import (
     without_notes,
 )
 from figures.contrast import ensure_contrast
-from ui import plotly_react
+from ui import follow, plotly_react
 from ui.i18n import current_language, presenting, t
 from ui.memory_budget import HEAVY, ServerBusyError, image_turn
 from ui.run_slots import run_slot_lent
@@ -96,7 +96,7 @@ def show_chart(fig: go.Figure, *, key: str, name: str, table: TableExport | None
     if plotly_react.enabled() and not st.session_state.get(_PLAIN_CHARTS):
         # the same chart, kept across reruns (ui/plotly_react.py)
         plotly_react.plotly_react_chart(fig, key=key, theme=theme, config=config,
-                                        on_click=on_click)
+                                        on_click=on_click, follows=follow.followable())
     elif on_click is not None:  # a click selects its point
         st.plotly_chart(fig, key=key, theme=theme, config=config, on_select=on_click,
                         selection_mode="points")

@@ -35,7 +35,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from locales import Lang, catalogue
-from ui import share
+from ui import follow, share
 from ui.i18n import current_language, presenting, t
 from ui.pages import PAGE_PARAMS, takeaway_key
 from ui.params import (
@@ -154,6 +154,7 @@ class PageControls:
         that fragment alone (its tests read the whole page after every change)."""
         if not redraws or st.config.get_option("global.appTest"):
             return None
+        follow.register(self.page, name, redraws)  # a drag of it redraws them too (ui/follow.py)
         return functools.partial(_redraw, self.page, self.params[name], tuple(redraws))
 
     # --- widgets, each bound to the URL parameter named like its key --------------------------
@@ -215,7 +216,7 @@ class PageControls:
         lost: when the track moves (the table grew or shrank), the value is set again before
         the widget is made. The URL's value then stays the slider's, as it does in a fresh
         load of the link (tests/test_app_similarity.py)."""
-        value = self.current(param.name)
+        value = self._truth(param.name)
         low = param.minimum if minimum is None else max(param.minimum, min(minimum, value))
         high = param.maximum if maximum is None else min(param.maximum, max(maximum, value))
         if high <= low:  # a track needs two ends (d_model = 2 has pair 0 alone)
@@ -238,7 +239,14 @@ class PageControls:
     def current(self, name: str) -> Any:
         """The value control `name` has in this run, before its widget is made: the widget's
         state, else the URL's value, else the default (unusable values count as the default).
-        Pages read the view this way to leave out the controls it does not use."""
+        Pages read the view this way to leave out the controls it does not use. While its
+        slider is dragged, the value under the pointer in the run that follows it
+        (ui/follow.py); its widget keeps its own (`_truth`)."""
+        value = follow.followed(self.page, name)
+        return self._truth(name) if value is follow.NOT_FOLLOWED else value
+
+    def _truth(self, name: str) -> Any:
+        """`current` without a followed drag: what the control's widget and link hold."""
         param = self.params[name]
         state = st.session_state
         try:
@@ -271,7 +279,7 @@ class PageControls:
         if stops is None:
             assert param.stops is not None, f"{name} names no stops (ui.params)"
             stops = STOPS[param.stops](param)
-        current = self.current(name)
+        current = self._truth(name)
         options = sorted({*(param.validate(v) for v in stops if _allowed(param, v)),
                           param.default, current})
         if exact:  # one row (a block, not three: fewer elements per rerun)
@@ -590,6 +598,7 @@ def _redraw(page: str, param: Param, keys: tuple[str, ...]) -> None:
     An unusable value (a crafted message) or a part not on the page (a run that stopped early)
     gets the rerun the change has without this (its notice shown by the control's own run)."""
     state = st.session_state
+    follow.on_release(param.name)
     try:
         value = param.validate(state[param.name])
     except (KeyError, ParamError):

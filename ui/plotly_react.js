@@ -121,6 +121,73 @@ function preview(name, text) {
     });
   }
 }
+// Following a drag the server draws (ui/follow.py): a slider whose value no chart previews (its
+// pictures need new numbers) is sent while its thumb is dragged, as a chart element's "follow"
+// trigger ({name, value}), and the server redraws what the slider redraws at that value without
+// keeping it. One value at a time: the next goes once the app has finished the run the last one
+// started, and it is the newest then, never a queue of stale ones. The release sends the
+// slider's own value, as before; released where it started (Streamlit then sends nothing),
+// the start is sent, so that the picture drawn is the value's.
+const FOLLOW_WAIT_MS = 1500;  // a run that never says it finished does not stop the drag
+const drag = { slider: null, name: null, start: null, text: null, sent: null, closing: false,
+               busy: false, timer: null };
+function previewed(name) {
+  return [...document.querySelectorAll(".pe-plotly-chart")].some(gd => {
+    const state = gd.__pePlotlyReact;
+    const meta = state && state.sent && state.sent.layout && state.sent.layout.meta;
+    return Boolean(meta && meta.live && meta.live[name]);
+  });
+}
+function follower(name) {
+  return [...document.querySelectorAll(".pe-plotly-chart")].find(gd => {
+    const state = gd.__pePlotlyReact;
+    return state && state.setTriggerValue && state.data && Array.isArray(state.data.follows)
+      && state.data.follows.includes(name);
+  });
+}
+function sendFollow() {
+  if (!(drag.slider || drag.closing) || drag.busy || drag.text === null
+      || drag.text === drag.sent) return;
+  const gd = follower(drag.name);
+  if (!gd) return;
+  drag.closing = false;
+  drag.busy = true;
+  drag.sent = drag.text;
+  gd.__pePlotlyReact.setTriggerValue("follow", { name: drag.name, value: drag.text });
+  drag.timer = setTimeout(followed, FOLLOW_WAIT_MS);
+}
+function followed() {  // the run the last value started has finished (or never said so)
+  clearTimeout(drag.timer);
+  drag.busy = false;
+  sendFollow();
+}
+if (!window.__peFollowWatch) {
+  window.__peFollowWatch = true;
+  document.addEventListener("pointerdown", event => {
+    const slider = event.target instanceof Element
+      && event.target.closest('[data-testid="stSlider"]');
+    const input = slider && slider.querySelector("input[type=range]");
+    Object.assign(drag, { slider: slider || null, name: null, text: null, sent: null,
+                          closing: false,
+                          start: input ? input.getAttribute("aria-valuetext") : null });
+  }, true);
+  const release = () => {
+    if (!drag.slider) return;
+    drag.closing = drag.sent !== null && drag.text === drag.start;
+    drag.slider = null;
+    sendFollow();
+  };
+  document.addEventListener("pointerup", release, true);
+  document.addEventListener("pointercancel", release, true);
+  // A run's end: Streamlit's app element says "notRunning" (changed only after a run began).
+  new MutationObserver(() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (drag.busy && app && app.getAttribute("data-test-script-state") === "notRunning") {
+      followed();
+    }
+  }).observe(document.body, { attributes: true, subtree: true,
+                              attributeFilter: ["data-test-script-state"] });
+}
 if (!window.__peLiveWatch) {
   window.__peLiveWatch = new MutationObserver((records) => {
     for (const record of records) {
@@ -131,7 +198,12 @@ if (!window.__peLiveWatch) {
       // with the keys), not one a slider shows as it is made.
       const slider = input.closest('[data-testid="stSlider"]');
       if (name && slider && slider.contains(document.activeElement)) {
-        preview(name, input.getAttribute("aria-valuetext"));
+        const text = input.getAttribute("aria-valuetext");
+        preview(name, text);
+        if (drag.slider === slider && !previewed(name)) {
+          Object.assign(drag, { name, text });
+          sendFollow();
+        }
       }
     }
   });

@@ -19,7 +19,10 @@ What it keeps from `st.plotly_chart` (ui/charts.py `show_chart` chooses between 
   `st-key-<key>` class around it, as pages and tests find charts.
 
 Clicks: a page that passes `on_click` hears of a click on a point (the element's "click"
-trigger; `clicked_point` reads it), as st.plotly_chart's point selection would tell it.
+trigger; `clicked_point` reads it), as st.plotly_chart's point selection would tell it. The
+element also carries the page's slider drags the server follows (its "follow" trigger,
+ui/follow.py) and previews live states while a slider is dragged or a point hovered
+(plotly_react.js).
 Not kept: box and lasso selections (unused here); Streamlit's fullscreen wrapper (the
 modebar's button opens the same kind of layer, made here, Escape closes it); the element
 container's `stPrintGraphic` class (Streamlit's print styles for charts); st.plotly_chart's
@@ -51,6 +54,7 @@ figure JSON (tests/test_chart_paths.py), so what the AppTests read is what a bro
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -59,7 +63,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -67,6 +71,8 @@ from typing import Any
 import plotly
 import plotly.graph_objects as go
 import streamlit as st
+
+from ui.follow import on_follow
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -252,11 +258,12 @@ def _content_height(figure: dict) -> int:
 
 def plotly_react_chart(fig: go.Figure, *, key: str, theme: str | None = "streamlit",
                        config: dict[str, Any] | None = None,
-                       on_click: Callable[[], None] | None = None) -> None:
+                       on_click: Callable[[], None] | None = None,
+                       follows: Sequence[str] = ()) -> None:
     """Draw `fig` as `st.plotly_chart(fig, key=key, theme=theme, config=config)` does, in an
     element that stays the same across reruns (its key is its identity). With `on_click`, a
     click on a point calls it (before the rerun it starts), `clicked_point(key)` then saying
-    where."""
+    where. The drags of the sliders named in `follows` may be sent through it (ui/follow.py)."""
     import plotly.io as pio
     import plotly.tools
 
@@ -280,11 +287,16 @@ def plotly_react_chart(fig: go.Figure, *, key: str, theme: str | None = "streaml
         "module": _url("pe-plotly-react-"),  # the element's code
         "src": _url("plotly-"),  # plotly.js
         "clicks": on_click is not None,
+        "follows": list(follows),
     }
     payload = json.dumps(settings, separators=(",", ":")).encode() + b"\n" + spec.encode()
     # As tall as the chart drawn: the browser may fit the figure to a phone, taller (its panels
     # stacked, plotly_react.js `fitToWidth`).
-    callbacks = {} if on_click is None else {"on_click_change": on_click}
+    callbacks: dict[str, Callable[[], None]] = {}
+    if on_click is not None:
+        callbacks["on_click_change"] = on_click
+    if follows:
+        callbacks["on_follow_change"] = functools.partial(on_follow, key)
     _element()(key=key, data=payload, width="stretch", height="content", **callbacks)
 
 
