@@ -74,8 +74,8 @@ def test_direction_blindness_markers_have_equal_heights():
 
 @pytest.mark.parametrize(("anchor", "labels"), [
     (50, ["−k = −9: q = 41", "k = 9: q = 59"]),  # both neighbours in the table
-    (4, ["−k = −9: q = −5, outside the table", "k = 9: q = 13"]),  # 4 - 9 is no position
-    (195, ["−k = −9: q = 186", "k = 9: q = 204, outside the table"]),  # nor 195 + 9 of 200
+    (4, ["−k = −9: q = −5, outside", "k = 9: q = 13"]),  # 4 - 9 is no position
+    (195, ["−k = −9: q = 186", "k = 9: q = 204, outside"]),  # nor 195 + 9 of 200
 ])
 def test_direction_blindness_markers_name_the_anchors_neighbours(anchor, labels):
     """Given the anchor p, each ±k mark names the position q = p ± k it pairs p with, or that
