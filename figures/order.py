@@ -70,17 +70,26 @@ def add_attention_pair_states(fig: go.Figure, learned: np.ndarray, blind: np.nda
     return add_live_states(fig, "layer", [(ly, *state(ly, head)) for ly in range(1, layers + 1)])
 
 
+def _outline(layer: int, head: int) -> dict:
+    """The closed path around the head map's cell of (`layer`, `head`)."""
+    left, right, top, bottom = head - 0.5, head + 0.5, layer - 0.5, layer + 0.5
+    return {"x": [left, right, right, left, left], "y": [top, top, bottom, bottom, top]}
+
+
 def add_head_outline_states(fig: go.Figure, *, layers: int, heads: int, layer: int,
                             head: int) -> go.Figure:
-    """The head map's outline (its one shape) at every head of this layer and every layer of
-    this head: it follows the sliders while they are dragged (`add_live_states`)."""
-    def outline(at_layer: int, at_head: int) -> tuple[dict, dict, list[int]]:
-        return ({}, {"shapes[0].x0": at_head - 0.5, "shapes[0].x1": at_head + 0.5,
-                     "shapes[0].y0": at_layer - 0.5, "shapes[0].y1": at_layer + 0.5}, [])
+    """The head map's outline (its last trace) at every head of this layer and every layer of
+    this head: it follows the sliders while they are dragged (`add_live_states`, animated: the
+    outline alone is drawn again, not the map)."""
+    outline = len(fig.data) - 1
 
-    add_live_states(fig, "head", [(h, *outline(layer, h)) for h in range(1, heads + 1)])
-    return add_live_states(fig, "layer",
-                           [(ly, *outline(ly, head)) for ly in range(1, layers + 1)])
+    def state(at_layer: int, at_head: int) -> tuple[dict, dict, list[int]]:
+        return {key: [value] for key, value in _outline(at_layer, at_head).items()}, {}, [outline]
+
+    add_live_states(fig, "head", [(h, *state(layer, h)) for h in range(1, heads + 1)],
+                    animate=True)
+    return add_live_states(fig, "layer", [(ly, *state(ly, head)) for ly in range(1, layers + 1)],
+                           animate=True)
 
 
 def make_head_change_figure(
@@ -100,8 +109,10 @@ def make_head_change_figure(
     for mark_layer, mark_head in marked:
         fig.add_annotation(x=mark_head, y=mark_layer, text="★", showarrow=False,
                            font={"size": 16, "color": "#000000"})
-    fig.add_shape(type="rect", x0=head - 0.5, x1=head + 0.5, y0=layer - 0.5, y1=layer + 0.5,
-                  line={"color": "#0072B2", "width": 3})
+    # A trace, not a shape: a drag moves it alone (`add_head_outline_states`).
+    fig.add_trace(go.Scatter(**_outline(layer, head), mode="lines",
+                             line={"color": "#0072B2", "width": 3}, hoverinfo="skip",
+                             showlegend=False, cliponaxis=False))
     fig.update_xaxes(title_text=message("fig.order.head", lang), dtick=1)
     fig.update_yaxes(title_text=message("fig.order.layer", lang), dtick=1, autorange="reversed")
     return base_layout(fig, message("fig.order.change_title", lang), height=360)

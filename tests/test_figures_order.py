@@ -45,3 +45,7 @@ def test_order_head_map_outline_follows_each_head(name):
         return add_head_outline_states(fig, layers=6, heads=12, **at)
 
     assert_states_draw_the_servers_figures(make, name, 2 if name == "layer" else 3)
+    outline = make(5).data[-1]  # around the cell of (head, layer), the slider at 5
+    at = {"head": (5, 2), "layer": (3, 5)}[name]
+    assert (min(outline.x), max(outline.x)) == (at[0] - 0.5, at[0] + 0.5)
+    assert (min(outline.y), max(outline.y)) == (at[1] - 0.5, at[1] + 0.5)
