@@ -2,17 +2,29 @@
 
 import dataclasses
 
+import numpy as np
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 import core
 from core import limits
 from core.limits import DEFAULT_BASE
 from export.files import TableExport
-from figures.heatmap import add_zoom_window_states, make_pe_heatmap_figure, zoom_live_values
+from figures.heatmap import (
+    FORMULA_HOVER_CELLS,
+    FormulaTable,
+    add_zoom_window_states,
+    cell_entry,
+    formula_number,
+    formula_value,
+    make_pe_heatmap_figure,
+    zoom_live_values,
+)
 from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
+from ui.plotly_react import clicked_point
 from ui.text import explain, page_only
 
 
@@ -107,6 +119,45 @@ def table_name(positions: int) -> list:
             None if timescales == "paper" else timescales]
 
 
+def formula_table(positions: int) -> FormulaTable:
+    """The numbers an exact heatmap's hover works the formula with: each column's entry (its
+    function and denominator) and the table in float64. Made for up to FORMULA_HOVER_CELLS
+    cells (~13 ms at 1024 columns, the most an exact table has), so not cached."""
+    d_model, base, layout, timescales = table()
+    columns = [core.worked_entry(0, dim, d_model, base=base, layout=layout, timescales=timescales)
+               for dim in range(d_model)]
+    return FormulaTable(columns, core.sinusoidal_encoding(
+        positions, d_model, base=base, layout=layout, timescales=timescales, dtype=np.float64))
+
+
+HEATMAP_CHART = "heatmap_chart"
+# The entry a click picked, until the worked example's boxes take it (`worked_example`).
+PICKED = "_heatmap_picked"
+
+
+def pick_entry() -> None:
+    """A click on a heatmap cell makes its entry the worked one (on an overview, the first entry
+    of the block clicked): pos and dim take it before the heatmap (its outline) and the worked
+    example rerun, and the link with them."""
+    point = clicked_point(HEATMAP_CHART)
+    if not point or point.get("trace") not in (0, None):
+        return
+    try:
+        x, y = float(point["x"]), float(point["y"])
+    except (KeyError, TypeError, ValueError):
+        return
+    entry = cell_entry(cached_overview(controls.current("positions"), *table()), x, y)
+    if entry is None:
+        return
+    st.session_state["pos"], st.session_state["dim"] = st.session_state[PICKED] = entry
+    if st.config.get_option("global.appTest"):
+        return  # AppTest reruns the whole page
+    try:
+        st.rerun(scope=[HEATMAP, WORKED])  # the number boxes too: they write the link
+    except StreamlitAPIException:  # a part not drawn (a run that stopped early): the default
+        return
+
+
 def zoom_shape() -> tuple[int, int, int, int]:
     """The table's positions and d_model, and the zoom window's rows and columns in it."""
     positions, d_model, zoom_size = controls.values("positions", "d_model", "zoom_size")
@@ -144,11 +195,19 @@ def heatmap_chart() -> None:
         + (t("heatmap.summary_tensor2tensor") if timescales == "tensor2tensor" else "")
     )
     overview = cached_overview(positions, d_model, base, layout, timescales)
-    show_chart(
+    # Each cell's hover works the formula where the table is exact and small enough to carry
+    # it (figures.heatmap.FORMULA_HOVER_CELLS); the worked entry is outlined.
+    hover_formula = overview.exact and overview.values.size <= FORMULA_HOVER_CELLS
+    pos, dim = controls.values("pos", "dim")
+    fig = make_pe_heatmap_figure(
         # The layout's name in the visitor's language: "interleaved" is "交错" in Chinese.
-        make_pe_heatmap_figure(overview, title=t("heatmap.chart_title", layout=layout_name[layout]),
-                               lang=lang),
-        key="heatmap_chart",
+        overview, title=t("heatmap.chart_title", layout=layout_name[layout]), lang=lang,
+        formula=formula_table(positions) if hover_formula else None,
+        mark=(pos, min(dim, d_model - 1)),  # a dimension past the table: the last (its notice)
+    )
+    show_chart(
+        fig,
+        key=HEATMAP_CHART,
         name=file_stem("heatmap", *table_name(positions)),
         # The downloads carry the table itself (built only when a button is pressed), not the
         # overview drawn on screen, up to export.files's caps.
@@ -157,7 +216,11 @@ def heatmap_chart() -> None:
             lambda: core.sinusoidal_encoding(positions, d_model, base=base, layout=layout,
                                              timescales=timescales),
         ),
+        on_click=pick_entry,
     )
+    with page_only("heatmap-hint"):  # a slide shows no worked example to click into
+        explain(t("heatmap.chart_hint") if hover_formula else t("heatmap.chart_hint_click"),
+                caption=True)
 
 
 @st.fragment(key=WORKED)
@@ -165,13 +228,19 @@ def worked_example() -> None:
     st.subheader(t("heatmap.worked"))
     sub_left, sub_right = controls.view_row(2)
     d_model = controls.current("d_model")
+    picked = st.session_state.pop(PICKED, None)
+    if picked is not None:
+        # A click on the heatmap (`pick_entry`): set again in this run, before the boxes, so
+        # that they show it and write the link (the callback's own setting was settled when its
+        # rerun began, and a box shows only a value set in the run that makes it).
+        st.session_state["pos"], st.session_state["dim"] = picked
     with sub_left:
         controls.number("pos", t("heatmap.position"), help=t("heatmap.position_help"),
-                        redraws=(WORKED_ENTRY,))
+                        redraws=(WORKED_ENTRY, HEATMAP))  # the heatmap outlines the entry
     with sub_right:
         controls.number("dim", t("heatmap.dimension"),
                         help=t("heatmap.dimension_help", last=d_model - 1),
-                        redraws=(WORKED_ENTRY,))
+                        redraws=(WORKED_ENTRY, HEATMAP))
     worked_entry()
 
 
@@ -190,8 +259,9 @@ def worked_entry() -> None:
     st.latex(
         rf"\begin{{aligned}}PE_{{({entry.position},\,{entry.dimension})}} &= \{entry.function}"
         rf"\!\left(\frac{{{entry.position}}}{{{base:g}^{{{exponent}}}}}\right)"
-        rf" = \{entry.function}\!\left(\frac{{{entry.position}}}{{{entry.denominator:.6g}}}"
-        rf"\right)\\ &= \{entry.function}({entry.angle:.6g}) = {entry.value:.6f}\end{{aligned}}"
+        rf" = \{entry.function}\!\left(\frac{{{entry.position}}}"
+        rf"{{{formula_number(entry.denominator)}}}\right)\\ &= \{entry.function}"
+        rf"({formula_number(entry.angle)}) = {formula_value(entry.value)}\end{{aligned}}"
     )
     where = {
         ("sin", "interleaved"): t("heatmap.where_sin_interleaved"),

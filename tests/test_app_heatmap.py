@@ -129,3 +129,58 @@ def test_the_heatmaps_title_names_the_layout_in_the_visitors_language(lang, layo
     at = open_page("app_pages/heatmap.py", {"lang": lang, "layout": layout, "d_model": "16",
                                             "positions": "8"})
     assert plotly_figures(at)[0]["layout"]["title"]["text"] == title
+
+
+# --- the worked entry on the heatmap: each cell's formula in its hover, the entry outlined ------
+def outline(figure: dict) -> tuple | None:
+    """The worked entry's outline on the heatmap (x0, x1, y0, y1), if drawn."""
+    rects = [s for s in figure["layout"].get("shapes", []) if s["type"] == "rect"]
+    return None if not rects else tuple(rects[0][k] for k in ("x0", "x1", "y0", "y1"))
+
+
+def test_default_heatmap_hovers_the_formula_and_outlines_the_worked_entry():
+    at = open_page(PAGE, {"pos": "5", "dim": "4"})
+    heatmap = plotly_figures(at)[0]
+    trace = heatmap["data"][0]
+    assert trace["hovertemplate"].startswith("PE(%{y:d}, %{x:d}) = %{x}(")
+    assert trace["customdata"]["shape"] == "128, 128, 2"
+    assert heatmap["layout"]["xaxis"]["labelalias"]["0004"] == "sin"
+    assert outline(heatmap) == (3.5, 4.5, 4.5, 5.5)
+    # The hover of that cell and the worked example write the same numbers: PE(5, 4) =
+    # sin(5 / 10000^(4/128)) = sin(5 / 1.33352) = sin(3.74947) = -0.571127.
+    denominator, angle = decode(trace["customdata"])[5, 4]
+    assert (f"{denominator:.6g}", f"{angle:.6g}") == ("1.33352", "3.74947")
+    assert f"{decode(trace['z'])[5, 4]:.6f}" == "-0.571127"
+    assert r"\frac{5}{1.33352}" in at.latex[0].value
+    assert r"\sin(3.74947) = -0.571127" in at.latex[0].value
+    captions = [c.value for c in at.caption]
+    assert "Hover a cell for its formula, worked; click it to work it below." in captions
+
+
+def test_an_entry_past_the_table_is_not_outlined_and_a_dimension_past_it_is_the_last():
+    at = open_page(PAGE, {"positions": "16", "d_model": "8", "pos": "16", "dim": "3"})
+    assert outline(plotly_figures(at)[0]) is None  # positions 0-15 are drawn
+    at = open_page(PAGE, {"positions": "16", "d_model": "8", "pos": "2", "dim": "9"})
+    assert next(i.value for i in at.info).startswith("dimension 9 does not exist")
+    assert outline(plotly_figures(at)[0]) == (6.5, 7.5, 1.5, 2.5)  # dimension 7, as worked
+
+
+def test_larger_tables_keep_todays_hover_and_outline_the_block():
+    at = open_page(PAGE, {"positions": "256", "d_model": "512", "pos": "100"})  # exact, 131,072
+    trace = plotly_figures(at)[0]["data"][0]
+    assert "customdata" not in trace and trace["hovertemplate"].startswith("position %{y}")
+    assert ("Click a cell to work its entry below (a block of the overview: its first entry)."
+            in [c.value for c in at.caption])
+    at = open_page(PAGE, {"positions": "4096", "pos": "100"})  # 512 rows of 8 positions
+    heatmap = plotly_figures(at)[0]
+    assert "smoothed value" in heatmap["data"][0]["hovertemplate"]
+    assert outline(heatmap) == (1.5, 2.5, 95.5, 103.5)  # the block of positions 96-103
+
+
+def test_the_worked_example_writes_numbers_as_the_hover_does():
+    # tensor2tensor at base 1e8, d_model 4: pair 1's denominator is 1e8 itself, and PE(1, 3)
+    # = cos(1 / 1e8) = cos(1e-8) = 1.000000, written as d3's ".6~g" writes them (no "1e-08").
+    at = open_page(PAGE, {"d_model": "4", "base": "1e8", "timescales": "tensor2tensor",
+                          "pos": "1", "dim": "3"})
+    formula = at.latex[0].value
+    assert r"\frac{1}{1e+8}" in formula and r"\cos(1e-8) = 1.000000" in formula

@@ -1,16 +1,29 @@
-"""`make_pe_heatmap_figure`: traces, colour scale, axis titles and the overview note; the zoom
+"""`make_pe_heatmap_figure`: traces, colour scale, axis titles and the overview note; the
+formula in each exact cell's hover, the worked entry's outline, the entry a click picks; the zoom
 window's live states (`add_zoom_window_states`)."""
 
 from __future__ import annotations
 
 import base64
+import math
 
 import numpy as np
 import plotly.graph_objects as go
 import pytest
 
 import core
-from figures.heatmap import add_zoom_window_states, make_pe_heatmap_figure, zoom_live_values
+from figures.heatmap import (
+    FORMULA_HOVER_CELLS,
+    FormulaTable,
+    _as_printed,
+    add_zoom_window_states,
+    cell_entry,
+    formula_number,
+    formula_value,
+    make_pe_heatmap_figure,
+    zoom_live_values,
+)
+from tests import reference
 from tests.live_states import assert_states_draw_the_servers_figures, live_states
 
 
@@ -136,3 +149,159 @@ def test_zoom_window_states_weigh_at_most_a_third_of_a_megabyte(positions, d_mod
     plain = go.Figure(fig)
     plain.layout.meta = None
     assert len(fig.to_json()) - len(plain.to_json()) < 330_000
+
+
+# --- the formula in each cell's hover, the worked entry's outline, the cell a click picks -----
+def formula_figure(positions: int, d_model: int, *, base: float = 10000.0,
+                   layout: str = "interleaved", timescales: str = "paper",
+                   mark: tuple[int, int] | None = None):
+    """The heatmap as app_pages/heatmap.py draws an exact table: with each column's entry and
+    the float64 table for the hover."""
+    overview = core.sinusoid_overview(positions, d_model, base=base, layout=layout,
+                                      timescales=timescales)
+    formula = FormulaTable(
+        [core.worked_entry(0, dim, d_model, base=base, layout=layout, timescales=timescales)
+         for dim in range(d_model)],
+        core.sinusoidal_encoding(positions, d_model, base=base, layout=layout,
+                                 timescales=timescales, dtype=np.float64))
+    return make_pe_heatmap_figure(overview, title="t", formula=formula, mark=mark)
+
+
+def hover_of(fig, pos: int, dim: int) -> str:
+    """The hover label plotly.js writes for cell (pos, dim): the template with the cell's data,
+    d3's ".6~g" (six significant digits, trailing zeros dropped) and ".6f" read as Python's."""
+    (heatmap,) = fig.data
+    denominator, angle = (float(v) for v in np.asarray(heatmap.customdata)[pos, dim])
+    z = float(np.asarray(heatmap.z)[pos, dim])
+    function = fig.layout.xaxis.labelalias[format(dim, heatmap.xhoverformat)]
+    number = {"customdata[0]": float(f"{denominator:.6g}"), "customdata[1]": float(f"{angle:.6g}")}
+    text = heatmap.hovertemplate.replace("<extra></extra>", "")
+    text = text.replace("%{y:d}", str(pos)).replace("%{x:d}", str(dim))
+    text = text.replace("%{x}", function).replace("%{z:.6f}", f"{z:.6f}")
+    for key, value in number.items():
+        text = text.replace("%{" + key + ":.6~g}", f"{value:g}" if value else "0")
+    return text
+
+
+@pytest.mark.parametrize(("layout", "timescales", "base"), [
+    ("interleaved", "paper", 10000.0), ("concatenated", "paper", 10000.0),
+    ("concatenated", "tensor2tensor", 10000.0), ("interleaved", "paper", 500000.0)])
+def test_hover_works_each_entrys_formula(layout, timescales, base):
+    # PE(pos, 2i) = sin(pos / base^(2i/d)), PE(pos, 2i+1) = cos(...) (interleaved); the sines
+    # then the cosines (concatenated); tensor2tensor's exponent i / (d/2 - 1).
+    positions, d_model = 12, 16
+    fig = formula_figure(positions, d_model, base=base, layout=layout, timescales=timescales)
+    half = d_model // 2
+    for pos in range(positions):
+        for dim in range(d_model):
+            i, is_sin = (dim // 2, dim % 2 == 0) if layout == "interleaved" else (
+                dim % half, dim < half)
+            exponent = 2 * i / d_model if timescales == "paper" else i / (half - 1)
+            denominator = base ** exponent
+            angle = pos / denominator
+            value = math.sin(angle) if is_sin else math.cos(angle)
+            name = "sin" if is_sin else "cos"
+            assert hover_of(fig, pos, dim) == (
+                f"PE({pos}, {dim}) = {name}({pos} / {float(f'{denominator:.6g}'):g}) = "
+                f"{name}({float(f'{angle:.6g}'):g}) = {value + 0.0:.6f}"), (pos, dim)
+
+
+def test_hover_numbers_are_sent_as_float32_typed_arrays_and_names_per_column():
+    fig = formula_figure(5, 4)
+    (heatmap,) = fig.data
+    spec = fig.to_plotly_json()["data"][0]["customdata"]
+    assert (spec["dtype"], spec["shape"]) == ("f4", "5, 4, 2")
+    assert fig.layout.xaxis.labelalias == {"0000": "sin", "0001": "cos", "0002": "sin",
+                                           "0003": "cos"}
+    assert heatmap.xhoverformat == "04d"
+    # PE(3, 1) = cos(3 / 1) = cos(3) = -0.989992 (the article's cos(3))
+    assert hover_of(fig, 3, 1) == "PE(3, 1) = cos(3 / 1) = cos(3) = -0.989992"
+    # z is the table rounded to the six decimals the hover shows, within float32 of it
+    np.testing.assert_allclose(np.asarray(heatmap.z), reference.loop_interleaved(5, 4),
+                               atol=6e-7)
+
+
+def test_the_hovers_numbers_print_as_python_prints_the_exact_ones():
+    # Six significant digits (or six decimals of an entry, in [-1, 1]) of a float64 survive
+    # float32: near ties and powers of ten included.
+    values = np.array([0.0, -0.0, 1e6, 999999.5, 0.5, 1.5, 2.5e-7, -2.5e-7, 0.0009765625,
+                       1234565.0, 100000.5, 1e-8, 9.999995, 0.1234565, 133.35214, 5 / 133.35214])
+    rng = np.random.default_rng(0)
+    values = np.concatenate([values, rng.uniform(-1, 1, 2000), 10 ** rng.uniform(-9, 8.5, 2000)])
+    def d3(value: float, spec: str) -> str:  # d3 writes no "-" on what rounds to zero
+        text = f"{value:{spec}}"
+        return text.lstrip("-") if float(text) == 0 else text
+
+    for spec, numbers in ((".6g", values), (".6f", values[np.abs(values) <= 1])):  # entries
+        printed = _as_printed(numbers, spec).astype(np.float32)
+        assert [f"{float(v):{spec}}" for v in printed] == [d3(v, spec) for v in numbers], spec
+    assert formula_value(-2.5e-7) == "0.000000" and formula_value(-0.989992) == "-0.989992"
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (0.0, "0"), (133.352142, "133.352"), (0.0374946, "0.0374946"), (1.0, "1"), (10000.0, "10000"),
+    (5e-5, "0.00005"), (1e-6, "0.000001"), (1e-8, "1e-8"), (1e6, "1e+6"), (1234567.0, "1.23457e+6"),
+    (999999.7, "1e+6"), (-0.25, "-0.25")])
+def test_formula_numbers_are_written_as_javascripts_to_precision_6(value, text):
+    # (x).toPrecision(6) with its trailing zeros dropped (d3's ".6~g"): fixed from 1e-6 up to
+    # 1e6, the exponent unpadded ("1e-8", where Python writes "1e-08").
+    assert formula_number(value) == text
+
+
+def test_tables_over_the_cap_and_overviews_keep_their_hover():
+    positions = FORMULA_HOVER_CELLS // 128 + 1  # exact, one row over the cap
+    overview = core.sinusoid_overview(positions, 128)
+    assert overview.exact
+    formula = FormulaTable([core.worked_entry(0, d, 128) for d in range(128)],
+                           core.sinusoidal_encoding(positions, 128, dtype=np.float64))
+    (heatmap,) = make_pe_heatmap_figure(overview, title="t", formula=formula).data
+    assert heatmap.customdata is None and "PE = %{z" in heatmap.hovertemplate
+    block = core.sinusoid_overview(4096, 128)
+    (heatmap,) = make_pe_heatmap_figure(block, title="t", formula=formula).data
+    assert heatmap.customdata is None and "smoothed value" in heatmap.hovertemplate
+
+
+def test_formula_hover_weighs_what_the_cap_allows():
+    # The default table (128 x 128): ~11.8 characters a cell more (two float32 and a name a
+    # column). At the cap the heatmap weighs less than the largest exact table without the
+    # formula (131,072 cells): the page keeps to its 1.5 MB a rerun.
+    default_plain = len(make_pe_heatmap_figure(core.sinusoid_overview(128, 128),
+                                               title="t").to_json())
+    default = len(formula_figure(128, 128, mark=(1, 2)).to_json())
+    assert default - default_plain < 200_000
+    largest_plain = len(make_pe_heatmap_figure(core.sinusoid_overview(128, 1024),
+                                               title="t").to_json())
+    for positions, d_model in ((FORMULA_HOVER_CELLS // 128, 128),
+                               (FORMULA_HOVER_CELLS // 1024, 1024)):
+        assert len(formula_figure(positions, d_model, mark=(1, 2)).to_json()) < largest_plain
+
+
+def test_worked_entry_is_outlined_where_drawn():
+    fig = make_pe_heatmap_figure(core.sinusoid_overview(10, 8), title="t", mark=(5, 3))
+    (outline,) = fig.layout.shapes  # small cells' outline alone: no ring
+    assert (outline.type, outline.x0, outline.x1, outline.y0, outline.y1) == (
+        "rect", 2.5, 3.5, 4.5, 5.5)
+    # past the table's end: nothing
+    assert not make_pe_heatmap_figure(core.sinusoid_overview(10, 8), title="t",
+                                      mark=(10, 3)).layout.shapes
+
+
+def test_an_overviews_block_is_outlined_and_ringed():
+    # 1000 positions in 10 rows of 100, 1000 columns in 10 of 100: entry (250, 730) lies in
+    # rows 200-299, columns 700-799, drawn around centres 249.5 and 749.5, 100 wide.
+    overview = core.sinusoid_overview(1000, 1000, max_rows=10, max_cols=10)
+    rect = make_pe_heatmap_figure(overview, title="t", mark=(250, 730)).layout.shapes[-1]
+    assert (rect.x0, rect.x1, rect.y0, rect.y1) == (699.5, 799.5, 199.5, 299.5)
+    big = core.sinusoid_overview(4096, 128)  # 512 rows: cells under a pixel tall
+    rect, ring = make_pe_heatmap_figure(big, title="t", mark=(4095, 0)).layout.shapes[-2:]
+    assert (rect.y0, rect.y1) == (4087.5, 4095.5)  # the last block: positions 4088-4095
+    assert (ring.type, ring.xsizemode, ring.ysizemode) == ("circle", "pixel", "pixel")
+    assert (ring.xanchor, ring.yanchor, ring.x1 - ring.x0) == (0.0, 4091.5, 18)
+
+
+def test_a_click_picks_the_cells_first_entry():
+    exact = core.sinusoid_overview(10, 8)
+    assert cell_entry(exact, 3.0, 7.0) == (7, 3)
+    overview = core.sinusoid_overview(1000, 1000, max_rows=10, max_cols=10)
+    assert cell_entry(overview, 749.5, 249.5) == (200, 700)  # the block's first entry
+    assert cell_entry(overview, float("nan"), 249.5) is None
