@@ -506,6 +506,7 @@ def start_page(page: str) -> PageControls:
     if previous != page:  # arrived from another page: its defaults and its URL
         state.pop(f"{KEPT_PREFIX}{page}", None)
         state.pop(f"{_CHOICES_PREFIX}{page}", None)
+        state.pop(follow.FOLLOWABLE, None)  # the last page's sliders are not this one's
         state[_LAST_PAGE] = page
         if previous is not None and not on_slide():
             _forget_the_last_pages_values()
