@@ -87,6 +87,7 @@ function nearestState(live, text) {
 }
 const ANIMATE_NOW = { mode: "immediate", transition: { duration: 0 },
                       frame: { duration: 0, redraw: false } };
+const ANIMATION_WAIT_MS = 200;
 function preview(name, text) {
   for (const gd of document.querySelectorAll(".pe-plotly-chart")) {
     const state = gd.__pePlotlyReact;
@@ -108,6 +109,7 @@ function preview(name, text) {
       const frame = traces.map((_, j) => Object.fromEntries(
         Object.entries(data).map(([attribute, values]) => [attribute, values[j]])));
       drawn = window.__pePlotly.animate(gd, { data: frame, traces }, ANIMATE_NOW);
+      state.animating = drawn;
     } else {
       const title = layout["title.text"];
       // Streamlit's theme draws a chart's title bold (applyStreamlitTheme): so does its preview.
@@ -197,8 +199,11 @@ if (!window.__peLiveWatch) {
       // A value the visitor is moving (the thumb has the focus while it is dragged or stepped
       // with the keys), not one a slider shows as it is made.
       const slider = input.closest('[data-testid="stSlider"]');
-      if (name && slider && slider.contains(document.activeElement)) {
-        const text = input.getAttribute("aria-valuetext");
+      const text = input.getAttribute("aria-valuetext");
+      // A value set again as it was (the slider drawn anew by the server's run) previews
+      // nothing: between two states sent it would cover the server's exact picture with the
+      // nearer state's.
+      if (name && slider && slider.contains(document.activeElement) && text !== record.oldValue) {
         preview(name, text);
         if (drag.slider === slider && !previewed(name)) {
           Object.assign(drag, { name, text });
@@ -208,6 +213,7 @@ if (!window.__peLiveWatch) {
     }
   });
   window.__peLiveWatch.observe(document.body, { attributes: true, subtree: true,
+                                                attributeOldValue: true,
                                                 attributeFilter: ["aria-valuetext"] });
 }
 
@@ -1094,7 +1100,13 @@ function setUp(root, gd) {
     keepDrawn(drawn, traces, state, gd);
     // The chart's room while it is redrawn; a slide's chart takes the room its block has.
     gd.style.minHeight = state.fullscreen || state.slideHeight ? "" : `${drawn.layout.height}px`;
-    return Plotly.react(gd, drawn).then(() => {
+    // An animated preview still on its way (plotly.js applies its frame later) would land on
+    // top of the server's figure: it ends first (or within ANIMATION_WAIT_MS, interrupted).
+    const animating = state.animating
+      && Promise.race([state.animating.catch(() => undefined),
+                       new Promise(resolve => setTimeout(resolve, ANIMATION_WAIT_MS))]);
+    state.animating = null;
+    return Promise.resolve(animating).then(() => Plotly.react(gd, drawn)).then(() => {
       state.previewing = null;
       listenForClicks(gd, state);
       state.drawn = drawing;
