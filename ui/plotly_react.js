@@ -132,7 +132,7 @@ function preview(name, text) {
 // the start is sent, so that the picture drawn is the value's.
 const FOLLOW_WAIT_MS = 1500;  // a run that never says it finished does not stop the drag
 const drag = { slider: null, name: null, start: null, text: null, sent: null, closing: false,
-               busy: false, timer: null };
+               busy: false, timer: null, rail: null };
 function previewed(name) {
   return [...document.querySelectorAll(".pe-plotly-chart")].some(gd => {
     const state = gd.__pePlotlyReact;
@@ -169,9 +169,31 @@ if (!window.__peFollowWatch) {
     const slider = event.target instanceof Element
       && event.target.closest('[data-testid="stSlider"]');
     const input = slider && slider.querySelector("input[type=range]");
+    const start = input ? input.getAttribute("aria-valuetext") : null;
+    // The rail (the track's thin bar) of a slider whose text is its number (st.slider; a
+    // select slider's text is an option's, its number an index: it previews from its text).
+    const numeric = input && start === String(Number(input.value));
+    const rail = numeric ? [...slider.querySelectorAll("div")].find(d => {
+      const box = d.getBoundingClientRect();
+      return box.height > 0 && box.height <= 8 && box.width > 50;
+    }) : null;
     Object.assign(drag, { slider: slider || null, name: null, text: null, sent: null,
-                          closing: false,
-                          start: input ? input.getAttribute("aria-valuetext") : null });
+                          closing: false, start, rail: rail || null });
+  }, true);
+  // A live slider previews the value under the pointer at the pointer's move, from its track
+  // (react-range's rule: the fraction of the rail, rounded to a step), not once React has
+  // drawn the slider (10-40 ms a step, ~160 ms the drag's first); the slider's own value,
+  // when it comes, previews the same state again only if it differs.
+  document.addEventListener("pointermove", event => {
+    if (!drag.slider || !drag.rail || !(event.buttons & 1)) return;
+    const input = drag.slider.querySelector("input[type=range]");
+    const name = input && liveName(input);
+    if (!name || !previewed(name)) return;
+    const rect = drag.rail.getBoundingClientRect();
+    const [low, high, step] = [Number(input.min), Number(input.max), Number(input.step) || 1];
+    if (!(rect.width > 0) || !(high > low)) return;
+    const fraction = Math.min(1, Math.max(0, (event.clientX - rect.left) / rect.width));
+    preview(name, String(low + Math.round((fraction * (high - low)) / step) * step));
   }, true);
   const release = () => {
     if (!drag.slider) return;
