@@ -24,7 +24,7 @@ from ui.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.plotly_react import clicked_point
+from ui.plotly_react import clicked_cell
 from ui.text import explain, page_only
 
 
@@ -139,13 +139,10 @@ def pick_entry() -> None:
     """A click on a heatmap cell makes its entry the worked one (on an overview, the first entry
     of the block clicked): pos and dim take it before the heatmap (its outline) and the worked
     example rerun, and the link with them."""
-    point = clicked_point(HEATMAP_CHART)
-    if not point or point.get("trace") not in (0, None):
+    cell = clicked_cell(HEATMAP_CHART)
+    if cell is None:
         return
-    try:
-        x, y = float(point["x"]), float(point["y"])
-    except (KeyError, TypeError, ValueError):
-        return
+    x, y = cell
     entry = cell_entry(cached_overview(controls.current("positions"), *table()), x, y)
     if entry is None:
         return

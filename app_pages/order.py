@@ -23,7 +23,7 @@ from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
-from ui.plotly_react import clicked_point
+from ui.plotly_react import clicked_cell
 from ui.text import escape_markdown, explain
 
 LONGEST = " ".join(["cat"] * (limits.MAX_ORDER_TOKENS - 2))  # the cap: the largest entries
@@ -117,13 +117,10 @@ HEAD_MAP = "order_change_chart"
 def pick_head() -> None:
     """A click on the head map's cell (x: head, y: layer) draws that head: the sliders take its
     numbers before the view reruns, and the link with them."""
-    point = clicked_point(HEAD_MAP)
-    if not point or point.get("trace") not in (0, None):
+    cell = clicked_cell(HEAD_MAP)
+    if cell is None:
         return
-    try:
-        layer, head = int(point["y"]), int(point["x"])
-    except (KeyError, TypeError, ValueError):
-        return
+    head, layer = int(cell[0]), int(cell[1])
     params = controls.params
     if 1 <= layer <= params["layer"].maximum and 1 <= head <= params["head"].maximum:
         st.session_state["layer"], st.session_state["head"] = layer, head

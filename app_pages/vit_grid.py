@@ -38,7 +38,7 @@ from ui.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.plotly_react import clicked_point
+from ui.plotly_react import clicked_cell
 from ui.text import escape_markdown, explain, page_only, slide_row
 
 
@@ -241,13 +241,10 @@ def patch_control(column) -> tuple[int, int]:
 def pick_patch(chart: str) -> None:
     """A click on a cell of `chart`'s maps (x: the column, y: the row) selects that patch: the
     patch box takes it before the view reruns, and the link with it."""
-    point = clicked_point(chart)
-    if not point:
+    cell = clicked_cell(chart, trace=None)  # every map of the chart
+    if cell is None:
         return
-    try:
-        row, col = int(point["y"]), int(point["x"])
-    except (KeyError, TypeError, ValueError):
-        return
+    col, row = int(cell[0]), int(cell[1])
     grid_h, grid_w = controls.values("grid_h", "grid_w")
     if 0 <= row < grid_h and 0 <= col < grid_w:
         st.session_state["patch"] = patch_text(row, col)

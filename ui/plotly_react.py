@@ -58,6 +58,7 @@ import functools
 import hashlib
 import json
 import logging
+import math
 import os
 import re
 import sys
@@ -315,6 +316,20 @@ def clicked_point(key: str) -> dict[str, Any] | None:
     except (KeyError, IndexError, TypeError):
         return None
     return {"x": point.get("x"), "y": point.get("y"), "trace": point.get("curve_number")}
+
+
+def clicked_cell(key: str, *, trace: int | None = 0) -> tuple[float, float] | None:
+    """The (x, y) of the point last clicked on chart `key` (a heatmap's cell), read in its
+    `on_click`: on trace `trace` (any trace with None), finite numbers; else None (a click on
+    another trace, or a crafted one)."""
+    point = clicked_point(key)
+    if not point or (trace is not None and point.get("trace") not in (trace, None)):
+        return None
+    try:
+        x, y = float(point["x"]), float(point["y"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return (x, y) if math.isfinite(x) and math.isfinite(y) else None
 
 
 def main() -> None:
