@@ -38,8 +38,10 @@ NO_CHROMIUM = (
     "or `apt-get install chromium`, or set CHROMIUM_PATH."
 )
 
-# A finished script run: Streamlit marks its app container with the script's state.
-IDLE_SELECTOR = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+# A finished script run on a connected app: Streamlit marks its app container with the script's
+# state and the websocket's (while it reconnects, every widget is disabled).
+IDLE_SELECTOR = ('[data-testid="stApp"][data-test-script-state="notRunning"]'
+                 '[data-test-connection-state="CONNECTED"]')
 
 # A signature of every plotly chart's data, to see a chart repaint with new data. Plotly 7 keeps
 # numpy arrays as {dtype, bdata} objects in gd.data: hash (djb2) the base64 text's length and a

@@ -60,8 +60,7 @@ FORMULA_CONTROLS = {("heatmap", "pos"), ("heatmap", "dim")}
 REDRAWN = """async ([before, patience, same]) => {
   const drawn = %s;
   const drawing = () => JSON.stringify((%s)());
-  const idle = () => document.querySelector('[data-testid="stApp"]')
-      .getAttribute('data-test-script-state') === 'notRunning';
+  const idle = () => document.querySelector('%s') !== null;
   const wanted = JSON.stringify(before);
   const start = performance.now();
   while (performance.now() - start < patience) {
@@ -258,6 +257,9 @@ def changes_in_view(seen, page: str, where: str, shown: set[str]) -> list[str]:
             seen.page.locator('[data-testid="stMain"] summary').filter(
                 has_text=summary).first.click()
             seen.wait_idle(timeout=120_000)
+        # Widgets are disabled while the websocket reconnects (a loaded machine can miss a
+        # ping): a control is read on a connected app.
+        seen.page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=120_000)
         control = seen.page.evaluate(CONTROL, name)
         if control is None:
             continue  # not shown in this view: it need not change it
@@ -268,7 +270,8 @@ def changes_in_view(seen, page: str, where: str, shown: set[str]) -> list[str]:
             failures.append(f"{where}: {name} is shown but cannot be changed")
             continue
         drawing = FORMULAS if (page, name) in FORMULA_CONTROLS else CHART_DATA
-        redrawn = REDRAWN % (browser_support.CHARTS_DRAWN_JS, drawing)
+        redrawn = REDRAWN % (browser_support.CHARTS_DRAWN_JS, drawing,
+                             browser_support.IDLE_SELECTOR)
         before = seen.page.evaluate(drawing)
         for move, undo in moves(name, control):
             act(seen, name, move)
