@@ -180,7 +180,7 @@ def head_section() -> None:
     # figure may carry, else evenly spaced heads, none when one head alone is too large.
     cells = large.values[0].size
     previewed = live_values(1, num_heads, drawn=head, per_state=cells)
-    figure = make_alibi_head_figure(large, head - 1, float(slopes[head - 1]), lang=lang)
+    figure = make_alibi_head_figure(large, head - 1, slopes, lang=lang)
     show_chart(
         add_alibi_head_states(figure, large, slopes, heads=previewed, lang=lang),
         key="head_chart",

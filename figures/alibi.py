@@ -116,20 +116,7 @@ def make_alibi_bias_grid_figure(
         # A panel taller than wide (a slide's) shrinks to its square under its title.
         layout[y_axis].update(showticklabels=False, showgrid=False, zeroline=False, ticks="",
                               autorange="reversed", constrain="domain", constraintoward="top")
-    lowest = float(np.nanmin(overview.values)) if np.isfinite(overview.values).any() else -1.0
-    lowest = min(lowest, -floor)
-    # 0 and every decade of penalty from 10 m_min (nearer 0 its label would sit on 0's).
-    ticks = [0.0] + [-(10.0 ** k) for k in range(math.ceil(math.log10(10 * floor)),
-                                                math.floor(math.log10(-lowest)) + 1)]
-    if rows == 1 and len(ticks) > 4:  # a one-row grid's colour bar is ~100 px: every 2nd decade
-        ticks = [0.0, *ticks[1:][::-1][::2][::-1]]
-    colorbar = {
-        "title": {"text": message("fig.alibi.bias_colorbar", lang)},
-        "tickvals": [float(symlog_bias(np.float64(t), floor)) for t in ticks],
-        "ticktext": ["0"] + [f"−{-t:g}" for t in ticks[1:]],
-    }
-    layout["coloraxis"] = {"colorscale": BIAS_SCALE, "cmin": float(symlog_bias(
-        np.float64(lowest), floor)), "cmax": 0, "colorbar": colorbar}
+    layout["coloraxis"] = _bias_colour_axis(overview, slopes, lang, short=rows == 1)
     # The highlight changes a border's colour alone: plotly.js redraws a title's box without
     # computing the figure again (a bold title, a new text, is a new layout: ~200 ms at 64 heads
     # for each change of the head control). Every title has the same border, so none moves.
@@ -143,6 +130,29 @@ def make_alibi_bias_grid_figure(
     base_layout(fig, message("fig.alibi.grid_title", lang), height=height)
     fig.update_layout(margin={"t": 100})  # the two-line panel titles under the figure's title
     return fig
+
+
+def _bias_colour_axis(overview: Overview, slopes: np.ndarray, lang: Lang, *,
+                      short: bool = False) -> dict:
+    """The colour axis every head's bias is drawn on (`symlog_bias` of it, from the steepest
+    head's largest penalty in `overview` to 0), its bar labelled with the bias itself: 0 and
+    every decade of penalty from 10 m_min. A `short` bar (a one-row grid's, ~100 px) labels
+    every second decade."""
+    floor = float(np.min(slopes))
+    lowest = float(np.nanmin(overview.values)) if np.isfinite(overview.values).any() else -1.0
+    lowest = min(lowest, -floor)
+    # From 10 m_min: nearer 0 its label would sit on 0's.
+    ticks = [0.0] + [-(10.0 ** k) for k in range(math.ceil(math.log10(10 * floor)),
+                                                math.floor(math.log10(-lowest)) + 1)]
+    if short and len(ticks) > 4:
+        ticks = [0.0, *ticks[1:][::-1][::2][::-1]]
+    colorbar = {
+        "title": {"text": message("fig.alibi.bias_colorbar", lang)},
+        "tickvals": [float(symlog_bias(np.float64(t), floor)) for t in ticks],
+        "ticktext": ["0"] + [f"−{-t:g}" for t in ticks[1:]],
+    }
+    return {"colorscale": BIAS_SCALE, "cmin": float(symlog_bias(np.float64(lowest), floor)),
+            "cmax": 0, "colorbar": colorbar}
 
 
 def _title_border(chosen: bool) -> str | None:
@@ -165,16 +175,20 @@ def add_bias_grid_head_states(fig: go.Figure, heads: int) -> go.Figure:
 
 
 def make_alibi_head_figure(
-    overview: Overview, head: int, slope: float, *, lang: Lang = "en"
+    overview: Overview, head: int, slopes: np.ndarray, *, lang: Lang = "en"
 ) -> go.Figure:
-    """One head's bias matrix, large (`head` is 0-based; the title numbers from 1)."""
+    """One head's bias matrix, large (`head` is 0-based; the title numbers from 1), on the
+    grid's colour scale for every head (`make_alibi_bias_grid_figure`): heads compare, and
+    dragging the head slider shows the penalty fading with the slope (`add_alibi_head_states`
+    changes the cells alone). The hover shows the bias itself."""
     x, y, hover = _bias_hover(overview, lang)
+    values = overview.values[head]
     fig = go.Figure(go.Heatmap(
-        z=overview.values[head], x=x, y=y, hovertemplate=hover,
-        colorscale=BIAS_SCALE, zmax=0,
-        colorbar={"title": {"text": message("fig.alibi.bias_colorbar", lang)}},
-        zsmooth=heatmap_smoothing(overview.values[head]),
+        z=symlog_bias(values, float(np.min(slopes))).astype(np.float32), x=x, y=y,
+        customdata=values.astype(np.float32), hovertemplate=hover.replace("%{z", "%{customdata"),
+        coloraxis="coloraxis", zsmooth=heatmap_smoothing(values),
     ))
+    fig.update_layout(coloraxis=_bias_colour_axis(overview, slopes, lang))
     # Square cells (scaleanchor) by shrinking the plot, not by padding the key axis: padded, a
     # wide chart ran its x axis from -100 to 350 around 256 keys.
     fig.update_xaxes(title_text=message("fig.alibi.head_x_title", lang), constrain="domain")
@@ -184,8 +198,8 @@ def make_alibi_head_figure(
         add_note(fig, message("fig.alibi.head_overview_note", lang,
                               rows=overview.rows_per_cell, cols=overview.cols_per_cell),
                  xanchor="auto", align="center")
-    return base_layout(fig, message("fig.alibi.head_title", lang, head=head + 1, slope=slope),
-                       height=520)
+    return base_layout(fig, message("fig.alibi.head_title", lang, head=head + 1,
+                                    slope=float(slopes[head])), height=520)
 
 
 def add_alibi_head_states(fig: go.Figure, overview: Overview, slopes: np.ndarray, *,
@@ -193,11 +207,14 @@ def add_alibi_head_states(fig: go.Figure, overview: Overview, slopes: np.ndarray
     """The enlarged head (`make_alibi_head_figure` of `overview`) at each head of `heads`
     (1-based; `figures.common.live_values` picks them within MAX_LIVE_NUMBERS), so that dragging
     the head slider draws it in the browser (`add_live_states`): its cells and its title, the
-    rest is the same at every head. None for fewer than two heads."""
+    rest (the colour scale included) is the same at every head. The hover's numbers are the
+    server's, on release. None for fewer than two heads."""
     if len(heads) < 2:
         return fig
+    floor = float(np.min(slopes))
     return add_live_states(fig, "head", [
-        (h, {"z": [typed_array(overview.values[h - 1])]},
+        (h, {"z": [typed_array(symlog_bias(overview.values[h - 1], floor).astype(np.float32))],
+             "customdata": [typed_array(overview.values[h - 1].astype(np.float32))]},
          {"title.text": message("fig.alibi.head_title", lang, head=h, slope=float(slopes[h - 1]))},
          [0])
         for h in heads])

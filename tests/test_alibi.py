@@ -192,8 +192,8 @@ def test_figures_have_their_traces_and_axes():
     assert {a.borderwidth for a in titles} == {1.5}
     assert not any("<b>" in a.text for a in titles)
 
-    fig = make_alibi_head_figure(grid, 2, slopes[2])
-    np.testing.assert_array_equal(fig.data[0].z, grid.values[2])
+    fig = make_alibi_head_figure(grid, 2, slopes)
+    np.testing.assert_allclose(fig.data[0].customdata, grid.values[2], rtol=1e-6)  # the hover
     assert "Head 3" in fig.layout.title.text
 
     fig = make_alibi_reach_figure(alibi.alibi_attention_reach(4, 50))
@@ -237,6 +237,6 @@ def test_enlarged_head_axes_span_the_keys_and_queries():
     """Square cells by shrinking the plot: the key axis spans the keys (it ran from -100 to 350
     around 256 keys when plotly padded the range instead)."""
     grid = alibi.alibi_bias_overview(8, 256)
-    fig = make_alibi_head_figure(grid, 0, 0.5)
+    fig = make_alibi_head_figure(grid, 0, alibi.alibi_slopes(8))
     assert fig.layout.yaxis.scaleanchor == "x"
     assert fig.layout.xaxis.constrain == "domain" and fig.layout.yaxis.constrain == "domain"

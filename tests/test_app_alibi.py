@@ -60,11 +60,12 @@ def test_alibi_at_its_largest_stays_within_the_payload_budget():
 
 def test_alibi_toggling_causal_fills_the_upper_triangle():
     at = open_page(ALIBI, {"num_heads": "4", "positions": "6", "head": "2", "view": "head"})
-    z = decode(figure_titled(at, "Head 2")["data"][0]["z"])
-    assert np.isnan(z[0, 5]) and z[5, 0] == pytest.approx(-0.0625 * 5)  # m_2 = 2^(-4) for n = 4
+    # The bias, as the hover reads it (the cells are coloured by its log: the grid's scale).
+    bias = decode(figure_titled(at, "Head 2")["data"][0]["customdata"])
+    assert np.isnan(bias[0, 5]) and bias[5, 0] == pytest.approx(-0.0625 * 5)  # m_2 = 2^(-4), n = 4
     at.toggle(key="causal").set_value(False).run()
-    z = decode(figure_titled(at, "Head 2")["data"][0]["z"])
-    assert z[0, 5] == pytest.approx(-0.0625 * 5)
+    bias = decode(figure_titled(at, "Head 2")["data"][0]["customdata"])
+    assert bias[0, 5] == pytest.approx(-0.0625 * 5)
     at.radio(key="view").set_value("heads").run()
     grid = figure_titled(at, "Bias of every head")
     assert len(grid["data"]) == 4

@@ -29,7 +29,7 @@ def test_alibi_head_states_draw_each_head(causal, positions, side):
     slopes = alibi.alibi_slopes(8)
 
     def make(head):
-        fig = make_alibi_head_figure(overview, head - 1, float(slopes[head - 1]))
+        fig = make_alibi_head_figure(overview, head - 1, slopes)
         return add_alibi_head_states(fig, overview, slopes, heads=list(range(1, 9)))
 
     values = assert_states_draw_the_servers_figures(make, "head", 3)
@@ -42,12 +42,31 @@ def test_alibi_head_states_carry_the_cells_bit_for_bit():
     from float32 it is -0.0313)."""
     overview = alibi.alibi_bias_overview(8, 6, max_side=256)
     slopes = alibi.alibi_slopes(8)  # 1/2, 1/4, ..., 1/256
-    fig = add_alibi_head_states(make_alibi_head_figure(overview, 0, 0.5), overview, slopes,
+    fig = add_alibi_head_states(make_alibi_head_figure(overview, 0, slopes), overview, slopes,
                                 heads=[1, 5])
-    spec = live_states(fig, "head")["updates"][1][0]["z"][0]
-    z = np.frombuffer(base64.b64decode(spec["bdata"]), dtype=spec["dtype"]).reshape(6, 6)
-    assert spec["dtype"] == "f4" and z[1, 0] == np.float32(-1 / 32)  # head 5: m = 2^-5
-    assert z[5, 0] == np.float32(-5 / 32) and np.isnan(z[0, 1])  # masked above the diagonal
+    spec = live_states(fig, "head")["updates"][1][0]["customdata"][0]
+    bias = np.frombuffer(base64.b64decode(spec["bdata"]), dtype=spec["dtype"]).reshape(6, 6)
+    assert spec["dtype"] == "f4" and bias[1, 0] == np.float32(-1 / 32)  # head 5: m = 2^-5
+    assert bias[5, 0] == np.float32(-5 / 32) and np.isnan(bias[0, 1])  # masked: no cell
+
+
+def test_alibi_head_is_coloured_on_the_grids_scale_for_every_head():
+    """The enlarged head is drawn on the grid's colour axis, the same at every head (a head's
+    live state changes its cells alone): -log10(1 + |bias| / m_min), from the steepest head's
+    largest penalty to 0; the hover reads the bias itself."""
+    overview = alibi.alibi_bias_overview(8, 6, max_side=256)
+    slopes = alibi.alibi_slopes(8)
+    grid = make_alibi_bias_grid_figure(overview, slopes).layout.coloraxis
+    for head in (0, 4, 7):
+        fig = make_alibi_head_figure(overview, head, slopes)
+        assert fig.layout.coloraxis.cmin == grid.cmin and fig.layout.coloraxis.cmax == 0
+        assert fig.layout.coloraxis.cmin == pytest.approx(-np.log10(1 + 0.5 * 5 * 256))
+        assert list(fig.layout.coloraxis.colorbar.ticktext) == list(grid.colorbar.ticktext)
+        trace = fig.data[0]
+        assert trace.coloraxis == "coloraxis" and "%{customdata" in trace.hovertemplate
+        m = 2.0 ** -(head + 1)
+        assert trace.customdata[5][0] == np.float32(-5 * m)
+        assert trace.z[5][0] == pytest.approx(-np.log10(1 + 5 * m * 256), rel=1e-6)
 
 
 def test_typed_array_round_trips_float64_and_keeps_the_shape():
@@ -71,8 +90,9 @@ def test_alibi_head_states_at_the_pages_sizes_stay_within_the_bound():
 
 def test_alibi_head_figure_without_two_heads_carries_no_states():
     overview = alibi.alibi_bias_overview(2, 8)
-    fig = add_alibi_head_states(make_alibi_head_figure(overview, 0, 0.25), overview,
-                                alibi.alibi_slopes(2), heads=[1])
+    slopes = alibi.alibi_slopes(2)
+    fig = add_alibi_head_states(make_alibi_head_figure(overview, 0, slopes), overview, slopes,
+                                heads=[1])
     assert not isinstance(fig.layout.meta, dict) or "live" not in fig.layout.meta
 
 

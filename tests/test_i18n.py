@@ -221,7 +221,8 @@ def test_core_errors_are_english_and_the_app_words_them_in_both_languages():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_numbers_in_figure_text_are_the_same_in_both_languages(lang):
     """The catalogues' format specs, not the code, round the numbers: both languages agree."""
-    fig = make_alibi_head_figure(alibi.alibi_bias_overview(2, 4), 0, 0.0625, lang=lang)
+    fig = make_alibi_head_figure(alibi.alibi_bias_overview(2, 4), 0, alibi.alibi_slopes(2),
+                                 lang=lang)  # head 1 of 2: m = 2^-4
     assert "−0.0625·(i − j)" in fig.layout.title.text
     ext = rope.rope_context_extension(8, 10, 40, factor=4)
     assert "×4: 10 → 40" in make_context_extension_figure(ext, lang=lang).layout.title.text.replace(

@@ -143,7 +143,7 @@ def test_alibi_figures_in_chinese():
 
     blocks = alibi.alibi_bias_overview(4, 200, max_side=20)
     assert not blocks.exact
-    fig = make_alibi_head_figure(blocks, 1, float(slopes[1]), lang="zh")
+    fig = make_alibi_head_figure(blocks, 1, slopes, lang="zh")
     assert fig.layout.xaxis.title.text == message("fig.alibi.head_x_title", "zh")
     assert fig.layout.yaxis.title.text == message("fig.alibi.head_y_title", "zh")
     assert fig.layout.title.text == "第 2 个头：偏置 −0.0625·(i − j)"
