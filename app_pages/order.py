@@ -12,6 +12,7 @@ from core.minilm import ModelUnavailableError
 from figures.order import (
     add_attention_pair_states,
     add_head_outline_states,
+    attention_top,
     make_attention_pair_figure,
     make_causal_mean_figure,
     make_facts_figure,
@@ -148,7 +149,8 @@ def attention_view() -> None:
                on_click=pick_head)
     pair = make_attention_pair_figure(learned.tokens, learned.attentions[layer - 1, head - 1],
                                       blind.attentions[layer - 1, head - 1], layer=layer,
-                                      head=head, lang=lang)
+                                      head=head, lang=lang,
+                                      top=attention_top(learned.attentions, blind.attentions))
     show_chart(
         add_attention_pair_states(pair, learned.attentions, blind.attentions, layer=layer,
                                   head=head, lang=lang),

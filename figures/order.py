@@ -21,15 +21,23 @@ def token_labels(tokens: Sequence[str]) -> list[str]:
     return [f"{plot_text(token)}·{index}" for index, token in enumerate(tokens)]
 
 
+def attention_top(learned: np.ndarray, blind: np.ndarray) -> float:
+    """The top of the attention pair's colour scale: the largest weight in `learned` and
+    `blind` (any shape: one head's pair, or every layer's and head's)."""
+    return float(max(np.max(learned), np.max(blind), 1e-6))
+
+
 def make_attention_pair_figure(
     tokens: Sequence[str], learned: np.ndarray, blind: np.ndarray, *, layer: int, head: int,
-    lang: Lang = "en",
+    top: float | None = None, lang: Lang = "en",
 ) -> go.Figure:
     """Layer `layer`, head `head` (1-based): `learned` and `blind` are ``(T, T)`` attentions
     (query rows, key columns) with the model's positions and without them, on one colour
-    scale from 0 to the larger maximum."""
+    scale from 0 to `top`: the page gives every layer's and head's largest weight
+    (`attention_top`), so that heads compare and a head's live state keeps the scale;
+    by default the pair's own largest."""
     labels = token_labels(tokens)
-    top = float(max(np.max(learned), np.max(blind), 1e-6))
+    top = attention_top(learned, blind) if top is None else float(top)
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
         message("fig.order.with_positions", lang), message("fig.order.without_positions", lang)))
     hover = message("fig.order.attention_hover", lang)
@@ -52,8 +60,10 @@ def add_attention_pair_states(fig: go.Figure, learned: np.ndarray, blind: np.nda
                               layer: int, head: int, lang: Lang = "en") -> go.Figure:
     """The attention pair at every head of layer `layer` and every layer of head `head`
     (`learned`, `blind`: ``(layers, heads, T, T)``), so that dragging the head or layer slider
-    draws each in the browser (`add_live_states`); none for a sentence so long that they would
-    weigh more than MAX_LIVE_NUMBERS (the chart then follows on release)."""
+    draws each in the browser (`add_live_states`): the cells and the title, on the figure's
+    colour scale (`attention_top` of them all, which every state keeps: the browser draws the
+    cells alone). None for a sentence so long that they would weigh more than
+    MAX_LIVE_NUMBERS (the chart then follows on release)."""
     layers, heads, tokens, _ = learned.shape
     if 2 * (layers + heads) * tokens * tokens > MAX_LIVE_NUMBERS:
         return fig
@@ -62,8 +72,7 @@ def add_attention_pair_states(fig: go.Figure, learned: np.ndarray, blind: np.nda
         a, b = learned[at_layer - 1, at_head - 1], blind[at_layer - 1, at_head - 1]  # (T, T)
         return ({"z": [np.round(a, 4).tolist(), np.round(b, 4).tolist()]},
                 {"title.text": message("fig.order.pair_title", lang, layer=at_layer,
-                                       head=at_head),
-                 "coloraxis.cmax": float(max(np.max(a), np.max(b), 1e-6))},
+                                       head=at_head)},
                 [0, 1])
 
     add_live_states(fig, "head", [(h, *state(layer, h)) for h in range(1, heads + 1)])

@@ -11,6 +11,7 @@ import pytest
 from figures.order import (
     add_attention_pair_states,
     add_head_outline_states,
+    attention_top,
     make_attention_pair_figure,
     make_head_change_figure,
 )
@@ -26,8 +27,10 @@ BLIND = RNG.dirichlet(np.ones(5), size=(6, 12, 5))
 def test_order_attention_pair_states_draw_each_head(name, layer, head):
     def make(value):
         at = {"layer": layer, "head": head, name: value}
+        # On the page's colour scale: every layer's and head's largest weight.
         fig = make_attention_pair_figure(TOKENS, LEARNED[at["layer"] - 1, at["head"] - 1],
-                                         BLIND[at["layer"] - 1, at["head"] - 1], **at)
+                                         BLIND[at["layer"] - 1, at["head"] - 1],
+                                         top=attention_top(LEARNED, BLIND), **at)
         return add_attention_pair_states(fig, LEARNED, BLIND, **at)
 
     values = assert_states_draw_the_servers_figures(make, name, {"layer": layer,
