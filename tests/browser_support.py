@@ -188,7 +188,8 @@ CHART_STATE_JS = """gd => {
         h = ((h << 5) + h + s.charCodeAt(i)) | 0; } return h; };
     const layout = gd.layout || {};
     return hash(JSON.stringify([(gd.data || []).map(t => [t.x, t.y, t.z, t.text, t.r, t.theta,
-        t.customdata]), layout.title, layout.shapes, layout.annotations])).toString(36);
+        t.customdata]), layout.title, layout.shapes, layout.annotations,
+        (layout.images || []).map(i => i.source)])).toString(36);
 }"""
 
 # Installed before a drag: while it lasts, the time of each pointer move and of each chart drawn

@@ -8,7 +8,11 @@ That each state is the server's picture at that value is checked in Python, char
 
 from __future__ import annotations
 
+from io import BytesIO
+
+import numpy as np
 import pytest
+from PIL import Image
 
 from tests import browser_support
 from tests.browser_support import LIVE_CONTROLS
@@ -88,3 +92,47 @@ def test_dragging_a_slider_that_needs_new_numbers_redraws_as_the_server_keeps_up
         assert summary.first.inner_text().startswith(f"{shown} positions x")
     assert page.locator('[data-testid="stException"]').count() == 0
     assert browser_page.exceptions() == []
+
+
+# A live state that gives heatmaps new cells on the figure's colour range is drawn as pictures
+# over them (ui/plotly_react.js, heatmapPictures): the same picture plotly.js draws from the
+# state's numbers. Categories and a reversed y axis, two panels (order); masked cells and
+# "fast" smoothing (ALiBi); numeric axes with edged cells (the shift matrix).
+PICTURED = [("/order", "head", "order_attention_chart", 2),
+            ("/alibi?view=head&positions=64", "head", "head_chart", 1),
+            ("/similarity?view=rotation", "offset", "shift_chart", 1)]
+# The state's numbers drawn by plotly.js itself, the pictures taken away (and the heatmaps they
+# hid shown: these figures' heatmaps are opaque).
+DRAW_STATE_JS = """async (gd, value) => {
+    const P = window.__pePlotly, live = gd.layout.meta.live[NAME];
+    const [data, layout, traces] = live.updates[live.values.indexOf(value)];
+    await P.relayout(gd, { images: [] });
+    await P.update(gd, { ...data, opacity: 1 }, {}, traces);
+    await new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 50)));
+}"""
+
+
+@pytest.mark.parametrize(("path", "key", "chart", "heatmaps"), PICTURED)
+def test_a_live_heatmap_state_is_drawn_as_plotly_draws_its_cells(browser_page, path, key, chart,
+                                                                  heatmaps):
+    page = browser_page.page
+    browser_page.open(path)
+    drag = browser_support.drag_live(page, key, chart, steps=6, release=False)
+    plot = page.locator(f".st-key-{chart} .js-plotly-plot").first
+    assert plot.evaluate("gd => (gd.layout.images || []).length") == heatmaps
+    area = plot.locator(".cartesianlayer").first.bounding_box()
+
+    def shot() -> np.ndarray:
+        return np.asarray(Image.open(BytesIO(page.screenshot(clip=area))).convert("RGB"),
+                          dtype=np.int16)
+
+    pictured = shot()
+    plot.evaluate(DRAW_STATE_JS.replace("NAME", repr(key)), drag.values[-1])
+    assert plot.evaluate("gd => (gd.layout.images || []).length") == 0
+    drawn = shot()
+    page.mouse.up()
+    # Cell edges may fall a pixel apart (plotly.js rounds each rectangle's corners to pixels,
+    # the picture is scaled whole): each pixel's colour is found within a pixel of it.
+    difference = np.min([np.abs(pictured - np.roll(drawn, (dy, dx), axis=(0, 1))).max(axis=2)
+                         for dy in (-1, 0, 1) for dx in (-1, 0, 1)], axis=0)[1:-1, 1:-1]
+    assert np.mean(difference <= 6) > 0.998, np.mean(difference <= 6)

@@ -85,6 +85,134 @@ function nearestState(live, text) {
   });
   return best;
 }
+// A state that gives heatmaps new cells, on a colour range of their own that the state keeps
+// (and, of the layout, a new title at most), is drawn as pictures over those heatmaps: one
+// layout image each, a pixel per cell, coloured as plotly.js colours the trace (its colour
+// scale and range as drawn). plotly.js draws a layout image alone ("arraydraw", a few ms),
+// where a heatmap's new z computes and lays out the whole figure again (its axes' labels
+// measured, its colour bar: 30-60 ms a step for the order page's pair). The server's run on
+// release draws the heatmaps themselves, and the pictures go (its figure has none). null: the
+// state is not such.
+// (A state's customdata, the hover's numbers, waits for the server's draw: the pointer is on the
+// slider meanwhile.)
+const PICTURE_DATA = new Set(["z", "customdata"]), PICTURE_LAYOUT = new Set(["title.text"]);
+function grid(values) {  // rows of numbers: nested arrays, or plotly's {dtype, bdata, shape}
+  if (Array.isArray(values)) return values.every(Array.isArray) ? values : null;
+  if (!isObject(values) || typeof values.bdata !== "string" || !TYPED[values.dtype]
+      || typeof values.shape !== "string") return null;
+  const [rows, columns] = values.shape.split(",").map(Number);
+  const bytes = Uint8Array.from(atob(values.bdata), c => c.charCodeAt(0));
+  const flat = new TYPED[values.dtype](bytes.buffer);
+  if (!(rows * columns === flat.length)) return null;
+  return Array.from({ length: rows }, (_, r) => flat.subarray(r * columns, (r + 1) * columns));
+}
+function rgba(colour) {  // [r, g, b, a] (a in 0..1) of any CSS colour
+  colourContext = colourContext || document.createElement("canvas").getContext("2d");
+  colourContext.fillStyle = "#000000";
+  colourContext.fillStyle = colour;
+  const text = colourContext.fillStyle;
+  if (text.startsWith("#")) return [...[1, 3, 5].map(i => parseInt(text.slice(i, i + 2), 16)), 1];
+  const parts = (text.match(/[\d.]+/g) || [0, 0, 0]).map(Number);
+  return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
+}
+// The first and last edges of a heatmap's cells along an axis (plotly.js's calc: equal steps),
+// as fractions of the axis's domain, or null.
+function cellEdges(edges, axis) {
+  if (!edges || edges.length < 2 || !axis || !Array.isArray(axis.range)
+      || !["linear", "category"].includes(axis.type)) return null;
+  const [low, high] = axis.range.map(Number);
+  const step = (edges[edges.length - 1] - edges[0]) / (edges.length - 1);
+  if (!(high !== low) || !edges.every((e, i) => Math.abs(e - edges[0] - i * step)
+                                         <= 1e-6 * Math.abs(step) * edges.length)) return null;
+  return [(edges[0] - low) / (high - low), (edges[edges.length - 1] - low) / (high - low)];
+}
+// Where plotly.js drew trace `index`'s heatmap: its image's box in the subplot's pixels.
+function ownPicture(gd, index) {
+  const group = [...gd.querySelectorAll(".heatmaplayer .hm")].find(g => Array.isArray(g.__data__)
+    && g.__data__[0] && g.__data__[0].trace && g.__data__[0].trace.index === index);
+  const image = group && group.querySelector("image");
+  if (!image) return null;
+  const [x, y, width, height] = ["x", "y", "width", "height"].map(
+    name => Number(image.getAttribute(name)));
+  return [x, y, width, height].every(Number.isFinite) && width > 0 && height > 0
+    ? { x, y, width, height } : null;
+}
+function heatmapPictures(gd, opacityOf, data, layout, traces) {
+  if (!data.z || Object.keys(data).some(key => !PICTURE_DATA.has(key))
+      || traces.length !== data.z.length
+      || Object.keys(layout).some(key => !PICTURE_LAYOUT.has(key))) return null;
+  const full = gd._fullLayout;
+  const pictures = [];
+  for (const [j, index] of traces.entries()) {
+    const trace = (gd._fullData || [])[index];
+    const drawn = gd.calcdata && gd.calcdata[index] && gd.calcdata[index][0];
+    if (!trace || trace.type !== "heatmap" || trace.visible !== true || !drawn
+        || trace.xgap || trace.ygap) return null;  // (gaps between cells: not drawn here)
+    const colours = trace.coloraxis ? full[trace.coloraxis] : trace;
+    const [auto, low, high] = trace.coloraxis ? [colours.cauto, colours.cmin, colours.cmax]
+                                              : [trace.zauto, trace.zmin, trace.zmax];
+    const rows = grid(data.z[j]);
+    const xAxis = full[`xaxis${trace.xaxis.slice(1)}`];
+    const yAxis = full[`yaxis${trace.yaxis.slice(1)}`];
+    const across = cellEdges(drawn.x, xAxis), down = cellEdges(drawn.y, yAxis);
+    const own = ownPicture(gd, index);
+    if (auto !== false || !(high > low) || !rows || !across || !down || !own
+        || typeof xAxis.p2r !== "function" || typeof yAxis.p2r !== "function"
+        || rows.length !== drawn.y.length - 1
+        || rows.some(row => row.length !== drawn.x.length - 1)) return null;
+    let scale = colours.colorscale.map(([at, colour]) => [Number(at), rgba(colour)]);
+    if (colours.reversescale) scale = scale.map(([at, c]) => [1 - at, c]).reverse();
+    const opacity = opacityOf(index);  // the figure's (a preview hides the trace)
+    const [height, width] = [rows.length, rows[0].length];
+    const canvas = document.createElement("canvas");
+    canvas.width = width;
+    canvas.height = height;
+    const context = canvas.getContext("2d");
+    const pixels = context.createImageData(width, height);
+    // The image's first column is the leftmost cell, its first row the top one.
+    const leftToRight = across[1] > across[0], topDown = down[1] < down[0];
+    for (let r = 0; r < height; r++) {
+      const row = rows[topDown ? r : height - 1 - r];
+      for (let c = 0; c < width; c++) {
+        const v = Number(row[leftToRight ? c : width - 1 - c]);
+        if (!Number.isFinite(v)) continue;  // no cell: transparent, as plotly.js leaves it
+        const t = Math.min(1, Math.max(0, (v - low) / (high - low)));
+        let k = 1;
+        while (k < scale.length - 1 && scale[k][0] < t) k++;
+        const [a0, ca] = scale[k - 1], [a1, cb] = scale[k];
+        const w = a1 > a0 ? Math.min(1, Math.max(0, (t - a0) / (a1 - a0))) : 1;
+        const at = 4 * (r * width + c);
+        for (let i = 0; i < 3; i++) pixels.data[at + i] = Math.round(ca[i] + (cb[i] - ca[i]) * w);
+        pixels.data[at + 3] = Math.round(255 * opacity * (ca[3] + (cb[3] - ca[3]) * w));
+      }
+    }
+    context.putImageData(pixels, 0, 0);
+    // Exactly over the heatmap's own picture (placed from the cells' edges, it could fall a
+    // fraction of a pixel off, and the cells' edges blended).
+    const [x0, x1] = [own.x, own.x + own.width].map(p => xAxis.p2r(p));
+    const [y0, y1] = [own.y, own.y + own.height].map(p => yAxis.p2r(p));
+    pictures.push({
+      source: canvas.toDataURL("image/png"), layer: "above", sizing: "stretch",
+      xref: trace.xaxis, yref: trace.yaxis, xanchor: "left", yanchor: "top",
+      x: x0, y: y0, sizex: Math.abs(x1 - x0), sizey: Math.abs(y1 - y0),
+    });
+  }
+  // Drawn as plotly.js draws the heatmap's own picture (a pixel a cell too): without smoothing
+  // for cells with edges (zsmooth false), smoothed for "fast" ones.
+  pictures.sharp = traces.map(index => !gd._fullData[index].zsmooth);
+  return pictures;
+}
+// A state's pictures, made once per figure sent (a drag comes back over the same states).
+const picturesMade = new WeakMap();
+function picturesOf(gd, state, live, index) {
+  const made = picturesMade.get(live) || new Map();
+  picturesMade.set(live, made);
+  const opacityOf = trace => (state.hidden && trace in state.hidden ? state.hidden[trace]
+                                                                     : gd.data[trace].opacity ?? 1);
+  if (!made.has(index)) made.set(index, heatmapPictures(gd, opacityOf, ...live.updates[index]));
+  return made.get(index);
+}
+
 const ANIMATE_NOW = { mode: "immediate", transition: { duration: 0 },
                       frame: { duration: 0, redraw: false } };
 const ANIMATION_WAIT_MS = 200;
@@ -103,18 +231,32 @@ function preview(name, text) {
     // the layout alone leaves them as the server drew them: ALiBi's 64 heads are not
     // computed again after their outline moved).
     state.drawn = null;
-    if (live.animate || Object.keys(data).length) state.traces = [];
+    const pictures = !live.animate && picturesOf(gd, state, live, index);
+    if (!pictures && (live.animate || Object.keys(data).length)) state.traces = [];
+    // Streamlit's theme draws a chart's title bold (applyStreamlitTheme): so does its preview.
+    const title = layout["title.text"];
+    const shown = typeof title === "string" && state.data.theme === "streamlit"
+      ? { ...layout, "title.text": `<b>${title}</b>` } : layout;
     let drawn;
-    if (live.animate) {  // scatter traces moved alone: computed and drawn without the rest
+    if (!pictures && state.hidden) {  // another state's pictures: their heatmaps back first
+      const hidden = Object.keys(state.hidden).map(Number);
+      window.__pePlotly.update(gd, { opacity: hidden.map(i => state.hidden[i]) }, { images: [] },
+                               hidden);
+      state.hidden = null;
+    }
+    if (pictures) {  // heatmaps' new cells as pictures over them, the heatmaps hidden
+      state.hidden = state.hidden || {};  // {trace: its opacity}
+      traces.forEach(i => { if (!(i in state.hidden)) state.hidden[i] = gd.data[i].opacity ?? 1; });
+      drawn = window.__pePlotly.update(gd, { opacity: 0 }, { ...shown, images: pictures }, traces)
+        .then(() => gd.querySelectorAll(".imagelayer image").forEach((image, k) => {
+          image.style.imageRendering = pictures.sharp[k] ? "pixelated" : "";
+        }));
+    } else if (live.animate) {  // scatter traces moved alone: computed and drawn without the rest
       const frame = traces.map((_, j) => Object.fromEntries(
         Object.entries(data).map(([attribute, values]) => [attribute, values[j]])));
       drawn = window.__pePlotly.animate(gd, { data: frame, traces }, ANIMATE_NOW);
       state.animating = drawn;
     } else {
-      const title = layout["title.text"];
-      // Streamlit's theme draws a chart's title bold (applyStreamlitTheme): so does its preview.
-      const shown = typeof title === "string" && state.data.theme === "streamlit"
-        ? { ...layout, "title.text": `<b>${title}</b>` } : layout;
       drawn = window.__pePlotly.update(gd, data, shown, traces);
     }
     const value = live.values[index];
@@ -1130,6 +1272,7 @@ function setUp(root, gd) {
     state.animating = null;
     return Promise.resolve(animating).then(() => Plotly.react(gd, drawn)).then(() => {
       state.previewing = null;
+      state.hidden = null;
       listenForClicks(gd, state);
       state.drawn = drawing;
       state.traces = traces;
