@@ -397,13 +397,9 @@ def rope_section() -> None:
     # cosines move by 1e-7 at most)
     mae = patch_map(grid_h, grid_w, d_model, base, row, col).astype(np.float32)
     rotations = rope_maps(grid_h, grid_w, d_head, row, col)  # (14, H, W)
-
-    def mixed_title(at: int) -> str:
-        return t("fig.vit_grid.rope_mixed", head=at)
-
     maps = [(t("fig.vit_grid.rope_mae"), mae), (t("fig.vit_grid.rope_axial"), rotations[AXIAL]),
             (t("fig.vit_grid.rope_dinov3"), rotations[DINOV3]),
-            (mixed_title(head), rotations[mixed_rotation(head)])]
+            (t("fig.vit_grid.rope_mixed"), rotations[mixed_rotation(head)])]
     # Both charts follow a dragged head slider: the maps at every head (evenly spaced ones on
     # grids past 36 x 36, said below), the tiles at the same heads when they fit.
     cells = grid_h * grid_w
@@ -415,15 +411,19 @@ def rope_section() -> None:
         budget=min(ROPE_PATCH_PREVIEW_NUMBERS, MAX_LIVE_NUMBERS - len(previewed) * cells))
     offsets = cached_rope_offsets(grid_h, grid_w, d_head)
     table = cached_sincos_offsets(grid_h, grid_w, d_model, base).astype(np.float32)
+    # One colour range for every patch and head: the lowest cosine of any two patches under any
+    # scheme (every map and tile is read off these offsets). A patch's or a head's preview then
+    # changes the cells alone, and its colours mean what the others' do.
+    colours = similarity_range(table, offsets)
     panels = [lattice_maps(table, rows, cols)] + [
         lattice_maps(offsets[rotation], rows, cols)
         for rotation in (AXIAL, DINOV3, mixed_rotation(head))]
-    figure = add_rope_2d_states(make_rope_2d_figure(maps, row=row, col=col, lang=lang), maps,
-                                {at: (mixed_title(at), rotations[mixed_rotation(at)])
-                                 for at in previewed})
+    figure = add_rope_2d_states(
+        make_rope_2d_figure(maps, row=row, col=col, head=head, colours=colours, lang=lang),
+        {at: rotations[mixed_rotation(at)] for at in previewed}, row=row, col=col, lang=lang)
     show_chart(add_rope_2d_patch_states(
                    figure, {patch: [panel[patch] for panel in panels] for patch in panels[0]},
-                   lang=lang),
+                   head=head, lang=lang),
                key="rope_chart",
                name=file_stem("vit-grid-rope", f"{grid_h}x{grid_w}", f"dhead{d_head}",
                               f"head{head}", f"r{row}c{col}"),
@@ -442,14 +442,14 @@ def rope_section() -> None:
                  (t("fig.vit_grid.rope_axial"), cached_rope_tiles(grid_h, grid_w, d_head, AXIAL)),
                  (t("fig.vit_grid.rope_dinov3"),
                   cached_rope_tiles(grid_h, grid_w, d_head, DINOV3)),
-                 (mixed_title(head),
+                 (t("fig.vit_grid.rope_mixed"),
                   cached_rope_tiles(grid_h, grid_w, d_head, mixed_rotation(head)))]
         mosaic_cells = tiles[-1][1].mosaic().size
         last = {} if len(previewed) * mosaic_cells > MAX_LIVE_NUMBERS else {
-            at: (mixed_title(at), cached_rope_tiles(grid_h, grid_w, d_head, mixed_rotation(at)))
-            for at in previewed}
-        show_chart(add_rope_2d_tiles_states(make_rope_2d_tiles_figure(tiles, lang=lang), tiles,
-                                            last),
+            at: cached_rope_tiles(grid_h, grid_w, d_head, mixed_rotation(at)) for at in previewed}
+        show_chart(add_rope_2d_tiles_states(
+                       make_rope_2d_tiles_figure(tiles, head=head, colours=colours, lang=lang),
+                       last, lang=lang),
                    key="rope_tiles_chart",
                    name=file_stem("vit-grid-rope-tiles", f"{grid_h}x{grid_w}", f"d{d_model}",
                                   f"dhead{d_head}", f"head{head}"))

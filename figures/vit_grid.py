@@ -127,10 +127,14 @@ ROPE_TILES_GAP = 56  # px at least between the panel rows: the upper ticks, the 
 
 
 def make_rope_2d_tiles_figure(
-    tiles: list[tuple[str, SimilarityTiles]], *, lang: Lang = "en",
+    tiles: list[tuple[str, SimilarityTiles]], *, head: int, colours: dict | None = None,
+    lang: Lang = "en",
 ) -> go.Figure:
     """The ViT paper's tiles of MAE's table and of each rotation, 2 x 2 on one colour range:
-    `tiles` is (panel title, tiles) for each scheme, all of one grid."""
+    `tiles` is (panel title, tiles) for each scheme, all of one grid, the last RoPE-Mixed's
+    head `head` (the title names it). `colours` (`similarity_range`'s) is the range, by default
+    the tiles' own; the page gives every scheme's at every offset, the same at every head (a
+    head's live state then changes the cells alone, `add_rope_2d_tiles_states`)."""
     mosaics = [(title, t.mosaic()) for title, t in tiles]
     cols = 2
     rows = -(-len(tiles) // cols)
@@ -142,9 +146,8 @@ def make_rope_2d_tiles_figure(
     # One layout dict and one figure (figures.common.grid_layout): ~35 -> ~10 ms a rerun.
     layout = grid_layout(rows, cols, titles=[title for title, _ in mosaics],
                          horizontal_spacing=0.08, vertical_spacing=spacing)
-    # One colour axis: a head's state sets its range with one key (`add_rope_2d_tiles_states`).
-    layout["coloraxis"] = _colour_axis(similarity_range(*(mosaic for _, mosaic in mosaics)),
-                                       _tiles_colorbar(lang))
+    layout["coloraxis"] = _colour_axis(
+        colours or similarity_range(*(mosaic for _, mosaic in mosaics)), _tiles_colorbar(lang))
     traces = []
     for index, ((_, mosaic), (_, shown)) in enumerate(zip(mosaics, tiles, strict=True)):
         row, col = divmod(index, cols)
@@ -160,7 +163,7 @@ def make_rope_2d_tiles_figure(
             layout[x_key].pop("title")
     fig = go.Figure(data=traces, layout=layout)
     add_note(fig, _tiles_shown(tiles[0][1], lang), yshift=24, xanchor="auto", align="center")
-    fig = base_layout(fig, message("fig.vit_grid.rope_tiles_title", lang),
+    fig = base_layout(fig, message("fig.vit_grid.rope_tiles_title", lang, head=head),
                       height=MARGINS + 28 + plot)
     fig.update_layout(margin_t=fig.layout.margin.t + 28)  # the note, above the panel titles
     return fig
@@ -389,17 +392,26 @@ def make_vit_encoding_figure(
     return fig
 
 
+def rope_2d_title(row: int, col: int, head: int, lang: Lang = "en") -> str:
+    """`make_rope_2d_figure`'s title: the patch, and RoPE-Mixed's head."""
+    return message("fig.vit_grid.rope_title", lang, row=row, col=col, head=head)
+
+
 def make_rope_2d_figure(
-    maps: list[tuple[str, np.ndarray]], *, row: int, col: int, lang: Lang = "en",
+    maps: list[tuple[str, np.ndarray]], *, row: int, col: int, head: int,
+    colours: dict | None = None, lang: Lang = "en",
 ) -> go.Figure:
     """The selected patch against every patch under each scheme, side by side on one colour
-    range: `maps` is (panel title, (H, W) similarity) for MAE's table and the RoPE variants."""
+    range: `maps` is (panel title, (H, W) similarity) for MAE's table and the RoPE variants,
+    the last RoPE-Mixed's head `head` (the title names it, with the patch). `colours`
+    (`similarity_range`'s) is the range, by default the maps' own; the page gives every
+    scheme's at every offset: the same at every patch and head, so that their live states
+    change the cells alone (`add_rope_2d_states`, `add_rope_2d_patch_states`)."""
     # One layout dict and one figure (figures.common.grid_layout): ~24 -> ~8 ms a rerun.
     layout = grid_layout(1, len(maps), titles=[title for title, _ in maps],
                          horizontal_spacing=0.04, vertical_spacing=0.3)
-    # One colour axis: a head's state sets its range with one key (`add_rope_2d_states`).
     layout["coloraxis"] = _colour_axis(
-        similarity_range(*(values for _, values in maps)),
+        colours or similarity_range(*(values for _, values in maps)),
         {"title": {"text": message("fig.vit_grid.cosine", lang)}})
     traces = []
     for index, (_, values) in enumerate(maps):
@@ -415,46 +427,37 @@ def make_rope_2d_figure(
     layout["yaxis"]["title"] = {"text": message("fig.vit_grid.y_title", lang)}
     layout["shapes"] = [_selected_mark(row, col, index) for index in range(len(maps))]
     fig = go.Figure(data=traces, layout=layout)
-    return base_layout(fig, message("fig.vit_grid.rope_title", lang, row=row, col=col),
-                       height=420)
+    return base_layout(fig, rope_2d_title(row, col, head, lang), height=420)
 
 
-def add_rope_2d_states(fig: go.Figure, maps: list[tuple[str, np.ndarray]],
-                       last: Mapping[int, tuple[str, np.ndarray]]) -> go.Figure:
-    """`make_rope_2d_figure(maps)` with its last panel (RoPE-Mixed's head) as `last` gives it
-    at each head, (panel title, (H, W) similarity), so that dragging the head slider draws it
-    in the browser (`add_live_states`): the panel's cells and title, and the colour range the
-    panels share. None for fewer than two heads."""
+def add_rope_2d_states(fig: go.Figure, last: Mapping[int, np.ndarray], *, row: int, col: int,
+                       lang: Lang = "en") -> go.Figure:
+    """`make_rope_2d_figure` of patch (`row`, `col`) with its last panel (RoPE-Mixed's head)
+    at each head of `last`, its (H, W) similarity, so that dragging the head slider draws it in
+    the browser (`add_live_states`): the panel's cells and the title (the colour range is the
+    figure's, the same at every head). None for fewer than two heads."""
     if len(last) < 2:
         return fig
-    fixed = [values for _, values in maps[:-1]]
-    panel = len(maps) - 1
-
-    def state(title: str, values: np.ndarray) -> tuple[dict, dict, list[int]]:
-        colours = similarity_range(*fixed, values)
-        return ({"z": [typed_array(values)]},
-                {"coloraxis.cmin": colours["zmin"], "coloraxis.cmax": colours["zmax"],
-                 f"annotations[{panel}].text": title},
-                [panel])  # each panel's heatmap: trace `panel`
-
-    return add_live_states(fig, "head", [(head, *state(*shown)) for head, shown in last.items()])
+    panel = len(fig.data) - 1  # each panel's heatmap: trace `panel`
+    return add_live_states(fig, "head", [
+        (head, {"z": [typed_array(values)]}, {"title.text": rope_2d_title(row, col, head, lang)},
+         [panel])
+        for head, values in last.items()])
 
 
 def add_rope_2d_patch_states(fig: go.Figure,
                              maps: Mapping[tuple[int, int], Sequence[np.ndarray]], *,
-                             lang: Lang = "en") -> go.Figure:
-    """`make_rope_2d_figure` at each patch (row, col) of `maps`, every panel's ``(H, W)`` map
-    there (in the figure's order), so that the pointer over any panel previews that patch:
-    the cells of every panel, their shared colour range, the squares and the title. None for
-    fewer than two patches."""
+                             head: int, lang: Lang = "en") -> go.Figure:
+    """`make_rope_2d_figure` (RoPE-Mixed at head `head`) at each patch (row, col) of `maps`,
+    every panel's ``(H, W)`` map there (in the figure's order), so that the pointer over any
+    panel previews that patch: the cells of every panel, the squares and the title (the colour
+    range is the figure's). None for fewer than two patches."""
     if len(maps) < 2:
         return fig
 
     def state(row: int, col: int, panels: Sequence[np.ndarray]) -> tuple[dict, dict, list[int]]:
-        colours = similarity_range(*panels)
         return ({"z": [typed_array(values) for values in panels]},
-                {"coloraxis.cmin": colours["zmin"], "coloraxis.cmax": colours["zmax"],
-                 "title.text": message("fig.vit_grid.rope_title", lang, row=row, col=col),
+                {"title.text": rope_2d_title(row, col, head, lang),
                  **_mark_moved(row, col, len(panels))},
                 list(range(len(panels))))
 
@@ -463,26 +466,19 @@ def add_rope_2d_patch_states(fig: go.Figure,
     return _follow_pointer(fig, list(range(len(next(iter(maps.values()))))))
 
 
-def add_rope_2d_tiles_states(fig: go.Figure, tiles: list[tuple[str, SimilarityTiles]],
-                             last: Mapping[int, tuple[str, SimilarityTiles]]) -> go.Figure:
-    """`make_rope_2d_tiles_figure(tiles)` with its last panel as `last` gives it at each head,
-    (panel title, tiles of the same grid), so that dragging the head slider draws it in the
-    browser: the panel's mosaic and title, and the shared colour range. None for fewer than
-    two heads."""
+def add_rope_2d_tiles_states(fig: go.Figure, last: Mapping[int, SimilarityTiles], *,
+                             lang: Lang = "en") -> go.Figure:
+    """`make_rope_2d_tiles_figure` with its last panel at each head of `last` (tiles of the
+    same grid), so that dragging the head slider draws it in the browser: the panel's mosaic
+    and the title (the colour range is the figure's, the same at every head). None for fewer
+    than two heads."""
     if len(last) < 2:
         return fig
-    fixed = [shown.mosaic() for _, shown in tiles[:-1]]
-    panel = len(tiles) - 1
-
-    def state(title: str, shown: SimilarityTiles) -> tuple[dict, dict, list[int]]:
-        mosaic = shown.mosaic()
-        colours = similarity_range(*fixed, mosaic)
-        return ({"z": [typed_array(mosaic)]},
-                {"coloraxis.cmin": colours["zmin"], "coloraxis.cmax": colours["zmax"],
-                 f"annotations[{panel}].text": title},
-                [panel])
-
-    return add_live_states(fig, "head", [(head, *state(*shown)) for head, shown in last.items()])
+    panel = len(fig.data) - 1
+    return add_live_states(fig, "head", [
+        (head, {"z": [typed_array(shown.mosaic())]},
+         {"title.text": message("fig.vit_grid.rope_tiles_title", lang, head=head)}, [panel])
+        for head, shown in last.items()])
 
 
 MROPE_AXIS_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#7f7f7f")  # time, height, width, text

@@ -97,10 +97,12 @@ def test_dragging_a_slider_that_needs_new_numbers_redraws_as_the_server_keeps_up
 # A live state that gives heatmaps new cells on the figure's colour range is drawn as pictures
 # over them (ui/plotly_react.js, heatmapPictures): the same picture plotly.js draws from the
 # state's numbers. Categories and a reversed y axis, two panels (order); masked cells and
-# "fast" smoothing (ALiBi); numeric axes with edged cells (the shift matrix).
+# "fast" smoothing (ALiBi); numeric axes with edged cells (the shift matrix); the last of four
+# panels (ViT's RoPE-Mixed head).
 PICTURED = [("/order", "head", "order_attention_chart", 2),
             ("/alibi?view=head&positions=64", "head", "head_chart", 1),
-            ("/similarity?view=rotation", "offset", "shift_chart", 1)]
+            ("/similarity?view=rotation", "offset", "shift_chart", 1),
+            ("/vit-grid?view=rope", "head", "rope_chart", 1)]
 # The state's numbers drawn by plotly.js itself, the pictures taken away (and the heatmaps they
 # hid shown: these figures' heatmaps are opaque).
 DRAW_STATE_JS = """async (gd, value) => {

@@ -103,25 +103,33 @@ def _rope_maps(head: int, row: int = ROW, col: int = COL) -> list[tuple[str, np.
     emb = core.sincos_2d_encoding(GRID_H, GRID_W, 32)
     rotations = [rope_2d.rope_2d_axial_angles(GRID_H, GRID_W, D_HEAD),
                  rope_2d.rope_2d_dinov3_angles(GRID_H, GRID_W, D_HEAD), _mixed_angles(head)]
-    titles = ["MAE", "axial", "DINOv3", message("fig.vit_grid.rope_mixed", "en", head=head)]
+    titles = ["MAE", "axial", "DINOv3", message("fig.vit_grid.rope_mixed", "en")]
     values = [reference.patch_similarity_map(emb, GRID_H, GRID_W, row, col)] + [
         rope_2d.rope_2d_similarity(angles, row, col).astype(np.float32) for angles in rotations]
     return list(zip(titles, values, strict=True))
 
 
+# One colour range for every patch and head (the page's: every scheme's lowest cosine).
+COLOURS = {"zmin": -0.25, "zmax": 1.0, "colorscale": "Viridis"}
+
+
 def test_rope_2d_states_draw_each_head():
     def make(head):
         maps = _rope_maps(head)
-        fig = make_rope_2d_figure(maps, row=ROW, col=COL)
-        return add_rope_2d_states(fig, maps, {h: _rope_maps(h)[-1]
-                                              for h in range(1, rope_2d.MIXED_HEADS + 1)})
+        fig = make_rope_2d_figure(maps, row=ROW, col=COL, head=head, colours=COLOURS)
+        return add_rope_2d_states(fig, {h: _rope_maps(h)[-1][1]
+                                        for h in range(1, rope_2d.MIXED_HEADS + 1)},
+                                  row=ROW, col=COL)
 
     values = assert_states_draw_the_servers_figures(make, "head", 4)
     assert values == [str(h) for h in range(1, 13)]
-    # The shared colour range moves with the head (the mixed map is the lowest for some).
-    lows = {round(layout["coloraxis.cmin"], 6)
-            for _, layout, _ in live_states(make(4), "head")["updates"]}
-    assert len(lows) > 1
+    # A head changes the last panel's cells and the title alone (the browser draws such a
+    # state as a picture over the heatmap): the panels' titles and colour range stay.
+    for data, layout, traces in live_states(make(4), "head")["updates"]:
+        assert list(data) == ["z"] and list(layout) == ["title.text"] and traces == [3]
+    assert make(7).layout.title.text.endswith("(RoPE-Mixed: head 7)")
+    assert make(7).layout.annotations[3].text == "RoPE-Mixed"
+    assert (make(7).layout.coloraxis.cmin, make(7).layout.coloraxis.cmax) == (-0.25, 1.0)
 
 
 def _rope_tiles(head: int) -> list[tuple[str, vit_grid.SimilarityTiles]]:
@@ -129,37 +137,40 @@ def _rope_tiles(head: int) -> list[tuple[str, vit_grid.SimilarityTiles]]:
     tiles = [vit_grid.offset_similarity_tiles(rope_2d.rope_2d_offset_similarity(angles))
              for angles in rotations]
     return [("MAE", vit_grid.sincos_similarity_tiles(GRID_H, GRID_W, 32)), ("axial", tiles[0]),
-            (message("fig.vit_grid.rope_mixed", "en", head=head),
+            (message("fig.vit_grid.rope_mixed", "en"),
              dataclasses.replace(tiles[1], tiles=tiles[1].tiles.astype(np.float32)))]
 
 
 def test_rope_2d_tiles_states_draw_each_head():
     def make(head):
         tiles = _rope_tiles(head)
-        return add_rope_2d_tiles_states(make_rope_2d_tiles_figure(tiles), tiles,
-                                        {h: _rope_tiles(h)[-1] for h in (1, 2, 7, 12)})
+        return add_rope_2d_tiles_states(
+            make_rope_2d_tiles_figure(tiles, head=head, colours=COLOURS),
+            {h: _rope_tiles(h)[-1][1] for h in (1, 2, 7, 12)})
 
     assert assert_states_draw_the_servers_figures(make, "head", 2) == ["1", "2", "7", "12"]
+    for data, layout, _ in live_states(make(2), "head")["updates"]:
+        assert list(data) == ["z"] and list(layout) == ["title.text"]
 
 
 def test_rope_2d_figures_share_one_colour_axis_with_one_bar():
     maps = _rope_maps(3)
-    fig = make_rope_2d_figure(maps, row=ROW, col=COL)
+    fig = make_rope_2d_figure(maps, row=ROW, col=COL, head=3)
     heatmaps = [trace for trace in fig.data if trace.type == "heatmap"]
     assert [trace.coloraxis for trace in heatmaps] == ["coloraxis"] * 4
     lowest = min(float(np.min(values)) for _, values in maps)
     assert fig.layout.coloraxis.cmin == pytest.approx(min(lowest, 0.999))
     assert fig.layout.coloraxis.cmax == 1.0
     assert fig.layout.coloraxis.colorbar.title.text == "cosine"
-    tiles = make_rope_2d_tiles_figure(_rope_tiles(3))
+    tiles = make_rope_2d_tiles_figure(_rope_tiles(3), head=3)
     assert [trace.coloraxis for trace in tiles.data] == ["coloraxis"] * 3
     assert tiles.layout.coloraxis.colorbar.thickness == 12
 
 
 def test_rope_2d_figures_without_two_heads_carry_no_states():
     maps = _rope_maps(1)
-    fig = add_rope_2d_states(make_rope_2d_figure(maps, row=ROW, col=COL), maps,
-                             {1: maps[-1]})
+    fig = add_rope_2d_states(make_rope_2d_figure(maps, row=ROW, col=COL, head=1),
+                             {1: maps[-1][1]}, row=ROW, col=COL)
     assert not isinstance(fig.layout.meta, dict) or "live" not in fig.layout.meta
 
 
@@ -168,7 +179,7 @@ def test_rope_tiles_rows_leave_room_for_ticks_and_titles(grid_h, grid_w):
     """The upper panels' tick labels and the lower panels' titles need about 50 px between the
     panel rows, whatever the grid's aspect (a wide grid's tiles make short panels)."""
     tiles = vit_grid.sincos_similarity_tiles(grid_h, grid_w, 32, max_side=210)
-    fig = make_rope_2d_tiles_figure([(f"panel {i}", tiles) for i in range(4)])
+    fig = make_rope_2d_tiles_figure([(f"panel {i}", tiles) for i in range(4)], head=1)
     plot = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b  # px
     assert (fig.layout.yaxis.domain[0] - fig.layout.yaxis3.domain[1]) * plot >= 50
 
@@ -263,10 +274,12 @@ def test_the_rope_maps_draw_each_patch_under_the_pointer_and_each_head_on_a_drag
 
     def make_at(head, row, col):
         maps = _rope_maps(head, row, col)
-        fig = add_rope_2d_states(make_rope_2d_figure(maps, row=row, col=col), maps,
-                                 {h: _rope_maps(h, row, col)[-1] for h in heads})
+        fig = add_rope_2d_states(
+            make_rope_2d_figure(maps, row=row, col=col, head=head, colours=COLOURS),
+            {h: _rope_maps(h, row, col)[-1][1] for h in heads}, row=row, col=col)
         return add_rope_2d_patch_states(
-            fig, {p: [values for _, values in _rope_maps(head, *p)] for p in PATCHES[::3]})
+            fig, {p: [values for _, values in _rope_maps(head, *p)] for p in PATCHES[::3]},
+            head=head)
 
     values = assert_states_draw_the_servers_figures(lambda text: make_at(5, *_patch(text)),
                                                     "patch", "3,3")
