@@ -106,7 +106,7 @@ function grid(values) {  // rows of numbers: nested arrays, or plotly's {dtype, 
   if (!(rows * columns === flat.length)) return null;
   return Array.from({ length: rows }, (_, r) => flat.subarray(r * columns, (r + 1) * columns));
 }
-function rgba(colour) {  // [r, g, b, a] (a in 0..1) of any CSS colour
+function rgba(colour) {  // [r, g, b, a] (a in 0..1) of any CSS colour (canvas normalises it)
   colourContext = colourContext || document.createElement("canvas").getContext("2d");
   colourContext.fillStyle = "#000000";
   colourContext.fillStyle = colour;
@@ -446,15 +446,8 @@ function loadPlotly(src) {
 
 // ---- colours ----
 let colourContext = null;
-function rgb(colour) {  // [r, g, b] of any CSS colour (canvas normalises it)
-  colourContext = colourContext || document.createElement("canvas").getContext("2d");
-  colourContext.fillStyle = "#000000";
-  colourContext.fillStyle = colour;
-  const text = colourContext.fillStyle;
-  if (text.startsWith("#")) {
-    return [1, 3, 5].map(i => parseInt(text.slice(i, i + 2), 16));
-  }
-  return (text.match(/[\d.]+/g) || [0, 0, 0]).slice(0, 3).map(Number);
+function rgb(colour) {  // [r, g, b] of any CSS colour
+  return rgba(colour).slice(0, 3);
 }
 function luminance(colour) {  // WCAG relative luminance, as Streamlit's
   if (colour === "transparent") return 0;
