@@ -192,6 +192,12 @@ CHART_STATE_JS = """gd => {
         (layout.images || []).map(i => i.source)])).toString(36);
 }"""
 
+# The layers of each chart on the page (a subplot's layer for each kind of trace it draws: its
+# heatmaps, its scatter traces...), in order: a live state leaves them all.
+CHART_LAYERS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd =>
+    [...gd.querySelectorAll('g.mlayer')].map(layer => layer.getAttribute('class')).join(' '))"""
+
+
 # Installed before a drag: while it lasts, the time of each pointer move and of each chart drawn
 # by a live control (ui/plotly_react.js dispatches "pe-live" on the chart after its update; the
 # next animation frame is when it is painted).

@@ -215,6 +215,30 @@ function picturesOf(gd, state, live, index) {
 
 const ANIMATE_NOW = { mode: "immediate", transition: { duration: 0 },
                       frame: { duration: 0, redraw: false } };
+// plotly.js animates the traces it is given alone, and its cartesian plot then takes away the
+// layer of every other kind of trace of every subplot it draws (a join of the layers it draws):
+// the order page's head map lost its heatmap, the similarity offset view its second panel.
+// Until the animation ends (or the server's figure is drawn), each layer taken away is put back
+// where it was, before the frame is painted (a mutation observer's callback runs before).
+// Returns the function that stops.
+function keepLayers(gd) {
+  const places = new Map([...gd.querySelectorAll("g.mlayer")].map(
+    layer => [layer, [layer.parentNode, layer.nextSibling]]));
+  const observer = new MutationObserver(records => {
+    for (const record of records) {
+      for (const layer of record.removedNodes) {
+        const place = places.get(layer);
+        if (!place || layer.isConnected || !place[0].isConnected) continue;
+        const [parent, next] = place;
+        parent.insertBefore(layer, next && next.parentNode === parent ? next : null);
+      }
+    }
+  });
+  for (const parent of new Set([...places.values()].map(([p]) => p))) {
+    observer.observe(parent, { childList: true });
+  }
+  return () => observer.disconnect();
+}
 const ANIMATION_WAIT_MS = 200;
 function preview(name, text) {
   for (const gd of document.querySelectorAll(".pe-plotly-chart")) {
@@ -254,7 +278,10 @@ function preview(name, text) {
     } else if (live.animate) {  // scatter traces moved alone: computed and drawn without the rest
       const frame = traces.map((_, j) => Object.fromEntries(
         Object.entries(data).map(([attribute, values]) => [attribute, values[j]])));
+      const keeping = keepLayers(gd);
       drawn = window.__pePlotly.animate(gd, { data: frame, traces }, ANIMATE_NOW);
+      drawn.then(keeping, keeping);
+      state.keeping = keeping;
       state.animating = drawn;
     } else {
       drawn = window.__pePlotly.update(gd, data, shown, traces);
@@ -1263,7 +1290,10 @@ function setUp(root, gd) {
       && Promise.race([state.animating.catch(() => undefined),
                        new Promise(resolve => setTimeout(resolve, ANIMATION_WAIT_MS))]);
     state.animating = null;
-    return Promise.resolve(animating).then(() => Plotly.react(gd, drawn)).then(() => {
+    return Promise.resolve(animating).then(() => {
+      if (state.keeping) state.keeping();  // the server's figure draws its own layers
+      return Plotly.react(gd, drawn);
+    }).then(() => {
       state.previewing = null;
       state.hidden = null;
       listenForClicks(gd, state);
