@@ -97,6 +97,38 @@ def test_dragging_a_slider_that_needs_new_numbers_redraws_as_the_server_keeps_up
     assert browser_page.exceptions() == []
 
 
+@pytest.mark.parametrize(("path", "key", "chart"), [
+    ("/similarity?view=anchor", "anchor", "anchor_chart"),  # a state redrawn whole
+    ("/similarity?view=offset", "offset", "offset_chart"),  # an animated one
+])
+def test_pressing_a_live_sliders_thumb_draws_its_value_as_the_server_did(browser_page, path,
+                                                                         key, chart):
+    """The press draws the state of the value the slider shows before the pointer moves (a
+    page's first plotly.js update is its slowest: the press's, not the drag's first step's):
+    the server's picture again. Released unmoved, nothing is sent and it stays."""
+    page = browser_page.page
+    browser_page.open(path)
+    shown = browser_support.shown_value(page, key)
+    plot = page.locator(f".st-key-{chart} .js-plotly-plot").first
+    drawn = Image.open(BytesIO(plot.screenshot()))
+    runs = page.evaluate(browser_support.LIVE_DRAG_WATCH_JS)
+    thumb = page.locator(f'.st-key-{key} [data-testid="stSliderThumbValue"]').first.bounding_box()
+    page.mouse.move(thumb["x"] + thumb["width"] / 2, thumb["y"] + thumb["height"] + 8)
+    page.mouse.down()
+    assert plot.evaluate("(gd, key) => (gd.__pePlotlyReact.previewing || '').startsWith(key + '=')",
+                         key), "the press drew no state"
+    pressed = Image.open(BytesIO(plot.screenshot()))
+    page.mouse.up()
+    browser_page.wait_idle()
+    released = Image.open(BytesIO(plot.screenshot()))
+    assert page.evaluate("() => window.__peDrag.runs") == runs  # no run: nothing was sent
+    assert f"{key}=" not in page.url and browser_support.shown_value(page, key) == shown
+    for picture in (pressed, released):
+        assert picture.size == drawn.size
+        assert np.array_equal(np.asarray(picture), np.asarray(drawn))
+    assert browser_page.exceptions() == []
+
+
 # A live state that gives heatmaps new cells on the figure's colour range is drawn as pictures
 # over them (ui/plotly_react.js, heatmapPictures): the same picture plotly.js draws from the
 # state's numbers. Categories and a reversed y axis, two panels (order); masked cells and

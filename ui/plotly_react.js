@@ -240,7 +240,12 @@ function keepLayers(gd) {
   return () => observer.disconnect();
 }
 const ANIMATION_WAIT_MS = 200;
-function preview(name, text) {
+// `warming`: the press on a live slider's thumb draws the state of the value it shows (the
+// server's picture again) before the pointer moves: plotly.js's first update or animation of a
+// page costs up to twice the next ones (~70 ms against ~35 for the similarity anchor view:
+// code compiled, text measured), and that is then the press's, not the drag's first step's.
+// Pictured states are cheap from the first: left alone.
+function preview(name, text, warming = false) {
   for (const gd of document.querySelectorAll(".pe-plotly-chart")) {
     const state = gd.__pePlotlyReact;
     const meta = state && state.sent && state.sent.layout && state.sent.layout.meta;
@@ -248,6 +253,8 @@ function preview(name, text) {
     if (!live || !window.__pePlotly || !gd._fullLayout) continue;
     const index = nearestState(live, text);
     if (index < 0 || state.previewing === `${name}=${index}`) continue;
+    const pictures = !live.animate && picturesOf(gd, state, live, index);
+    if (warming && (pictures || state.previewing)) continue;
     state.previewing = `${name}=${index}`;
     const [data, layout, traces] = live.updates[index];
     // What is drawn is no longer the server's figure: its next draw is not skipped as
@@ -255,7 +262,6 @@ function preview(name, text) {
     // the layout alone leaves them as the server drew them: ALiBi's 64 heads are not
     // computed again after their outline moved).
     state.drawn = null;
-    const pictures = !live.animate && picturesOf(gd, state, live, index);
     if (!pictures && (live.animate || Object.keys(data).length)) state.traces = [];
     // Streamlit's theme draws a chart's title bold (applyStreamlitTheme): so does its preview.
     const title = layout["title.text"];
@@ -287,6 +293,7 @@ function preview(name, text) {
       drawn = window.__pePlotly.update(gd, data, shown, traces);
     }
     const value = live.values[index];
+    if (warming) continue;
     Promise.resolve(drawn).catch(() => undefined).then(() => {
       gd.dispatchEvent(new CustomEvent("pe-live", { detail: { name, value } }));
     });
@@ -348,6 +355,8 @@ if (!window.__peFollowWatch) {
     }) : null;
     Object.assign(drag, { slider: slider || null, name: null, text: null, sent: null,
                           closing: false, start, rail: rail || null });
+    const name = input && liveName(input);
+    if (name && start !== null) preview(name, start, true);
   }, true);
   // A live slider previews the value under the pointer at the pointer's move, from its track
   // (react-range's rule: the fraction of the rail, rounded to a step), not once React has
