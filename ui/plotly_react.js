@@ -1376,6 +1376,16 @@ function figure(data, state, theme) {
   spec.data = Array.isArray(spec.data) ? spec.data : [];
   spec.layout = isObject(spec.layout) ? spec.layout : {};
   if (data.theme === "streamlit") applyStreamlitTheme(spec, theme);
+  // Tick labels drawn as they are (ticklabeloverflow "allow"): plotly.js's default hides one
+  // past the chart's edge, measuring every label's box at every draw (a forced layout each: a
+  // tenth of a live state's redraw). The figures' margins hold their labels; the browser tests
+  // look for text cut at a chart's edge on every page.
+  const template = isObject(spec.layout.template) ? spec.layout.template
+    : (spec.layout.template = {});
+  const templateLayout = isObject(template.layout) ? template.layout : (template.layout = {});
+  for (const axis of ["xaxis", "yaxis"]) {
+    templateLayout[axis] = { ticklabeloverflow: "allow", ...(templateLayout[axis] || {}) };
+  }
   if (!(spec.layout.height >= 10)) spec.layout.height = DEFAULT_HEIGHT;
   const padding = theme.px(0.75);
   const width = state.fullscreen ? Math.max(window.innerWidth - 2 * padding, MIN_WIDTH)
