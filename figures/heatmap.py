@@ -276,4 +276,12 @@ def add_zoom_window_states(fig: go.Figure, name: str,
         states.append((value, {"z": [typed_array(window.values)],
                                "x": [window.col_edges[:-1].tolist()],
                                "y": [window.row_edges[:-1].tolist()]}, {}, [0]))
-    return add_live_states(fig, name, states) if len(states) >= 2 else fig
+    if len(states) < 2:
+        return fig
+    if len({int(window.row_edges[0]) for _, window in windows}) > 1:  # moving down the rows
+        # The positions' labels as wide as the last one's (padded with figure spaces, a
+        # digit's width): a window moving past 99 would widen the margin, and plotly.js would
+        # draw the chart twice at that step, the plot jumping sideways.
+        digits = len(str(max(int(window.row_edges[-2]) for _, window in windows)))
+        fig.update_yaxes(tickformat=f"\u2007>{digits}", hoverformat="d")
+    return add_live_states(fig, name, states)

@@ -133,6 +133,23 @@ def test_zoom_window_state_carries_the_exact_float32_entries():
     assert data["y"] == [[9, 10, 11, 12]] and data["x"] == [[4, 5, 6, 7]]
 
 
+def test_zoom_window_position_labels_keep_one_width_down_the_table():
+    # A window moving past position 99 would widen its labels, and the margin with them (the
+    # plot jumps sideways, plotly.js draws twice). Every label of every window the drag draws
+    # has the last one's width: d3's format here is also Python's ("fill > width").
+    fig = zoom_figure(0, 0, positions=1200, d_model=64, size=16)
+    axis = fig.layout.yaxis
+    assert axis.hoverformat == "d"  # the hover's position stays a plain number
+    states = live_states(fig, "zoom_pos")
+    labels = [format(int(pos), axis.tickformat)
+              for data, _, _ in states["updates"] for pos in data["y"][0]]
+    assert {len(label) for label in labels} == {len("1199")}
+    assert format(7, axis.tickformat) == "\u2007\u2007\u20077"  # figure spaces: a digit wide
+    # Across the dimensions the rows stay: their labels as they are.
+    across = zoom_figure(0, 0, positions=16, d_model=64, size=16)
+    assert across.layout.yaxis.tickformat is None
+
+
 def test_zoom_window_too_large_to_preview_carries_no_states():
     # 256 x 256: one state alone would weigh more than the sliders' share of 40,000 numbers.
     fig = zoom_figure(0, 0, positions=1024, d_model=1024, size=256)
