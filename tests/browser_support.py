@@ -74,13 +74,20 @@ CHART_SIGNATURE_JS = """() => {
 # Resolves once every chart element (ui/plotly_react.js) has finished its draws with Plotly.react
 # and none was queued in the two frames after (a resize or new data queues one on the chart's
 # div): true then, false at once when a chart is an st.plotly_chart (it has no queue to wait on).
+# An element still loading (Streamlit's skeleton: a chart element's script not there yet, then
+# plotly.js's ~0.9 s of parsing, all after the app says it is idle) or a chart element its script
+# has not set up is waited for, not taken as drawn.
 CHARTS_DRAWN_JS = """async () => {
   const frame = () => new Promise(resolve => requestAnimationFrame(() => resolve()));
-  const states = () => [...document.querySelectorAll('.js-plotly-plot')]
-      .map(gd => gd.__pePlotlyReact);
+  const charts = () => [...new Set(document.querySelectorAll('.pe-plotly-chart, .js-plotly-plot'))];
+  const states = () => charts().map(gd => gd.__pePlotlyReact);
   for (let round = 0; round < 100; round++) {
+    if (charts().some(gd => !gd.classList.contains('pe-plotly-chart'))) return false;
     const before = states();
-    if (before.some(state => !state)) return false;
+    if (before.some(state => !state) || document.querySelector('[data-testid="stSkeleton"]')) {
+      await new Promise(resolve => setTimeout(resolve, 50));
+      continue;
+    }
     const tickets = before.map(state => state.latest);
     await Promise.all(before.map(state => state.queue));
     await frame();
