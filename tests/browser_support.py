@@ -206,18 +206,30 @@ CHART_LAYERS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map
 
 
 # Installed before a drag: while it lasts, the time of each pointer move and of each chart drawn
-# by a live control (ui/plotly_react.js dispatches "pe-live" on the chart after its update; the
-# next animation frame is when it is painted).
+# by a live control (ui/plotly_react.js dispatches "pe-live" on the chart after its update). A
+# chart drawn in a task is painted in the next frame: its time is that frame's (its animation
+# callbacks, before the paint). One drawn in a frame's animation callbacks (Plotly.animate draws
+# there) is painted in that frame: its time is then. (A frame's first callback, registered in
+# the frame before, says the callbacks have begun; a task posted from it runs after the paint.)
 LIVE_DRAG_WATCH_JS = """() => {
-    const watch = window.__peDrag = { moves: [], drawn: [], runs: 0 };
+    const watch = window.__peDrag = { moves: [], drawn: [], runs: 0, inFrame: false };
+    const until = performance.now() + 60000;  // a drag's while (a minute at most)
+    const frame = () => {
+        if (window.__peDrag !== watch || performance.now() > until) return;
+        watch.inFrame = true;
+        setTimeout(() => { watch.inFrame = false; });
+        requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
     if (!window.__peDragListening) {
         window.__peDragListening = true;
-        window.addEventListener('pointermove', () => window.__peDrag.moves.push(performance.now()),
+        // The move's own time (the input's, before the page could take it), not its handling's.
+        window.addEventListener('pointermove', event => window.__peDrag.moves.push(event.timeStamp),
                                 true);
         document.addEventListener('pe-live', event => {
             const drag = window.__peDrag, moved = drag.moves[drag.moves.length - 1];
-            requestAnimationFrame(() => drag.drawn.push([moved, performance.now(),
-                                                         event.detail.value]));
+            const drawn = () => drag.drawn.push([moved, performance.now(), event.detail.value]);
+            if (drag.inFrame) drawn(); else requestAnimationFrame(drawn);
         }, true);
         const app = document.querySelector('[data-testid="stApp"]');
         new MutationObserver(() => {
