@@ -204,6 +204,21 @@ CHART_STATE_JS = """gd => {
 CHART_LAYERS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd =>
     [...gd.querySelectorAll('g.mlayer')].map(layer => layer.getAttribute('class')).join(' '))"""
 
+# Installed before a drag: counts the scatter layers taken out of the page's charts while it
+# lasts (window.__peScatterTaken). A live state moves its traces and leaves the others' points
+# where they are: a layer taken away and put back is drawn again, all its points.
+SCATTER_LAYERS_TAKEN_JS = """() => {
+    window.__peScatterTaken = 0;
+    const observer = new MutationObserver(records => records.forEach(record =>
+        record.removedNodes.forEach(node => {
+            if (node.classList && node.classList.contains('scatterlayer')) {
+                window.__peScatterTaken++;
+            }
+        })));
+    for (const gd of document.querySelectorAll('.js-plotly-plot')) {
+        observer.observe(gd, { childList: true, subtree: true });
+    }
+}"""
 
 # Installed before a drag: while it lasts, the time of each pointer move and of each chart drawn
 # by a live control (ui/plotly_react.js dispatches "pe-live" on the chart after its update). A

@@ -30,12 +30,15 @@ def test_dragging_a_views_slider_moves_its_chart_before_the_release(browser_page
             "e => [Number(e.min), Number(e.max), Number(e.step) || 1]")
         wanted = min(8, round((high - low) / step) + 1)
         layers = page.evaluate(browser_support.CHART_LAYERS_JS)
+        page.evaluate(browser_support.SCATTER_LAYERS_TAKEN_JS)
         drag = browser_support.drag_live(page, key, chart, rightward=rightward, release=False)
         shown = browser_support.shown_value(page, key)
         assert drag.runs == 0, f"{key}: the server ran during the drag"
         assert len(set(drag.states)) >= wanted, (key, wanted, drag.states)
         # Every chart still draws all its traces (another panel's, another kind's).
         assert page.evaluate(browser_support.CHART_LAYERS_JS) == layers, key
+        # ...and leaves the points of the traces it does not move in place (not drawn again).
+        assert page.evaluate("window.__peScatterTaken") == 0, key
         page.mouse.up()
         page.wait_for_function(
             "([key, value]) => new URL(location.href).searchParams.get(key) === value",

@@ -239,6 +239,23 @@ function keepLayers(gd) {
   }
   return () => observer.disconnect();
 }
+// The animation's traces, with one of each other subplot's scatter traces, unchanged: plotly.js
+// then keeps that subplot's scatter layer instead of taking it away (put back, the similarity
+// offset view's second panel cost a style, layout and paint of its 2,000 points at each step,
+// ~10 ms of the main thread). The trace kept is the one with the fewest points, lines before markers (its redraw
+// is the cost: a line is one path). Other kinds of layers (a heatmap's one image) are put back.
+function withKeepers(gd, traces) {
+  const subplot = trace => `${trace.xaxis}${trace.yaxis}`;
+  const drawn = new Set(traces.map(i => subplot(gd._fullData[i])));
+  const cost = trace => (trace.mode || "").includes("markers") ? 10 * trace._length : trace._length;
+  const keepers = new Map();
+  for (const trace of gd._fullData) {
+    if (trace.type !== "scatter" || trace.visible !== true || drawn.has(subplot(trace))) continue;
+    const best = keepers.get(subplot(trace));
+    if (!best || cost(trace) < cost(best)) keepers.set(subplot(trace), trace);
+  }
+  return [...keepers.values()].map(trace => trace.index);
+}
 const ANIMATION_WAIT_MS = 200;
 // `warming`: the press on a live slider's thumb draws the state of the value it shows (the
 // server's picture again) before the pointer moves: plotly.js's first update or animation of a
@@ -284,8 +301,11 @@ function preview(name, text, warming = false) {
     } else if (live.animate) {  // scatter traces moved alone: computed and drawn without the rest
       const frame = traces.map((_, j) => Object.fromEntries(
         Object.entries(data).map(([attribute, values]) => [attribute, values[j]])));
+      const keepers = withKeepers(gd, traces);
       const keeping = keepLayers(gd);
-      drawn = window.__pePlotly.animate(gd, { data: frame, traces }, ANIMATE_NOW);
+      drawn = window.__pePlotly.animate(
+        gd, { data: [...frame, ...keepers.map(() => ({}))], traces: [...traces, ...keepers] },
+        ANIMATE_NOW);
       drawn.then(keeping, keeping);
       state.keeping = keeping;
       state.animating = drawn;
