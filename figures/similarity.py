@@ -212,8 +212,10 @@ def make_offset_scatter_figure(
     )
     # ±k: a trace of its own, drawn last (on top): dragging the offset or the anchor moves it
     # alone (`add_offset_mark_states`), the 4,000 points staying as drawn.
-    fig.add_trace(go.Scatter(**_offset_marks(offset, offset_value, anchor, positions, lang),
-                             mode="markers+text", textposition=["top left", "top right"],
+    half_span = float(np.max(np.abs(curve_offsets)))
+    fig.add_trace(go.Scatter(**_offset_marks(offset, offset_value, anchor, positions, lang,
+                                             half_span=half_span),
+                             mode="markers+text",
                              marker={"symbol": "diamond", "size": 14, "color": NEUTRAL,
                                      "line": {"width": 0}},
                              name=message("fig.similarity.offset_marks", lang),
@@ -225,12 +227,22 @@ def make_offset_scatter_figure(
     return base_layout(fig, message("fig.similarity.offset_title", lang), height=500)
 
 
+# A ±k label is written above its mark, away from the centre; once the mark is past this fraction
+# of the axis's half, under it, toward the centre (a label naming q is ~170 px of the panel's ~430
+# at 1440 x 900): the −k label at the left end no longer runs over the y axis's numbers and out of
+# the chart, and it stays off the curve, which rises toward the centre.
+INWARD_LABELS = 0.2
+
+
 def _offset_marks(offset: int, height: float, anchor: int | None, positions: int | None,
-                  lang: Lang) -> dict:
+                  lang: Lang, *, half_span: float | None = None) -> dict:
     """The ±k marks' x, y and labels, −k then +k, at `height`: given the anchor p (and the
     table's `positions`), each label names the position q = p ± k it pairs p with, or says
-    that the table has no such position."""
-    xs, texts = [], []
+    that the table has no such position. Past INWARD_LABELS of the x axis's `half_span` the
+    labels go under their marks, toward the centre, the right one a line lower (they may
+    cross each other)."""
+    inward = half_span is not None and abs(offset) > INWARD_LABELS * half_span
+    xs, texts, places = [], [], []
     for sign, label in ((-1, f"−k = {-offset}"), (1, f"k = {offset}")):
         label = label.replace("-", "−")
         if anchor is not None:
@@ -239,9 +251,15 @@ def _offset_marks(offset: int, height: float, anchor: int | None, positions: int
             label = message("fig.similarity.offset_mark_at" if inside
                             else "fig.similarity.offset_mark_outside", lang, k=label,
                             q=str(neighbour).replace("-", "−"))
-        xs.append(sign * offset)
+        x = sign * offset
+        on_left = x < 0 or (x == 0 and sign < 0)
+        places.append(("bottom " if inward else "top ")
+                      + ("right" if on_left == inward else "left"))
+        if inward and not on_left:
+            label = " <br>" + label  # an empty line over it lowers it
+        xs.append(x)
         texts.append(label)
-    return {"x": xs, "y": [height, height], "text": texts}
+    return {"x": xs, "y": [height, height], "text": texts, "textposition": places}
 
 
 def add_offset_mark_states(
@@ -254,11 +272,13 @@ def add_offset_mark_states(
     slider moves them in the browser (`add_live_states`, animated: the marks' trace alone;
     evenly spaced values when they do not all fit)."""
     marks = len(fig.data) - 1  # the last trace
+    half_span = float(np.max(np.abs(curve_offsets)))
 
     def state(at_offset: int, at_anchor: int) -> State:
         height = offset_value if at_offset == offset else float(
             curve[np.searchsorted(curve_offsets, at_offset)])
-        drawn = _offset_marks(at_offset, height, at_anchor, positions, lang)
+        drawn = _offset_marks(at_offset, height, at_anchor, positions, lang,
+                              half_span=half_span)
         return {key: [value] for key, value in drawn.items()}, {}, [marks]
 
     last = positions - 1

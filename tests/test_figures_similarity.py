@@ -86,6 +86,21 @@ def test_direction_blindness_markers_name_the_anchors_neighbours(anchor, labels)
     assert list(marks.x) == [-9, 9]  # the value is the offset's, wherever p is
 
 
+def test_direction_blindness_marker_labels_turn_under_and_inward_at_the_ends():
+    """Near the centre a label is written above its mark, outward; toward the table's ends
+    under it, toward the centre (outward it ran out of the panel), the right one a line lower
+    (browser: tests/test_browser_similarity.py measures them drawn)."""
+    near = scatter_figure(offset=9, anchor=100, positions=200)[0].data[-1]
+    assert list(near.textposition) == ["top left", "top right"]
+    end = scatter_figure(offset=199, anchor=100, positions=200)[0].data[-1]
+    assert list(end.textposition) == ["bottom right", "bottom left"]
+    assert list(end.text) == ["−k = −199: q = −99, outside", " <br>k = 199: q = 299, outside"]
+    flipped = scatter_figure(offset=-199, anchor=100, positions=200)[0].data[-1]
+    assert list(flipped.x) == [199, -199]  # −k's mark on the right now: it goes lower
+    assert list(flipped.textposition) == ["bottom left", "bottom right"]
+    assert flipped.text[0].startswith(" <br>−k = 199") and "<br>" not in flipped.text[1]
+
+
 def test_direction_blindness_markers_on_a_slide_grow_and_stay_opaque():
     """On a slide markers grow by PRESENTATION_SCALE, the ±k diamonds too, and stay opaque."""
     fig, _, _ = scatter_figure(offset=9)
