@@ -220,6 +220,23 @@ SCATTER_LAYERS_TAKEN_JS = """() => {
     }
 }"""
 
+# Installed before a drag (given the dragged chart's key): at each pointer move that changed the
+# chart's previewed state, whether it had changed by the time the move was dispatched (with
+# the next frame, in Chromium) from the move's raw update (as the pointer moved):
+# window.__peRawPreview = {early, changed}.
+RAW_PREVIEW_WATCH_JS = """(chart) => {
+    const gd = document.querySelector(`.st-key-${chart} .pe-plotly-chart`);
+    const shown = () => gd.__pePlotlyReact.previewing;
+    const watch = window.__peRawPreview = { early: 0, changed: 0 };
+    let atRaw = shown(), atMove = shown();
+    window.addEventListener('pointerrawupdate', () => { atRaw = shown(); }, true);
+    window.addEventListener('pointermove', () => {
+        const now = shown();
+        if (now !== atMove) { watch.changed++; if (now !== atRaw) watch.early++; }
+        atMove = now;
+    }, true);
+}"""
+
 # Installed before a drag: while it lasts, the time of each pointer move and of each chart drawn
 # by a live control (ui/plotly_react.js dispatches "pe-live" on the chart after its update). A
 # chart drawn in a task is painted in the next frame: its time is that frame's (its animation
@@ -238,9 +255,14 @@ LIVE_DRAG_WATCH_JS = """() => {
     requestAnimationFrame(frame);
     if (!window.__peDragListening) {
         window.__peDragListening = true;
-        // The move's own time (the input's, before the page could take it), not its handling's.
-        window.addEventListener('pointermove', event => window.__peDrag.moves.push(event.timeStamp),
-                                true);
+        // The move's own time (the input's, before the page could take it), not its handling's:
+        // from its raw update if it comes first (a preview may start there), else the move.
+        const move = event => {
+            const moves = window.__peDrag.moves;
+            if (moves[moves.length - 1] !== event.timeStamp) moves.push(event.timeStamp);
+        };
+        window.addEventListener('pointerrawupdate', move, true);
+        window.addEventListener('pointermove', move, true);
         document.addEventListener('pe-live', event => {
             const drag = window.__peDrag, moved = drag.moves[drag.moves.length - 1];
             const drawn = () => drag.drawn.push([moved, performance.now(), event.detail.value]);

@@ -31,6 +31,7 @@ def test_dragging_a_views_slider_moves_its_chart_before_the_release(browser_page
         wanted = min(8, round((high - low) / step) + 1)
         layers = page.evaluate(browser_support.CHART_LAYERS_JS)
         page.evaluate(browser_support.SCATTER_LAYERS_TAKEN_JS)
+        page.evaluate(browser_support.RAW_PREVIEW_WATCH_JS, chart)
         drag = browser_support.drag_live(page, key, chart, rightward=rightward, release=False)
         shown = browser_support.shown_value(page, key)
         assert drag.runs == 0, f"{key}: the server ran during the drag"
@@ -39,6 +40,10 @@ def test_dragging_a_views_slider_moves_its_chart_before_the_release(browser_page
         assert page.evaluate(browser_support.CHART_LAYERS_JS) == layers, key
         # ...and leaves the points of the traces it does not move in place (not drawn again).
         assert page.evaluate("window.__peScatterTaken") == 0, key
+        # Each new state is drawn as the pointer moves, not once the next frame dispatches
+        # the move (its work then held that frame back).
+        raw = page.evaluate("window.__peRawPreview")
+        assert raw["changed"] >= 1 and raw["early"] >= 0.8 * raw["changed"], (key, raw)
         page.mouse.up()
         page.wait_for_function(
             "([key, value]) => new URL(location.href).searchParams.get(key) === value",

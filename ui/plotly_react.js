@@ -382,7 +382,7 @@ if (!window.__peFollowWatch) {
   // (react-range's rule: the fraction of the rail, rounded to a step), not once React has
   // drawn the slider (10-40 ms a step, ~160 ms the drag's first); the slider's own value,
   // when it comes, previews the same state again only if it differs.
-  document.addEventListener("pointermove", event => {
+  const moved = event => {
     if (!drag.slider || !drag.rail || !(event.buttons & 1)) return;
     const input = drag.slider.querySelector("input[type=range]");
     const name = input && liveName(input);
@@ -392,7 +392,19 @@ if (!window.__peFollowWatch) {
     if (!(rect.width > 0) || !(high > low)) return;
     const fraction = Math.min(1, Math.max(0, (event.clientX - rect.left) / rect.width));
     preview(name, String(low + Math.round((fraction * (high - low)) / step) * step));
+  };
+  // Chromium dispatches a move with the next frame (rAF-aligned input): the preview would start
+  // then, and the frame wait for it. Its raw update comes as the pointer moves: previewed then,
+  // the frame paints it as it begins. One raw preview a frame (a fast mouse sends hundreds a
+  // second); the frame's own move previews the last position (nothing again if unchanged).
+  let rawThisFrame = false;
+  document.addEventListener("pointerrawupdate", event => {
+    if (!drag.slider || rawThisFrame) return;
+    rawThisFrame = true;
+    requestAnimationFrame(() => { rawThisFrame = false; });
+    moved(event);
   }, true);
+  document.addEventListener("pointermove", moved, true);
   const release = () => {
     if (!drag.slider) return;
     drag.closing = drag.sent !== null && drag.text === drag.start;
