@@ -43,10 +43,9 @@ def test_similarity_deep_link(browser_page):
 # in page pixels.
 MARK_LABELS_JS = """() => {
   const gd = document.querySelector('.st-key-offset_chart .js-plotly-plot');
-  const area = gd.querySelector('.draglayer .xy .nsewdrag').getBoundingClientRect();
-  const marks = [...gd.querySelectorAll('.subplot.xy .scatterlayer .trace')].pop();
   const box = e => { const r = e.getBoundingClientRect();
                      return [r.left, r.top, r.right, r.bottom]; };
+  const marks = [...gd.querySelectorAll('.subplot.xy .scatterlayer .trace')].pop();
   // A label's written lines (an empty line over one moves it down: not part of its box).
   const written = text => {
     const lines = [...text.querySelectorAll('tspan.line')].filter(l => l.textContent.trim());
@@ -54,7 +53,7 @@ MARK_LABELS_JS = """() => {
     return [Math.min(...boxes.map(b => b[0])), Math.min(...boxes.map(b => b[1])),
             Math.max(...boxes.map(b => b[2])), Math.max(...boxes.map(b => b[3]))];
   };
-  return { area: box({ getBoundingClientRect: () => area }),
+  return { area: box(gd.querySelector('.draglayer .xy .nsewdrag')),
            labels: [...marks.querySelectorAll('.textpoint text')].map(written) };
 }"""
 

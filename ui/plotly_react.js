@@ -242,8 +242,9 @@ function keepLayers(gd) {
 // The animation's traces, with one of each other subplot's scatter traces, unchanged: plotly.js
 // then keeps that subplot's scatter layer instead of taking it away (put back, the similarity
 // offset view's second panel cost a style, layout and paint of its 2,000 points at each step,
-// ~10 ms of the main thread). The trace kept is the one with the fewest points, lines before markers (its redraw
-// is the cost: a line is one path). Other kinds of layers (a heatmap's one image) are put back.
+// ~10 ms of the main thread). The trace kept is the one with the fewest points, lines before
+// markers (its redraw is the cost: a line is one path). Other kinds of layers (a heatmap's one
+// image) are put back.
 function withKeepers(gd, traces) {
   const subplot = trace => `${trace.xaxis}${trace.yaxis}`;
   const drawn = new Set(traces.map(i => subplot(gd._fullData[i])));
