@@ -61,8 +61,8 @@ def random_contrast(positions: int, d_model: int) -> similarity.RandomContrast:
 
 
 # Not cached: 16 MB at 4096 positions x 1024. Only the rows' own checks read it (the sampled
-# pairs, before and after, the shift residuals), each inside its cache miss (one compute slot),
-# never a product; what they keep is kilobytes.
+# pairs, the shift residuals), each inside its cache miss (one compute slot), never a product;
+# what they keep is kilobytes.
 def encoding_table(positions: int, d_model: int, base: float) -> np.ndarray:
     return core.sinusoidal_encoding(positions, d_model, base=base)
 
@@ -78,14 +78,13 @@ def cached_sample(positions: int, d_model: int, base: float, metric: str):
                worst_case=[(4096, 1024, DEFAULT_BASE, 2048, 2047, "cosine")])
 def cached_before_after(positions: int, d_model: int, base: float, anchor: int, offset: int,
                         metric: str):
-    return similarity.before_and_after(
-        encoding_table(positions, d_model, base), anchor, offset, metric=metric
-    )
+    return similarity.sinusoid_before_and_after(positions, d_model, anchor, offset, base=base,
+                                                metric=metric)
 
 
 # The top-left window of M_k that is drawn (M_k itself is d x d: 8 MB at d = 1024).
 def shift_window(offset: int, d_model: int, base: float, window: int) -> np.ndarray:
-    return core.shift_matrix(offset, d_model, base=base)[:window, :window].copy()
+    return core.shift_matrix(offset, d_model, base=base, window=window)
 
 
 @bounded_cache(max_entries=32, max_bytes=1 * MB, worst_case=[(4095, 1024, DEFAULT_BASE, 32)])

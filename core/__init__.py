@@ -32,6 +32,7 @@ from core.sinusoidal import (
     offset_dot_products,
     shift_matrix,
     sinusoidal_encoding,
+    sinusoidal_rows,
     wavelengths,
     worked_entry,
 )
@@ -57,6 +58,7 @@ __all__: list[str] = [
     "sinusoid_overview",
     "sinusoid_window",
     "sinusoidal_encoding",
+    "sinusoidal_rows",
     "wavelengths",
     "worked_entry",
 ]

@@ -36,7 +36,7 @@ import numpy as np
 from core import limits
 from core._checks import check_choice, check_finite_array, check_int
 from core.overview import Overview, Resampler, bin_edges, resampler
-from core.sinusoidal import encode_positions, frequencies, offset_dot_product, shift_matrix
+from core.sinusoidal import frequencies, offset_dot_product, shift_matrix, sinusoidal_rows
 
 Metric = Literal["dot", "cosine"]
 METRICS: tuple[str, ...] = get_args(Metric)
@@ -322,16 +322,19 @@ def rotated_pair(
     pair = check_int("pair", pair, minimum=0, maximum=omega.size - 1)
     position = check_int("position", position, minimum=0)
     offset = check_int("offset", offset, minimum=-position)
-    rows = encode_positions(np.array([position, position + offset]), d_model, base=base)  # (2, d)
-    cols = slice(2 * pair, 2 * pair + 2)  # the (sin, cos) columns of pair i
-    block = shift_matrix(offset, d_model, base=base)[cols, cols]  # (2, 2) rotation by w_i k
-    sin_cos = block @ rows[0, cols]  # (2,) (sin, cos) moved by M_k's block
+    # The pair's two columns of PE[position] and PE[position + offset], as encode_positions
+    # computes them (the other d - 2 are not needed).
+    angles = np.array([position, position + offset], dtype=np.float64) * omega[pair]  # (2,)
+    sin, cos = np.sin(angles), np.cos(angles)
+    b = omega[pair] * offset
+    block = np.array([[np.cos(b), np.sin(b)], [-np.sin(b), np.cos(b)]])  # M_k's block i
+    sin_cos = block @ np.array([sin[0], cos[0]])  # (2,) (sin, cos) moved by M_k's block
     return RotatedPair(
         pair=pair,
         omega=float(omega[pair]),
         rotation=float(omega[pair] * offset),
-        before=rows[0, [2 * pair + 1, 2 * pair]],  # (cos, sin): x, y on the circle
-        after=rows[1, [2 * pair + 1, 2 * pair]],
+        before=np.array([cos[0], sin[0]]),  # (cos, sin): x, y on the circle
+        after=np.array([cos[1], sin[1]]),
         rotated=sin_cos[::-1].copy(),
     )
 
@@ -391,6 +394,26 @@ def before_and_after(
         else:
             values.append(None)
     return values[0], values[1]
+
+
+def sinusoid_before_and_after(
+    num_positions: int, d_model: int, anchor: int, offset: int, *,
+    base: float = limits.DEFAULT_BASE, metric: Metric = "dot",
+) -> tuple[float | None, float | None]:
+    """`before_and_after` of the sinusoid table of `num_positions` x `d_model`, the same numbers
+    read off its three rows alone (`sinusoidal_rows`), not the whole table."""
+    num_positions = check_int("num_positions", num_positions, minimum=1)
+    anchor = check_int("anchor", anchor, minimum=0, maximum=num_positions - 1)
+    offset = check_int("offset", offset, minimum=-(num_positions - 1),
+                       maximum=num_positions - 1)
+    metric = check_choice("metric", metric, METRICS)
+    others = [q for q in (anchor + offset, anchor - offset) if 0 <= q < num_positions]
+    rows = sinusoidal_rows([anchor, *others], d_model, base=base)  # (1 + len(others), d)
+    found = iter(pair_similarities(rows, [0] * len(others), range(1, len(others) + 1),
+                                   metric=metric))
+    after, before = (float(next(found)) if 0 <= q < num_positions else None
+                     for q in (anchor + offset, anchor - offset))
+    return after, before
 
 
 @dataclass(frozen=True)

@@ -122,10 +122,11 @@ def add_live_states(fig: go.Figure, name: str,
     only. `Plotly.update` draws the whole figure again at any moved annotation or shape (their
     attributes are `calc` edits), ~120 ms for the similarity offset view's 4,000 points."""
     if animate:
+        moved = {i for *_, traces in states for i in traces}
+        assert all(isinstance(fig.data[i], go.Scatter) for i in moved), \
+            "plotly.js animates scatter traces (SVG) without a redraw"
         for _, data, layout, traces in states:
             assert not layout, "an animated state moves traces alone"
-            assert all(isinstance(fig.data[i], go.Scatter) for i in traces), \
-                "plotly.js animates scatter traces (SVG) without a redraw"
             assert all(len(values) == len(traces) for values in data.values())
     meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
     live = dict(meta.get("live", {}))

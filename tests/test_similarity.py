@@ -193,6 +193,31 @@ def test_rotated_pair_matches_the_angle_addition_formulas():
     np.testing.assert_allclose(rp.rotated, [math.cos(960 * w), math.sin(960 * w)], atol=1e-12)
 
 
+@pytest.mark.parametrize(("position", "offset", "pair", "d_model"),
+                         [(7, 3, 0, 64), (1000, -40, 5, 512), (4095, -4095, 511, 1024)])
+def test_rotated_pair_reads_the_encodings_columns_and_shift_matrix_block(position, offset, pair,
+                                                                         d_model):
+    rp = similarity.rotated_pair(position, offset, pair, d_model)
+    rows = core.encode_positions([position, position + offset], d_model)
+    np.testing.assert_array_equal(rp.before, rows[0, [2 * pair + 1, 2 * pair]])
+    np.testing.assert_array_equal(rp.after, rows[1, [2 * pair + 1, 2 * pair]])
+    cols = slice(2 * pair, 2 * pair + 2)
+    moved = core.shift_matrix(offset, d_model)[cols, cols] @ rows[0, cols]
+    np.testing.assert_allclose(rp.rotated, moved[::-1], atol=1e-15)
+
+
+@given(n=st.integers(1, 300), d_model=st.integers(1, 24).map(lambda h: 2 * h),
+       metric=st.sampled_from(["dot", "cosine"]), data=st.data())
+def test_sinusoid_before_and_after_reads_the_same_numbers_off_three_rows(n, d_model, metric,
+                                                                         data):
+    anchor = data.draw(st.integers(0, n - 1))
+    offset = data.draw(st.integers(-(n - 1), n - 1))
+    whole = similarity.before_and_after(core.sinusoidal_encoding(n, d_model), anchor, offset,
+                                        metric=metric)
+    assert similarity.sinusoid_before_and_after(n, d_model, anchor, offset,
+                                                metric=metric) == whole
+
+
 def test_before_and_after_are_equal_and_none_outside():
     table = core.sinusoidal_encoding(100, 32)
     after, before = similarity.before_and_after(table, 50, 7)

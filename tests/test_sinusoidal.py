@@ -240,6 +240,50 @@ def test_shift_matrix_moves_every_position_by_k(d_model, k, layout, base):
     np.testing.assert_allclose(m @ m.T, np.eye(d_model), atol=1e-12)  # a rotation: orthogonal
 
 
+@given(
+    d_model=st.integers(1, 32).map(lambda h: 2 * h),
+    k=st.integers(-500, 500),
+    layout=st.sampled_from(["interleaved", "concatenated"]),
+    window=st.integers(1, 64),
+)
+def test_shift_matrix_window_is_the_matrix_corner(d_model, k, layout, window):
+    window = min(window, d_model)
+    whole = core.shift_matrix(k, d_model, layout=layout)
+    corner = core.shift_matrix(k, d_model, layout=layout, window=window)
+    np.testing.assert_array_equal(corner, whole[:window, :window])
+
+
+def test_shift_matrix_window_is_checked():
+    for window in (0, 17, 2.5):
+        with pytest.raises(ValueError, match="window"):
+            core.shift_matrix(3, 16, window=window)
+
+
+@given(
+    n=st.integers(1, 700),
+    d_model=st.integers(1, 40).map(lambda h: 2 * h),
+    layout=st.sampled_from(["interleaved", "concatenated"]),
+    dtype=st.sampled_from([np.float32, np.float64]),
+    timescales=st.sampled_from(["paper", "tensor2tensor"]),
+    data=st.data(),
+)
+def test_sinusoidal_rows_are_the_tables_rows_bit_for_bit(n, d_model, layout, dtype, timescales,
+                                                         data):
+    rows = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=6))
+    table = core.sinusoidal_encoding(n, d_model, layout=layout, dtype=dtype,
+                                     timescales=timescales)
+    picked = core.sinusoidal_rows(rows, d_model, layout=layout, dtype=dtype,
+                                  timescales=timescales)
+    assert picked.dtype == table.dtype
+    np.testing.assert_array_equal(picked, table[rows])
+
+
+def test_sinusoidal_rows_takes_positions_only():
+    for rows in ([-1], [1.5], [[1, 2]], [np.nan]):
+        with pytest.raises(ValueError, match="rows"):
+            core.sinusoidal_rows(rows, 16)
+
+
 def test_shift_matrix_blocks_interleaved():
     m = core.shift_matrix(3, 4)
     w = core.frequencies(4)
