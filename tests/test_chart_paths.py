@@ -44,3 +44,28 @@ def test_the_element_sends_the_figure_st_plotly_chart_sends(script, monkeypatch)
     # element's, each sent as st.plotly_chart sent it.
     assert specs and set(specs) <= plain, sorted(set(specs) - plain)[:1]
     assert len(plain - set(specs)) <= home
+
+
+def test_figure_json_is_plotly_pys_json_to_the_byte():
+    """The element's own serialisation (no deep copy of the figure) against plotly.py's, on a
+    figure with what the app's figures hold: typed and listed arrays, NaN, texts to escape,
+    a slider's steps (arrays in lists stay lists), live states, frames and a trace uid."""
+    import numpy as np
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    x = np.arange(6)
+    fig = go.Figure(
+        [go.Scatter(x=x, y=np.array([1.0, np.nan, 2.0, np.inf, 3.0, 4.0]), uid="a",
+                    text=["<b>a/b</b>"] * 6, marker={"color": np.linspace(0, 1, 6)},
+                    customdata=np.arange(12).reshape(6, 2)),
+         go.Heatmap(z=np.arange(6, dtype=np.float32).reshape(2, 3), x=[0.5, 1.5, 2.5])],
+        frames=[go.Frame(data=[go.Scatter(y=np.ones(6))], name="f")],
+    )
+    fig.update_layout(
+        sliders=[{"steps": [{"method": "restyle", "args": [{"y": [np.zeros(6)]}, [0]]}]}],
+        xaxis={"range": np.array([0.0, 5.0])},
+        meta={"live": {"k": {"values": ["1"], "updates": [[{"y": [[1, 2.5, None]]}, {}, [0]]]}}},
+        title_text="</script>",
+    )
+    assert plotly_react.figure_json(fig) == pio.to_json(fig.to_dict(), validate=False)

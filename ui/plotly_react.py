@@ -69,9 +69,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import plotly
 import plotly.graph_objects as go
 import streamlit as st
+from _plotly_utils.utils import PlotlyJSONEncoder, to_typed_array_spec
 
 from ui.follow import on_follow
 
@@ -257,6 +259,72 @@ def _content_height(figure: dict) -> int:
     return 450
 
 
+# Keys plotly.py does not look under for arrays (_plotly_utils.utils.is_skipped_key).
+_LIST_KEYS = frozenset({"geojson", "layer", "layers", "range"})
+
+
+# What a list holds that holds nothing to convert (its types checked in C: a list of a
+# thousand numbers takes microseconds, against ~0.2 ms item by item).
+_LEAVES = frozenset({int, float, str, bool, type(None), np.float32, np.float64, np.int64,
+                     np.ndarray})
+
+
+def _typed_arrays(value: Any) -> Any:
+    """`value` with each numpy array that is a dict's value made the typed array ({dtype,
+    bdata, shape}) plotly.py's `to_dict` makes of it (`convert_to_base64`); an array in a list
+    stays one (JSON writes it as a list, as plotly.py does: a slider step's arguments, say).
+    Containers are copied only where something changes: the figure is not."""
+    if isinstance(value, dict):
+        changed = None
+        for key, item in value.items():
+            if key in _LIST_KEYS:
+                continue
+            if isinstance(item, np.ndarray):
+                new = to_typed_array_spec(item)
+            elif isinstance(item, dict | list | tuple):
+                new = _typed_arrays(item)
+            else:
+                continue
+            if new is not item:
+                changed = changed or dict(value)
+                changed[key] = new
+        return value if changed is None else changed
+    if isinstance(value, list | tuple):
+        if _LEAVES.issuperset(map(type, value)):  # numbers or texts: a live state's, say
+            return value
+        changed = None
+        for index, item in enumerate(value):
+            if isinstance(item, dict | list | tuple):
+                new = _typed_arrays(item)
+                if new is not item:
+                    changed = changed or list(value)
+                    changed[index] = new
+        return value if changed is None else changed
+    return value
+
+
+# What plotly.io escapes in a figure's JSON, so that it can sit in an HTML <script>.
+_UNSAFE = (("<", "\\u003c"), (">", "\\u003e"), ("/", "\\u002f"))
+
+
+def figure_json(fig: go.Figure) -> str:
+    """The JSON `st.plotly_chart` sends for `fig` (`pio.to_json(fig.to_dict())`: numpy arrays
+    as base64 typed arrays, no trace uids, NaN as null), made without `to_dict`'s deep copy of
+    the figure: ~160 ms a run, with its walk, for a figure with a few thousand live states
+    (layout.meta.live: tens of thousands of small lists), against ~15 ms here.
+    tests/test_chart_paths.py checks that the two send the same figure."""
+    data = [{name: value for name, value in trace.items() if name != "uid"}
+            for trace in fig._data]
+    figure: dict[str, Any] = {"data": data, "layout": fig._layout}
+    frames = [frame._props for frame in fig._frame_objs]
+    if frames:
+        figure["frames"] = frames
+    text = json.dumps(_typed_arrays(figure), cls=PlotlyJSONEncoder, separators=(",", ":"))
+    for unsafe, safe in _UNSAFE:
+        text = text.replace(unsafe, safe)
+    return text
+
+
 def plotly_react_chart(fig: go.Figure, *, key: str, theme: str | None = "streamlit",
                        config: dict[str, Any] | None = None,
                        on_click: Callable[[], None] | None = None,
@@ -265,18 +333,14 @@ def plotly_react_chart(fig: go.Figure, *, key: str, theme: str | None = "streaml
     element that stays the same across reruns (its key is its identity). With `on_click`, a
     click on a point calls it (before the rerun it starts), `clicked_point(key)` then saying
     where. The drags of the sliders named in `follows` may be sent through it (ui/follow.py)."""
-    import plotly.io as pio
-    import plotly.tools
-
     if theme not in ("streamlit", None):
         raise ValueError("theme: 'streamlit' or None")
     static_dir = _static_dir()
     if static_dir is not None:
         _installed_in(str(static_dir))  # once per process: plotly.min.js where it is served
     # The same figure JSON as st.plotly_chart sends (numpy arrays as base64 typed arrays).
-    figure = plotly.tools.return_figure_from_figure_or_data(fig, validate_figure=True)
-    spec = pio.to_json(figure, validate=False)
-    height = _content_height(figure)
+    spec = figure_json(fig)
+    height = _content_height({"layout": fig._layout})
     # The message is bytes: a line of JSON (the settings), then the figure's JSON as it is. As
     # a dict, the figure would be a string escaped into JSON (each non-ASCII character six
     # bytes) and parsed twice in the browser; and Streamlit looks for dataframes among a dict's
