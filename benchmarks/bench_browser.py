@@ -16,7 +16,9 @@ measured the same way in the same run:
   work (a 128 x 128 overview ~1 ms, its figure's JSON ~2 ms) of the ~100-300 ms measured;
 - drag: a slider's thumb dragged by the mouse through 10 stops (10 moves, 40 ms apart, as a hand
   does), then released: the time from the release to the chart showing the last stop's data and
-  the script finished, as a ratio to one change's median (budget: <= 1.5x, no reruns piling up);
+  the script finished, as a ratio to one change's median settle (to its run's last message: a
+  live control's repaint is its preview, the run comes after it; budget: <= 1.5x, no reruns
+  piling up);
 - bytes received by the browser per rerun (websocket frames and any HTTP responses, counted by
   Playwright);
 - server memory (RSS of the streamlit process, psutil) after the runs.
@@ -102,6 +104,9 @@ class Result:
     messages_per_rerun: float | None = None  # websocket messages: about one per element sent
     control: str = ""  # the control changed
     run_median_s: float | None = None  # of the repaint: the script's run, as the browser saw it
+    # change -> its run's last message (`settle_time`; a live control's repaint is its
+    # preview): what a drag's settle is compared with
+    settle_median_s: float | None = None
 
 
 # Settings that make a page's work largest besides its sizing numbers.
@@ -214,8 +219,10 @@ def floor_reference(results: list[Result]) -> Result:
     timed = [r.run_median_s for r in runs if r.run_median_s is not None]
     mean["run_median_s"] = statistics.mean(timed) if timed else None
     drags = [r.drag_settle_s for r in runs if r.drag_settle_s is not None]
+    settles = [r.settle_median_s for r in runs if r.settle_median_s is not None]
     return Result(scenario="floor (mean)", changes=runs[0].changes,
-                  drag_settle_s=statistics.mean(drags) if drags else None, **mean)
+                  drag_settle_s=statistics.mean(drags) if drags else None,
+                  settle_median_s=statistics.mean(settles) if settles else None, **mean)
 
 
 # The script's runs as the browser sees them (its app container's script state): each change's
@@ -403,6 +410,24 @@ def wait_repainted(page, before: str, timeout: float = 120_000, *,
     )
 
 
+QUIET_S = 0.15  # no message for this long, the page idle: a change's run has ended
+
+
+def settle_time(page, start: float, repaint: float, arrived: list[float]) -> float:
+    """A change's settle: to its run's last message (a live control's repaint is its preview,
+    drawn before the run; the run's picture is the same). The run shows as messages: a fast
+    one may never set the page's script state to "running" (React renders both states at
+    once), so its messages are watched, until none came for QUIET_S and the page is idle."""
+    deadline = time.perf_counter() + 60
+    while time.perf_counter() < deadline:
+        page.wait_for_timeout(10)
+        after = [t for t in arrived if t > start]
+        if (after and time.perf_counter() - after[-1] >= QUIET_S
+                and page.locator(browser_support.IDLE_SELECTOR).count()):
+            return max(repaint, after[-1] - start)
+    raise TimeoutError("no rerun after a change")
+
+
 def measure(browser, scenario: Scenario, changes: int, *, served=None) -> Result:
     """One scenario: on its own server (its cold start measured), or on `served`, a
     (server, url) already running (then the cold start is the page's load in a new tab)."""
@@ -417,8 +442,13 @@ def measure(browser, scenario: Scenario, changes: int, *, served=None) -> Result
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         page = context.new_page()
         received: list[int] = []
-        page.on("websocket", lambda ws: ws.on(
-            "framereceived", lambda payload: received.append(len(payload))))
+        arrived: list[float] = []  # each frame's arrival (perf_counter), for a change's settle
+
+        def frame(payload) -> None:
+            received.append(len(payload))
+            arrived.append(time.perf_counter())
+
+        page.on("websocket", lambda ws: ws.on("framereceived", frame))
         # Large payloads (media, big element specs) may come over HTTP instead: count those too.
         page.on("requestfinished", lambda request: received.append(
             max(request.sizes()["responseBodySize"], 0)))
@@ -432,7 +462,7 @@ def measure(browser, scenario: Scenario, changes: int, *, served=None) -> Result
             url_path = scenario.path.strip("/")
             own = VIEW_CONTROL.get((url_path, scenario.query.get("view")))
             scenario.control = own or view_control(page, url_path)
-        latencies, sizes, messages, runs = [], [], [], []
+        latencies, sizes, messages, runs, settles = [], [], [], [], []
         page.evaluate(RUN_WATCH_JS)
         if scenario.control[0] in TEXT_VIEWS:
             signature = TEXT_SIGNATURE_JS
@@ -458,6 +488,7 @@ def measure(browser, scenario: Scenario, changes: int, *, served=None) -> Result
             change()
             wait_repainted(page, before, signature=signature)
             latencies.append(time.perf_counter() - start)
+            settles.append(settle_time(page, start, latencies[-1], arrived))
             runs.append(page.evaluate(RUN_TIME_JS))
             page.wait_for_timeout(100)  # trailing frames of this rerun
             sizes.append(sum(received))
@@ -483,6 +514,7 @@ def measure(browser, scenario: Scenario, changes: int, *, served=None) -> Result
         messages_per_rerun=statistics.mean(messages),
         control=scenario.control[0],
         run_median_s=statistics.median(timed) if (timed := [r for r in runs if r]) else None,
+        settle_median_s=statistics.median(settles),
     )
 
 
@@ -517,9 +549,11 @@ BYTES_BUDGET = 1.5 * 2**20
 
 
 def drag_ratio(result: Result) -> float | None:
+    """A drag's settle against one change's (results saved before there was one: its
+    repaint)."""
     if result.drag_settle_s is None:
         return None
-    return result.drag_settle_s / result.latency_median_s
+    return result.drag_settle_s / (result.settle_median_s or result.latency_median_s)
 
 
 def missed_budgets(result: Result, floor: Result) -> list[str]:
@@ -549,6 +583,8 @@ def why_slow(result: Result) -> str:
     if result.run_median_s is None:
         return "run not seen"
     rest = result.latency_median_s - result.run_median_s
+    if rest < 0:  # a live control's preview, drawn before the run
+        return f"a preview; the run after it {1000 * result.run_median_s:.0f} ms"
     return (f"run {1000 * result.run_median_s:.0f} ms, browser and round trip "
             f"{1000 * rest:.0f} ms")
 
