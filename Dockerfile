@@ -17,7 +17,7 @@ ENV BROWSER_PATH=/usr/bin/chromium \
 # in each. Two arenas bound that (the issue measured the peak of 50 fast changes roughly halved).
 # A fixed mmap threshold (glibc otherwise raises it to the largest block freed, up to 32 MB)
 # keeps every block of 128 KB or more (tables, JSON, messages) out of the heap: freed, it goes
-# back to the system at once. ui/allocator.py also trims the heap (malloc_trim) after each
+# back to the system at once. server/allocator.py also trims the heap (malloc_trim) after each
 # computation and whenever the RSS has grown. Read when Python starts: the Makefile exports the
 # same, and benchmarks/load_memory.py runs the server with them.
 ENV MALLOC_ARENA_MAX=2 \

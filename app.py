@@ -11,16 +11,16 @@ import pandas  # noqa: F401
 import streamlit as st
 
 from locales import LANGUAGE_NAMES, LANGUAGES
+from server.allocator import start_trimmer
+from server.guard import close_doors
+from server.run_slots import run_slot
+from server.runtime import freeze_long_lived_objects
 from ui import not_found, share
-from ui.allocator import start_trimmer
 from ui.controls import PageControls, page_run
-from ui.guard import close_doors
 from ui.i18n import browser_language, current_language, note_asked_language, presenting, t
 from ui.pages import HOME, PAGES, TOUR_PAGE, app_params
 from ui.params import shorten
 from ui.player import deck_sidebar, slide_file_session
-from ui.run_slots import run_slot
-from ui.runtime import freeze_long_lived_objects
 from ui.text import escape_markdown
 
 # Presentation mode: bigger type everywhere, the header bar see-through with only its two
@@ -57,14 +57,14 @@ button [data-testid="stMarkdownContainer"] p { font-size: 1rem; }
 APP_ICON = "🌀"
 
 # Streamlit's full garbage collection after every rerun walks every object the process holds
-# (~60-150 ms); frozen, the imported libraries are skipped (ui/runtime.py). Again after a page's
+# (~60-150 ms); frozen, the imported libraries are skipped (server/runtime.py). Again after a page's
 # first lazy import (torch, scikit-learn): it runs before this run's page, after that one's.
 freeze_long_lived_objects()
-# Freed heap pages go back to the system once the RSS has grown (ui/allocator.py): the sessions'
+# Freed heap pages go back to the system once the RSS has grown (server/allocator.py): the sessions'
 # figures and messages are freed after they are sent, outside the caches' compute slots.
 start_trimmer()
 # A visitor's websocket "clear_cache" must not empty every visitor's caches; a crafted widget
-# value gets a notice, not an error box (ui/guard.py). The script's path is hidden from sessions
+# value gets a notice, not an error box (server/guard.py). The script's path is hidden from sessions
 # only by serve.py, before the first one: changed in a session's second run, it reset its widgets.
 close_doors(hide_path=False)
 
@@ -121,7 +121,8 @@ if not presenting() and not presenter_window:
 if missing_page:
     st.warning(t("app.page_not_found", path=escape_markdown(shorten(missing_page, 80))),
                icon=":material/link_off:")  # the visitor's text: shown as typed, never as markup
-# A few page runs at once (ui/run_slots.py RUN_SLOTS): each holds its figures while it builds them.
+# A few page runs at once (server/run_slots.py RUN_SLOTS): each holds its figures while it
+# builds them.
 # Once the page has run, its controls are finished (ui.controls.page_run).
 slide_file_session()  # the slide file's own session (ui/player.py): not kept, plain charts
 with run_slot(), page_run():

@@ -17,7 +17,7 @@ from figures.relative_bias import (
     make_t5_matrix_figure,
     make_xpos_figure,
 )
-from ui.cache import MB, bounded_cache
+from server.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t

@@ -12,7 +12,7 @@ from figures.extrapolation import (
 )
 from figures.rope_config import make_overlay_angle_figure, method_text
 from locales import error_text
-from ui.cache import MB, bounded_cache
+from server.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t

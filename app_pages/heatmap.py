@@ -20,7 +20,7 @@ from figures.heatmap import (
     make_pe_heatmap_figure,
     zoom_live_values,
 )
-from ui.cache import MB, bounded_cache
+from server.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t

@@ -8,7 +8,7 @@ import core
 from core.why_sinusoid import WhySinusoid, why_sinusoid
 from figures.heatmap import make_pe_heatmap_figure
 from figures.why_sinusoid import make_code_figure, make_nearby_figure, make_shift_figure
-from ui.cache import MB, bounded_cache
+from server.cache import MB, bounded_cache
 from ui.charts import show_chart
 from ui.i18n import current_language, presenting, t
 from ui.pages import PAGES, TOUR_PAGE

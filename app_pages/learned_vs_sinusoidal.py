@@ -20,7 +20,7 @@ from figures.learned_vs_sinusoidal import (
     offset_preview_anchors,
 )
 from locales import error_text
-from ui.cache import MB, bounded_cache, in_compute_slot
+from server.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t

@@ -19,7 +19,7 @@ from figures.order import (
     make_head_change_figure,
 )
 from locales import error_text
-from ui.cache import MB, bounded_cache
+from server.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t

@@ -34,7 +34,7 @@ from figures.vit_grid import (
     similarity_range,
 )
 from locales import error_text
-from ui.cache import MB, bounded_cache, in_compute_slot
+from server.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t

@@ -22,7 +22,7 @@ from figures.wavelengths import (
     make_spectrum_figure,
 )
 from locales import error_text
-from ui.cache import MB, bounded_cache
+from server.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t

@@ -40,8 +40,8 @@ IMAGE_TIMEOUT_S = 120  # one image drawn, at most: 7680 x 4320 takes ~10 s on a 
 # What one image adds to the process tree's unique memory (USS) at its peak, the Chromium started
 # for it included: the largest measured by benchmarks/export_cost.py and load_memory.py
 # (docs/robustness.md), rounded up. The caller takes it from the process's heavy work
-# (ui.memory_budget.image_turn) before drawing, and starts Chromium once the server's own memory
-# is at most ui.memory_budget.TREE_BUDGET less it.
+# (server.memory_budget.image_turn) before drawing, and starts Chromium once the server's own memory
+# is at most server.memory_budget.TREE_BUDGET less it.
 IMAGE_COST = {"png4": 340 * 2**20, "png2": 310 * 2**20, "svg": 290 * 2**20}
 # The exact table in a download, made only when the button is pressed: 2^22 cells is 16 MB of
 # float32 (8192 x 512, 4096 x 1024, the 2048 x 2048 similarity matrix); CSV is ~11 bytes a cell,

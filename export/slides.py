@@ -10,7 +10,7 @@ in turn with every visitor's work):
    runs; what the page sends is read for the slide's content (`SlideContent`): the slide's
    title (the takeaway, or the deck's note) and its charts' figures, as the slide layout
    shows them (ui/player.py: the page's furniture and `ui.text.page_only` parts left out).
-2. `photograph_slide`: in the slide's turn of the heavy work (ui.memory_budget.image_turn,
+2. `photograph_slide`: in the slide's turn of the heavy work (server.memory_budget.image_turn,
    alone), the images' Chromium (export.chromium) lays the content out on a white 1920 x 1080
    page of its own, plotly.js and the app's font and nothing else (~260 MB at the largest
    heatmap, against ~340 MB for the app's page in a tab), and photographs it (a PNG). The server
@@ -55,7 +55,7 @@ MAX_CHARTS = 4  # a slide's charts, in a grid: more would be too small to read
 SLIDE_TIMEOUT_S = 60.0
 # One slide's computation: it waits in the compute queue behind the visitors' like theirs.
 COMPUTE_TIMEOUT_S = 300.0
-# What photographing one slide adds to the process tree (ui.memory_budget.image_turn waits for
+# What photographing one slide adds to the process tree (server.memory_budget.image_turn waits for
 # the room):
 # the images' Chromium with the slide's page, 221-270 MB measured on the heaviest slides (the
 # largest heatmap's 131,072 cells among them) with no other Chromium on the machine, rounded up;

@@ -67,9 +67,9 @@ def served(script: str, log_name: str) -> Iterator[str]:
 @pytest.fixture(autouse=True)
 def images_start_at_once(monkeypatch):
     """The test process (pytest, torch, Playwright) is not a server: its own memory does not
-    make an image wait (ui.memory_budget.image_turn). Tests of that wait set `own_memory`
+    make an image wait (server.memory_budget.image_turn). Tests of that wait set `own_memory`
     themselves."""
-    from ui import memory_budget
+    from server import memory_budget
 
     monkeypatch.setattr(memory_budget, "own_memory", lambda: 0)
 
@@ -242,7 +242,7 @@ def minilm_unavailable(monkeypatch):
     def unavailable():
         raise minilm.ModelUnavailableError.not_installed()
 
-    from ui.cache import clear_all
+    from server.cache import clear_all
 
     st.cache_resource.clear()
     clear_all()

@@ -1,4 +1,4 @@
-"""ui.allocator: glibc's allocator set from inside the process, and the trimmer that hands freed
+"""server.allocator: glibc's allocator set from inside the process, and the trimmer that hands freed
 heap pages back to the system."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ui import allocator
+from server import allocator
 
 MB = 2**20
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +50,7 @@ libc.memset.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t]
 def rss():
     return int(open("/proc/self/statm").read().split()[1]) * 4096 // 2**20
 if sys.argv[1] == "tuned":
-    from ui.allocator import tune_allocator
+    from server.allocator import tune_allocator
     assert tune_allocator()
 first = libc.malloc(4 << 20); libc.memset(first, 1, 4 << 20); libc.free(first)
 before, blocks, kept = rss(), [], []

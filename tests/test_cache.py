@@ -1,4 +1,4 @@
-"""ui.cache.bounded_cache: least recently used entries go first, by count and by bytes; one
+"""server.cache.bounded_cache: least recently used entries go first, by count and by bytes; one
 computation per key; at most COMPUTE_SLOTS computations at once."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import time
 
 import numpy as np
 
-from ui import cache, memory_budget
-from ui.cache import MB, bounded_cache
+from server import cache, memory_budget
+from server.cache import MB, bounded_cache
 
 
 def test_evicts_the_least_recently_used_until_the_bytes_fit():

@@ -1,6 +1,6 @@
 """Every page cache's worst case fits its byte budget, and all of them the process's.
 
-Each cached function (`ui.cache.bounded_cache`, registered when its page runs) is called with
+Each cached function (`server.cache.bounded_cache`, registered when its page runs) is called with
 the worst case it declares (the caps of `core.limits` / `ui.pages`); what its result keeps alive
 and the peak while making it are measured with tracemalloc (numpy reports its buffers to it),
 not with the cache's own size estimate. Then: the worst entry fits the function's byte bound
@@ -28,8 +28,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.load_memory import HEAVY
+from server import cache, memory_budget
 from tests.apptest import open_page
-from ui import cache, memory_budget
 from ui.pages import PAGES
 
 MB = 2**20

@@ -1,4 +1,4 @@
-"""Figure images in turn: the memory budget's queue (ui.memory_budget.MemoryBudget), the images'
+"""Figure images in turn: the memory budget's queue (server.memory_budget.MemoryBudget), the images'
 Chromium (export/chromium.py) and the Export menu's states (ui.charts.export_menu).
 
 With room for one image, images asked for at once are drawn one at a time, in the order asked,
@@ -27,9 +27,10 @@ from PIL import Image
 from export.chromium import CHROMIUM, png_file, process_tree
 from export.files import ImageExportError, figure_image, find_browser, image_cost
 from locales import message
+from server import cache, memory_budget
+from server.memory_budget import COMPUTE_COST, COMPUTE_SLOTS, MB, TREE_BUDGET, MemoryBudget
 from tests.apptest import open_page
-from ui import cache, charts, memory_budget
-from ui.memory_budget import COMPUTE_COST, COMPUTE_SLOTS, MB, TREE_BUDGET, MemoryBudget
+from ui import charts
 
 SMALL = {"d_model": "16", "positions": "8"}
 

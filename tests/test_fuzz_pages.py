@@ -125,7 +125,7 @@ def _cache_decorators(path: Path):
 
 def test_every_page_cache_is_bounded_in_entries_and_bytes():
     """A long-running demo's memory cannot grow without limit: every page and ui cache is a
-    `ui.cache.bounded_cache` with max_entries and max_bytes (the model's loader alone is one
+    `server.cache.bounded_cache` with max_entries and max_bytes (the model's loader alone is one
     st.cache_resource of one entry)."""
     found = 0
     for path in sorted([*ROOT.glob("app_pages/*.py"), *ROOT.glob("ui/*.py")]):
@@ -145,7 +145,7 @@ def test_cached_values_shared_between_sessions_are_read_only():
     copy): the arrays in a cached value refuse changes in place."""
     import numpy as np
 
-    from ui.cache import bounded_cache
+    from server.cache import bounded_cache
 
     @bounded_cache(max_entries=2, max_bytes=2**20)
     def table(n: int):

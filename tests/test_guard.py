@@ -1,5 +1,5 @@
 """A visitor's websocket "clear_cache" clears their own session state, never the caches every
-visitor shares (ui.guard)."""
+visitor shares (server.guard)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 import streamlit as st
 from streamlit.runtime.app_session import AppSession
 
+from server.guard import close_clear_cache
 from tests.apptest import notices, open_page
-from ui.guard import close_clear_cache
 
 calls = []
 

@@ -1,7 +1,8 @@
 """The project's import graph, read from the source (every `import`, at any depth of a module, a
-function's included): no cycle between modules; the layers run down (pages -> ui -> export ->
-figures -> core, nothing imports a page); `core` draws and hosts nothing; `figures` draws and
-starts no process, thread or event loop (the export machinery does: export/)."""
+function's included): no cycle between modules; the layers run down (pages -> ui -> server,
+export -> figures -> core, nothing imports a page; the host's plumbing, server/, draws
+nothing); `core` draws and hosts nothing; `figures` draws and starts no process, thread or
+event loop (the export machinery does: export/)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("core", "figures", "ui", "export", "locales", "app_pages")
+PACKAGES = ("core", "figures", "ui", "server", "export", "locales", "app_pages")
 # What each package may import of the project's (besides itself).
 ALLOWED = {
     "core": set(),
     "locales": set(),
     "figures": {"core", "locales"},
     "export": {"core", "figures", "locales"},
-    "ui": {"core", "figures", "export", "locales"},
-    "app_pages": {"core", "figures", "export", "locales", "ui"},
+    # The host's plumbing: memory, queues, caches, runtime hooks. It draws nothing, so it
+    # imports no widget (ui) and no figure.
+    "server": {"core", "locales"},
+    "ui": {"core", "figures", "export", "locales", "server"},
+    "app_pages": {"core", "figures", "export", "locales", "server", "ui"},
 }
 HOSTING = {"subprocess", "threading", "asyncio", "multiprocessing", "signal",
            "concurrent", "socket"}

@@ -1,4 +1,4 @@
-"""ui.memory_budget.image_turn: an image's turn drops what is reclaimable, takes from the caches
+"""server.memory_budget.image_turn: an image's turn drops what is reclaimable, takes from the caches
 what is over the tree's budget and no more, waits for the process's memory to fall, and is
 refused when it does not. (The queue's order: tests/test_export_queue.py.)"""
 
@@ -9,9 +9,9 @@ import time
 import numpy as np
 import pytest
 
-from ui import cache, memory_budget
-from ui.cache import bounded_cache
-from ui.memory_budget import (
+from server import cache, memory_budget
+from server.cache import bounded_cache
+from server.memory_budget import (
     COMPUTE_COST,
     MB,
     TREE_BUDGET,

@@ -14,8 +14,8 @@ import streamlit as st
 
 from core import minilm
 from locales import error_text
+from server import cache
 from tests.apptest import open_page, plotly_figures, unescape
-from ui import cache
 
 WORD = "app_pages/word_position.py"
 LEARNED = "app_pages/learned_vs_sinusoidal.py"
@@ -71,7 +71,7 @@ DAMAGE = {
 def _fresh_model_caches() -> None:
     minilm.load_minilm.cache_clear()
     st.cache_resource.clear()  # ui.model.cached_minilm
-    cache.clear_all()  # the pages' caches (ui.cache: st.cache_data.clear does not reach them)
+    cache.clear_all()  # the pages' caches (server.cache: st.cache_data.clear does not reach them)
 
 
 @pytest.fixture(params=list(DAMAGE))

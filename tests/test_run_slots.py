@@ -1,11 +1,11 @@
-"""ui.run_slots: at most RUN_SLOTS page runs and COMPUTE_SLOTS computations at once."""
+"""server.run_slots: at most RUN_SLOTS page runs and COMPUTE_SLOTS computations at once."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from ui import memory_budget, run_slots
+from server import memory_budget, run_slots
 
 
 class _Occupancy:

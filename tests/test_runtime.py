@@ -1,4 +1,4 @@
-"""`ui.runtime`: the server's long-lived objects are frozen out of Streamlit's per-rerun full
+"""`server.runtime`: the server's long-lived objects are frozen out of Streamlit's per-rerun full
 garbage collection, again after new imports, and never twice for nothing."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def test_freeze_happens_once_per_new_imports():
     # A fresh interpreter: this test process's own freeze state must not leak in.
     out = run("""
         import gc, json
-        from ui.runtime import freeze_long_lived_objects
+        from server.runtime import freeze_long_lived_objects
         first = freeze_long_lived_objects()
         frozen = gc.get_freeze_count()
         again = freeze_long_lived_objects()  # nothing new imported: nothing to do
@@ -39,7 +39,7 @@ def test_frozen_objects_are_not_walked_by_a_full_collection():
     out = run("""
         import gc, json
         import numpy, plotly.graph_objects, streamlit
-        from ui.runtime import freeze_long_lived_objects
+        from server.runtime import freeze_long_lived_objects
         tracked_before = len(gc.get_objects())
         freeze_long_lived_objects()
         tracked_after = len(gc.get_objects())

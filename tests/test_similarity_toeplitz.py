@@ -223,7 +223,7 @@ def test_errors_name_the_parameter(call, name):
 def counted(monkeypatch):
     """The page's calls into core.similarity's expensive functions (not their calls to each
     other), from empty caches."""
-    from ui.cache import clear_all
+    from server.cache import clear_all
 
     calls: list[str] = []
     depth = [0]

@@ -1,7 +1,7 @@
 """The Streamlit the app is built on: the release requirements.txt pins is the one installed (the
 one this suite ran on), and every private internal the app relies on is where it expects it.
 
-ui/guard.py replaces four of AppSession's and NumberInputSerde's methods, and ui/controls.py
+server/guard.py replaces four of AppSession's and NumberInputSerde's methods, and ui/controls.py
 reads the run context's history flag and registers a component with the v2 API. A release that
 moves one of them breaks the hosted demo without an error at import: each test here names the
 internal, what uses it and why, so a failure after an upgrade says what to port."""
@@ -43,30 +43,30 @@ def _parameters(function) -> list[str]:
 # (internal, what relies on it, check)
 INTERNALS = [
     ("AppSession._handle_clear_cache_request(self)",
-     "ui.guard.close_clear_cache: a visitor's clear_cache clears their own state only",
+     "server.guard.close_clear_cache: a visitor's clear_cache clears their own state only",
      lambda: _parameters(AppSession._handle_clear_cache_request) == ["self"]),
     ("AppSession.request_rerun(self, client_state)",
-     "ui.guard.rerun_unknown_fragments_in_full: a reconnected session reruns whole",
+     "server.guard.rerun_unknown_fragments_in_full: a reconnected session reruns whole",
      lambda: _parameters(AppSession.request_rerun) == ["self", "client_state"]),
     ("AppSession.has_fragment and self._fragment_storage",
-     "ui.guard.rerun_unknown_fragments_in_full reads whether the session ran the page",
+     "server.guard.rerun_unknown_fragments_in_full reads whether the session ran the page",
      lambda: callable(getattr(AppSession, "has_fragment", None))
      and "self._fragment_storage" in inspect.getsource(AppSession.__init__)),
     ("MemoryFragmentStorage._fragments",
-     "ui.guard.rerun_unknown_fragments_in_full: an empty storage = a session that never ran",
+     "server.guard.rerun_unknown_fragments_in_full: an empty storage = a session that never ran",
      lambda: "self._fragments" in inspect.getsource(MemoryFragmentStorage.__init__)),
     ("ClientState.fragment_id",
-     "ui.guard.rerun_unknown_fragments_in_full clears it to rerun the whole page",
+     "server.guard.rerun_unknown_fragments_in_full clears it to rerun the whole page",
      lambda: "fragment_id" in ClientState.DESCRIPTOR.fields_by_name),
     ("AppSession._create_new_session_message(self, page_script_hash, ...)",
-     "ui.guard.hide_script_path: the first message names the script, not its absolute path",
+     "server.guard.hide_script_path: the first message names the script, not its absolute path",
      lambda: _parameters(AppSession._create_new_session_message)[:2]
      == ["self", "page_script_hash"]),
     ("NewSession.main_script_path",
-     "ui.guard.hide_script_path rewrites it",
+     "server.guard.hide_script_path rewrites it",
      lambda: "main_script_path" in NewSession.DESCRIPTOR.fields_by_name),
     ("NumberInputSerde.deserialize(self, ui_value)",
-     "ui.guard.pass_nonfinite_ints: a crafted NaN or inf gets a notice, not an error box",
+     "server.guard.pass_nonfinite_ints: a crafted NaN or inf gets a notice, not an error box",
      lambda: _parameters(NumberInputSerde.deserialize) == ["self", "ui_value"]),
     ("ScriptRunContext.is_history_navigation",
      "ui.controls.history_navigation: back and forward let the URL decide every choice",

@@ -34,10 +34,10 @@ from figures.common import (
     without_notes,
 )
 from figures.contrast import ensure_contrast
+from server.memory_budget import HEAVY, ServerBusyError, image_turn
+from server.run_slots import run_slot_lent
 from ui import follow, plotly_react
 from ui.i18n import current_language, presenting, t
-from ui.memory_budget import HEAVY, ServerBusyError, image_turn
-from ui.run_slots import run_slot_lent
 from ui.text import on_slide
 
 _LOGGER = logging.getLogger(__name__)
@@ -153,9 +153,9 @@ def _ask_for_image(job_key: str, kind: str) -> None:
 
 def _draw_in_turn(printable: go.Figure, kind: str, status) -> bytes:
     """`kind` of `printable`, drawn in its turn of the process's heavy work
-    (ui.memory_budget.image_turn: first come first served, alone), `status` saying meanwhile where
-    it is. Raises _VisitorGoneError when the session's browser goes away (its place in the queue
-    is given up, its drawing stopped), ImageExportError when it cannot be drawn."""
+    (server.memory_budget.image_turn: first come first served, alone), `status` saying
+    meanwhile where it is. Raises _VisitorGoneError when the session's browser goes away (its place
+    in the queue is given up, its drawing stopped), ImageExportError when it cannot be drawn."""
     fmt, scale = IMAGE_KINDS[kind]
     label = _image_label(kind)
 
@@ -195,8 +195,8 @@ def export_menu(fig: go.Figure, *, key: str, name: str, table: TableExport | Non
     of the page (a control changed) does not redraw five hidden buttons per chart.
 
     An image is drawn on the server when its button is pressed, in its turn of the process's heavy
-    work (ui.memory_budget.image_turn: one at a time, first come first served). Meanwhile the menu
-    says where it is (waiting, with how many images ahead, then drawing) and its image
+    work (server.memory_budget.image_turn: one at a time, first come first served). Meanwhile
+    the menu says where it is (waiting, with how many images ahead, then drawing) and its image
     buttons are disabled, so a second press draws nothing more; once drawn, the button becomes
     "Save ...", which downloads it. A page rerun, a closed tab or a failure ends the wait
     (its turn given up) and the menu says why on its next opening."""

@@ -6,8 +6,8 @@ import streamlit as st
 
 from core import minilm, minilm_encoder
 from locales import message
-from ui.memory_budget import reclaimable
-from ui.run_slots import in_compute_slot
+from server.memory_budget import reclaimable
+from server.run_slots import in_compute_slot
 
 # Shown by the cache while the tables load (a second, once per process). The decorator's text is
 # fixed when the module is imported, before any visitor's language is known: both languages.
@@ -26,7 +26,7 @@ def cached_minilm():
 @reclaimable
 def release_minilm() -> None:
     """Drop the model's tensors (~90 MB: embeddings and the six layers) for an image's turn
-    (ui.memory_budget.image_turn): Chromium needs the room more. Read again (about a second) by
+    (server.memory_budget.image_turn): Chromium needs the room more. Read again (about a second) by
     the next run that uses the model; a run using them now keeps its own reference until it
     ends."""
     cached_minilm.clear()

@@ -26,11 +26,11 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from server.memory_budget import MemoryBudget
 from ui import share
 from ui.charts import plain_charts
 from ui.controls import VIEW_BLOCK, option_label
 from ui.i18n import current_language, language_asked, t
-from ui.memory_budget import MemoryBudget
 from ui.pages import (
     HOME,
     MAX_DECK_LENGTH,
@@ -656,9 +656,9 @@ def _file_menu(code: str, slides: tuple[Slide, ...]) -> None:
         slides_pdf,
         slides_zip,
     )
+    from server.memory_budget import ServerBusyError, image_turn
+    from server.run_slots import run_slot_lent
     from ui.charts import size_text, visitor_connected
-    from ui.memory_budget import ServerBusyError, image_turn
-    from ui.run_slots import run_slot_lent
 
     st.subheader(t("tour.file"))
     problem = image_export_problem()

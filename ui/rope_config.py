@@ -47,7 +47,7 @@ from figures.common import presentation_colour
 from figures.contrast import BACKGROUNDS, readable
 from figures.rope_config import method_text, plain_number
 from locales import LANGUAGES, message
-from ui.cache import MB, bounded_cache
+from server.cache import MB, bounded_cache
 from ui.controls import KEPT_PREFIX, PageControls
 from ui.i18n import current_language, presenting, t
 from ui.pages import params_of

@@ -3,9 +3,9 @@
 Page runs: RUN_SLOTS at once (`run_slot`, app.py), each holding its figures, their JSON and its
 messages while it builds them; a run waiting for an image's turn lends its slot to the others
 (`run_slot_lent`). Computations: 30 sessions missing the caches at once would each build their
-tables at the same time (8.5 GB measured), so a cache miss (ui.cache.bounded_cache) or a
+tables at the same time (8.5 GB measured), so a cache miss (server.cache.bounded_cache) or a
 download's exact table (`in_compute_slot`) runs in a `ComputeSlot`, a share of the heavy work's
-queue (ui.memory_budget.HEAVY, COMPUTE_SLOTS of them), re-entrant: a cached function that calls
+queue (server.memory_budget.HEAVY, COMPUTE_SLOTS of them), re-entrant: a cached function that calls
 another keeps its one slot.
 """
 
@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ui import allocator, memory_budget
+from server import allocator, memory_budget
 
 # Page runs at once per process (app.py): 30 sessions' reruns at once each held their figures,
 # JSON and messages at the same time (+150 MB measured over what the caches keep); the others
@@ -59,7 +59,7 @@ def run_slot_lent() -> Iterator[None]:
 
 @dataclasses.dataclass
 class ComputeSlot:
-    """A compute slot for this thread (COMPUTE_COST of ui.memory_budget.HEAVY), taken only by
+    """A compute slot for this thread (COMPUTE_COST of server.memory_budget.HEAVY), taken only by
     the outermost computation."""
 
     def __enter__(self) -> None:

@@ -1,11 +1,11 @@
 """The process's heavy work as one queue of memory, first come first served.
 
 `HEAVY` is a `MemoryBudget` whose room is COMPUTE_SLOTS cache misses: each cache miss takes
-COMPUTE_COST of it (ui.run_slots.ComputeSlot), and a figure image or a slide's photograph (a
+COMPUTE_COST of it (server.run_slots.ComputeSlot), and a figure image or a slide's photograph (a
 Chromium, ~300 MB) takes its turn alone (`image_turn`), each waiting one told how many are ahead.
 An image's turn drops what the process can read again (`reclaimable`: the model's weights),
 then waits until the process's own memory (`own_memory`) and the image fit in TREE_BUDGET, the
-caches giving back what is over and no more (`shrinkable`: ui.cache), and is refused with
+caches giving back what is over and no more (`shrinkable`: server.cache), and is refused with
 `ServerBusyError` after MEMORY_WAIT_S.
 """
 
@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-from ui.allocator import give_back
+from server.allocator import give_back
 
 MB = 2**20
 # Cache misses computed at once per process. One: the largest computations peak at ~100 MB
@@ -161,7 +161,7 @@ def reclaimable(release: Callable[[], None]) -> Callable[[], None]:
 
 
 def shrinkable(shrink: Callable[[int], None], restore: Callable[[], None]) -> None:
-    """Register `shrink(excess)`, which gives back about `excess` bytes (ui.cache: the caches'
+    """Register `shrink(excess)`, which gives back about `excess` bytes (server.cache: the caches'
     least recently used entries), called while an image's turn waits for the process's memory
     to fall, and `restore()`, which lets it keep as much as before, called when the turn ends."""
     with _registry_lock:

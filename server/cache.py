@@ -7,13 +7,13 @@ of the word-position page at d_model 4096 held 1.6 GB. It also hands every call 
 read-only; their arrays are marked so) and evicts the least recently used entries until both
 bounds hold. An entry larger than the byte bound is returned but not kept.
 
-A cache miss computes in a compute slot (ui.run_slots.ComputeSlot, waiting its turn), and two
+A cache miss computes in a compute slot (server.run_slots.ComputeSlot, waiting its turn), and two
 sessions asking for the same entry compute it once, the second waiting for the first. All the
 caches together keep at most TOTAL_CACHE_BYTES (`cache_room`), less while an image's turn needs
-the room (ui.memory_budget.image_turn asks them through `shrinkable`).
+the room (server.memory_budget.image_turn asks them through `shrinkable`).
 
 Streamlit's own cache-clearing (its "clear cache" message, `st.cache_data.clear`) does not touch
-these caches (`ui.guard` explains why a visitor must not clear them); `clear_all` does (tests).
+these caches (`server.guard` explains why a visitor must not clear them); `clear_all` does (tests).
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ import numpy as np
 
 # MB and in_compute_slot are re-exported: the pages import them with bounded_cache from here, their
 # one module for caching (MB lives with the memory budget, in_compute_slot with the compute slots).
-from ui.memory_budget import MB, shrinkable
-from ui.run_slots import ComputeSlot
-from ui.run_slots import in_compute_slot as in_compute_slot
+from server.memory_budget import MB, shrinkable
+from server.run_slots import ComputeSlot
+from server.run_slots import in_compute_slot as in_compute_slot
 
 # What all the caches together may keep. Large tables are not kept, only what the charts draw
 # (overviews, maps, curves), so that the idle server (~250 MB with MiniLM), full caches, the
@@ -111,15 +111,15 @@ def clear_all() -> None:
         store.clear()
 
 
-# While an image is drawn, the caches keep less if the tree needs it (ui.memory_budget.image_turn):
-# the plan that fits 700 MB is the idle server, full caches, one computation and 30 sessions'
-# reruns, and an image's Chromium costs more than a computation.
+# While an image is drawn, the caches keep less if the tree needs it
+# (server.memory_budget.image_turn): the plan that fits 700 MB is the idle server, full caches, one
+# computation and 30 sessions' reruns, and an image's Chromium costs more than a computation.
 _cache_room = TOTAL_CACHE_BYTES  # bytes the caches may keep now
 
 
 def cache_room() -> int:
     """Bytes all the caches together may keep now: TOTAL_CACHE_BYTES, less while an image is
-    drawn (ui.memory_budget.image_turn). Each cache keeps its `max_bytes` times the same
+    drawn (server.memory_budget.image_turn). Each cache keeps its `max_bytes` times the same
     fraction."""
     return _cache_room
 
