@@ -1,25 +1,30 @@
-"""The process's heavy work as one queue of memory, first come first served.
+"""The process's heavy work as one queue of memory, first come first served, and the exports'
+queue beside it.
 
 `HEAVY` is a `MemoryBudget` whose room is COMPUTE_SLOTS cache misses: each cache miss takes
-COMPUTE_COST of it (server.run_slots.ComputeSlot), and a figure image or a slide's photograph (a
-Chromium, ~300 MB) takes its turn alone (`image_turn`), each waiting one told how many are ahead.
-An image's turn drops what the process can read again (`reclaimable`: the model's weights),
-then waits until the process's own memory (`own_memory`) and the image fit in TREE_BUDGET, the
-caches giving back what is over and no more (`shrinkable`: server.cache), and is refused with
-`ServerBusyError` after MEMORY_WAIT_S.
+COMPUTE_COST of it (server.run_slots.ComputeSlot): the visitors' lane. A figure image or a
+slide's photograph (a Chromium, ~300 MB) first waits in `EXPORTS`, the exports' own queue (one
+at a time, each waiter told how many are ahead), then for the process's own memory
+(`own_memory`) and the image to fit in TREE_BUDGET, the caches giving back what is over and no
+more (`shrinkable`: server.cache), refused with `ServerBusyError` after MEMORY_WAIT_S. Only once
+the memory leaves it room does it take `HEAVY` (alone: no computation runs beside Chromium), for
+the drawing only: a visitor's page never waits behind an export's wait (`image_turn`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
+import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from server.allocator import give_back
 
 MB = 2**20
+_LOGGER = logging.getLogger(__name__)
 # Cache misses computed at once per process. One: the largest computations peak at ~100 MB
 # (tests/test_cache_budget.py measures each), and every session's rerun also holds its figure
 # while it is built and sent (the concurrent scenario of benchmarks/load_memory.py); the second
@@ -119,19 +124,41 @@ class MemoryBudget:
             self.release(share)
 
 
-# The process's heavy work, first come first served: cache misses (COMPUTE_COST each), figure
-# images (export.files.IMAGE_COST: 7680 x 4320 ~340 MB of the process tree's unique memory,
-# the Chromium started for it included) and slides' photographs (export.slides). An image
-# or a photograph is larger than the room, so it runs alone.
+# The process's heavy work, first come first served: cache misses (COMPUTE_COST each), and the
+# drawing of figure images (export.files.IMAGE_COST: 7680 x 4320 ~340 MB of the process tree's
+# unique memory, the Chromium started for it included) and slides' photographs (export.slides),
+# once their memory is there (`image_turn`). A drawing is larger than the room: it runs alone.
 HEAVY = MemoryBudget(COMPUTE_SLOTS * COMPUTE_COST)
+# The exports' own queue (`image_turn`): one drawing at a time, first come first served. An
+# export waits here, and then for memory, without holding any of HEAVY: a visitor's cache miss
+# never queues behind an export that waits.
+EXPORTS = MemoryBudget(1)
 
-# What the process tree (the server and the Chromium drawing an image) may hold, in unique memory:
-# the smallest Streamlit Community Cloud box has about 690 MB.
-TREE_BUDGET = 700 * MB
+
+
+def tree_budget(environ: Mapping[str, str] = os.environ) -> int:
+    """What the process tree (the server and the Chromium drawing an image) may hold, in unique
+    memory: 700 MB (the smallest Streamlit Community Cloud box has about 690 MB), or
+    PE_TREE_BUDGET_MB megabytes on a host of another size (docs/deployment.md). A value that is
+    not a whole number from 1 to 1,000,000 is ignored, with a log line saying so."""
+    text = environ.get(BUDGET_VARIABLE, "").strip()
+    if text:
+        if text.isdigit() and 1 <= int(text) <= 1_000_000:
+            return int(text) * MB
+        _LOGGER.warning("%s=%r is not a whole number of megabytes from 1 to 1000000: the "
+                        "default %d MB is used", BUDGET_VARIABLE, text, DEFAULT_TREE_BUDGET // MB)
+    return DEFAULT_TREE_BUDGET
+
+
+BUDGET_VARIABLE = "PE_TREE_BUDGET_MB"
+DEFAULT_TREE_BUDGET = 700 * MB
+TREE_BUDGET = tree_budget()
 # At most this long an image (or a slide's photograph) waits for the server's own memory to leave
-# it room before it is refused ("try again in a minute"): drawn anyway, it would take the tree
-# past TREE_BUDGET.
+# it room before it is refused ("try again in a minute"; RETRY_AFTER_S): drawn anyway, it would
+# take the tree past TREE_BUDGET. It waits in the exports' queue, so only other exports wait
+# behind it.
 MEMORY_WAIT_S = 60.0
+RETRY_AFTER_S = 60  # what a refused export is told to wait before it asks again
 
 _registry_lock = threading.Lock()
 # Released while an image is drawn, read again when next used (`reclaimable`): the MiniLM weights.
@@ -185,38 +212,65 @@ def own_memory() -> int:
 
 @contextlib.contextmanager
 def image_turn(nbytes: int, on_wait: Callable[[int], None] | None = None,
-               on_memory_wait: Callable[[int, int], None] | None = None, *,
+               on_memory_wait: Callable[[int, int, float], None] | None = None, *,
                kind: str = "image", drop_model: bool = True) -> Iterator[None]:
-    """A figure image's (or a slide's photograph's, `kind` "slide") turn of the heavy work
-    (`HEAVY`, first come first served; it runs alone), `on_wait(ahead of its kind)` called
-    while it waits (what it raises ends the wait). With `drop_model`, what is `reclaimable` is
-    dropped first (a slide keeps the model its page may draw with). Then, while the process's
-    own memory and the turn's `nbytes` would not fit in TREE_BUDGET (other sessions' runs and
-    departed sessions still hold theirs), the caches give back what is over, least recently used
-    first and no more than that, and the turn waits for the rest to fall,
-    `on_memory_wait(held, allowed)` (bytes) called every WAIT_POLL_S seconds: after
-    MEMORY_WAIT_S it gives up with ServerBusyError rather than go past the budget. Entries given
-    back are computed again when next asked for; the caches' room comes back when the turn ends."""
-    with HEAVY.share(nbytes, kind=kind, on_wait=on_wait):
+    """A figure image's (or a slide's photograph's, `kind` "slide") turn to draw.
+
+    1. Its place in `EXPORTS` (first come first served, one at a time), `on_wait(ahead of its
+       kind)` called while it waits (what it raises ends the wait).
+    2. With `drop_model`, what is `reclaimable` is dropped (a slide keeps the model its page may
+       draw with); then, while the process's own memory and `nbytes` would not fit in
+       TREE_BUDGET, the caches give back what is over (least recently used first, no more) and
+       the turn waits for the rest to fall, `on_memory_wait(held, allowed, seconds_left)` called
+       every WAIT_POLL_S seconds; after MEMORY_WAIT_S it gives up with ServerBusyError rather
+       than go past the budget. It holds nothing of the visitors' lane meanwhile.
+    3. `HEAVY`, alone, for the drawing (the block): it waits for the computations already asked
+       for (`on_wait(0)`), and if they left the memory too high, lets go and waits again.
+
+    Entries given back are computed again when next asked for; the caches' room comes back when
+    the turn ends."""
+    with EXPORTS.share(1, kind=kind, on_wait=on_wait):
         if drop_model:
             for release in list(_reclaimable):
                 release()
         give_back()  # what the model and finished runs freed goes back before Chromium starts
         try:
-            allowed = TREE_BUDGET - nbytes
             deadline = time.monotonic() + MEMORY_WAIT_S
-            held = own_memory()
-            while held > allowed:
-                if time.monotonic() > deadline:
-                    raise ServerBusyError(held, allowed)
-                for shrink, _ in list(_shrinkable):
-                    shrink(held - allowed)
-                if on_memory_wait is not None:
-                    on_memory_wait(held, allowed)
-                time.sleep(WAIT_POLL_S)
-                give_back()
-                held = own_memory()
-            yield
+            while True:
+                _wait_for_room(nbytes, deadline, on_memory_wait)
+                drawing = HEAVY.acquire(nbytes, kind=kind, on_wait=on_wait)
+                if own_memory() <= TREE_BUDGET - nbytes:
+                    break
+                HEAVY.release(drawing)  # a computation took the room meanwhile: wait again
+            try:
+                yield
+            finally:
+                HEAVY.release(drawing)
         finally:
             for _, restore in list(_shrinkable):
                 restore()
+
+
+def _wait_for_room(nbytes: int, deadline: float,
+                   on_memory_wait: Callable[[int, int, float], None] | None) -> None:
+    """Until the process's own memory leaves `nbytes` room in TREE_BUDGET (see `image_turn`);
+    ServerBusyError past `deadline`."""
+    allowed = TREE_BUDGET - nbytes
+    held = own_memory()
+    while held > allowed:
+        left = deadline - time.monotonic()
+        if left < 0:
+            raise ServerBusyError(held, allowed)
+        for shrink, _ in list(_shrinkable):
+            shrink(held - allowed)
+        if on_memory_wait is not None:
+            on_memory_wait(held, allowed, left)
+        time.sleep(WAIT_POLL_S)
+        give_back()
+        held = own_memory()
+
+
+def exports_waiting(kind: str) -> int:
+    """How many exports of `kind` wait for their turn (`image_turn`): none, and the drawing's
+    Chromium may close."""
+    return EXPORTS.count(kind, waiting=True)

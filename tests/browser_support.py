@@ -124,9 +124,10 @@ def free_port() -> int:
 
 
 def start_streamlit(script: str | Path, log_path: Path, port: int | None = None,
-                    timeout: float = 90, cwd: Path = ROOT) -> tuple[subprocess.Popen, str]:
-    """`streamlit run script` on a loopback port (in the checkout, or `cwd`); returns once
-    /_stcore/health answers."""
+                    timeout: float = 90, cwd: Path = ROOT,
+                    env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
+    """`streamlit run script` on a loopback port (in the checkout, or `cwd`), with `env` added to
+    this process's environment; returns once /_stcore/health answers."""
     port = port or free_port()
     log = open(log_path, "w")  # noqa: SIM115 (the process writes to it until stopped)
     server = subprocess.Popen(
@@ -135,6 +136,7 @@ def start_streamlit(script: str | Path, log_path: Path, port: int | None = None,
          # Visitors see no error details (config.toml); a failing test should see them all.
          "--client.showErrorDetails", "full"],
         cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, **env} if env else None,
     )
     server.log = log  # closed by stop()
     url = f"http://127.0.0.1:{port}"

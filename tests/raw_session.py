@@ -30,6 +30,7 @@ class RawSession:
     page: str  # a url_path ("" is the home page)
     query: str = ""  # the address bar's query, without "?"
     texts: list[str] = field(default_factory=list)
+    arrived: list[float] = field(default_factory=list)  # when each of `texts` came (monotonic)
     exceptions: list[str] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # download button key -> its file's URL
     ids: dict[str, str] = field(default_factory=dict)  # widget key -> element id
@@ -78,6 +79,21 @@ class RawSession:
             elif kind == "script_finished" and message.script_finished != early:
                 return
 
+    async def until_text(self, *parts: str, timeout: float = 120) -> str:
+        """Read what the server sends until a text holding one of `parts` is shown (a run still
+        going on, e.g. a file's menu saying where it waits); returns that text."""
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        while True:
+            found = next((text for text in self.texts if any(p in text for p in parts)), None)
+            if found is not None:
+                return found
+            message = ForwardMsg()
+            message.ParseFromString(await asyncio.wait_for(self.socket.recv(), timeout))
+            if (message.WhichOneof("type") == "delta"
+                    and message.delta.WhichOneof("type") == "new_element"):
+                self._note(message.delta.new_element, message.delta.fragment_id)
+
     def _note(self, element: Any, fragment: str) -> None:
         kind = element.WhichOneof("type")
         value = getattr(element, kind)
@@ -91,8 +107,10 @@ class RawSession:
             self.exceptions.append(f"{value.type}: {value.message[:300]}")
         elif kind in ("markdown", "alert", "html"):
             self.texts.append(value.body)
+            self.arrived.append(time.monotonic())
         elif kind == "progress":
             self.texts.append(value.text)
+            self.arrived.append(time.monotonic())
 
     async def open(self, timeout: float = 120) -> RawSession:
         await self.rerun()

@@ -14,6 +14,7 @@ import contextlib
 import io
 import itertools
 import os
+import re
 import signal
 import threading
 import time
@@ -67,10 +68,10 @@ def waiting(ahead: int) -> str:
 
 @pytest.fixture
 def room_for_one(monkeypatch):
-    """The heavy work's queue of its own (room for one image), and every drawing timed."""
-    budget = MemoryBudget(image_cost("svg"))
-    monkeypatch.setattr(memory_budget, "HEAVY", budget)
-    monkeypatch.setattr(charts, "HEAVY", budget)
+    """The exports' queue and the heavy work's of their own, and every drawing timed."""
+    budget = MemoryBudget(1)
+    monkeypatch.setattr(memory_budget, "EXPORTS", budget)
+    monkeypatch.setattr(memory_budget, "HEAVY", MemoryBudget(COMPUTE_SLOTS * COMPUTE_COST))
     drawn: list[tuple[str, float, float]] = []  # (thread, start, end)
     real = charts.figure_image
 
@@ -368,7 +369,6 @@ def test_an_image_waits_for_the_computation_before_it_and_leaves_the_caches_be(m
 def test_an_image_behind_a_computation_says_it_waits_for_the_computation(monkeypatch):
     heavy = MemoryBudget(COMPUTE_SLOTS * COMPUTE_COST)
     monkeypatch.setattr(memory_budget, "HEAVY", heavy)
-    monkeypatch.setattr(charts, "HEAVY", heavy)
     computation = heavy.acquire(COMPUTE_COST, kind="compute")
     results, statuses = {}, {}
     thread = ask("image", results, statuses)
@@ -384,10 +384,9 @@ def test_an_image_behind_a_computation_says_it_waits_for_the_computation(monkeyp
 
 def test_an_image_says_it_waits_for_the_servers_memory_to_fall(monkeypatch):
     """With the server's own memory too high for the image beside it, the menu says so (what is
-    held, what lets Chromium start), then the image is drawn once the memory has fallen."""
-    heavy = MemoryBudget(COMPUTE_SLOTS * COMPUTE_COST)
-    monkeypatch.setattr(memory_budget, "HEAVY", heavy)
-    monkeypatch.setattr(charts, "HEAVY", heavy)
+    held, what lets the drawing start, how long it may still wait), then the image is drawn once
+    the memory has fallen."""
+    monkeypatch.setattr(memory_budget, "HEAVY", MemoryBudget(COMPUTE_SLOTS * COMPUTE_COST))
     monkeypatch.setattr(memory_budget, "WAIT_POLL_S", 0.05)
     readings = iter([TREE_BUDGET] * 3)
     monkeypatch.setattr(memory_budget, "own_memory", lambda: next(readings, 0))
@@ -395,9 +394,12 @@ def test_an_image_says_it_waits_for_the_servers_memory_to_fall(monkeypatch):
     ask("image", results, statuses).join(60)
     assert results["image"].startswith(b"<svg")
     allowed = (TREE_BUDGET - image_cost("svg")) // MB
-    said = message("export_queue.waiting_memory", "en", what=message("export.svg", "en"),
-                   held=TREE_BUDGET // MB, allowed=allowed)
-    assert statuses["image"].labels[:3] == [said] * 3
+    said = re.escape(message("export_queue.waiting_memory", "en",
+                             what=message("export.svg", "en"), held=TREE_BUDGET // MB,
+                             allowed=allowed, seconds=999)).replace("999", "([0-9]+)")
+    seconds = [re.fullmatch(said, label) for label in statuses["image"].labels[:3]]
+    assert all(seconds), statuses["image"].labels
+    assert all(0 <= int(s.group(1)) <= memory_budget.MEMORY_WAIT_S for s in seconds)
     assert statuses["image"].labels[3].startswith(
         message("export_queue.drawing", "en", what=message("export.svg", "en"), seconds=0))
 

@@ -4,6 +4,7 @@ refused when it does not. (The queue's order: tests/test_export_queue.py.)"""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -33,7 +34,7 @@ def test_an_images_turn_drops_what_is_reclaimable_and_waits_for_the_memory_to_fa
     readings = iter([600 * MB, 500 * MB, 300 * MB])
     monkeypatch.setattr(memory_budget, "own_memory", lambda: next(readings, 300 * MB))
     waits: list[tuple[int, int]] = []
-    with image_turn(340 * MB, on_memory_wait=lambda held, allowed: waits.append(
+    with image_turn(340 * MB, on_memory_wait=lambda held, allowed, left: waits.append(
             (held, allowed))):
         assert released == ["model"]
     allowed = TREE_BUDGET - 340 * MB
@@ -52,10 +53,59 @@ def test_an_image_is_refused_when_the_memory_never_leaves_it_room(monkeypatch):
     waits: list[int] = []
     start = time.monotonic()
     with pytest.raises(ServerBusyError), image_turn(
-            100 * MB, on_memory_wait=lambda held, allowed: waits.append(held)):
+            100 * MB, on_memory_wait=lambda held, allowed, left: waits.append(held)):
         raise AssertionError("drawn past the budget")
     assert 0.3 <= time.monotonic() - start < 5 and len(waits) > 3
     assert memory_budget.HEAVY.used == 0 and cache.cache_room() == cache.TOTAL_CACHE_BYTES
+
+
+def test_an_export_waiting_for_memory_holds_no_visitors_computation_up(monkeypatch):
+    """Visitors first: while an image waits for the server's memory to fall, it holds nothing of
+    the visitors' lane (HEAVY), so a cache miss asked meanwhile runs at once; a second export
+    waits behind the first in the exports' own queue, told it is one behind. Once the memory
+    falls, the image takes the lane for its drawing alone."""
+    monkeypatch.setattr(memory_budget, "HEAVY", MemoryBudget(COMPUTE_COST))
+    monkeypatch.setattr(memory_budget, "EXPORTS", MemoryBudget(1))
+    monkeypatch.setattr(memory_budget, "WAIT_POLL_S", 0.01)
+    monkeypatch.setattr(memory_budget, "_reclaimable", [])
+    memory_falls, waited, drawn, second_ahead = threading.Event(), threading.Event(), [], []
+    monkeypatch.setattr(memory_budget, "own_memory",
+                        lambda: 0 if memory_falls.is_set() else TREE_BUDGET)
+
+    def draw(name: str) -> None:
+        def told_ahead(ahead: int) -> None:
+            if name == "second":
+                second_ahead.append(ahead)
+
+        with image_turn(340 * MB, on_wait=told_ahead,
+                        on_memory_wait=lambda held, allowed, left: waited.set()):
+            drawn.append((name, memory_budget.HEAVY.count("image", waiting=False)))
+
+    first = threading.Thread(target=draw, args=("first",))
+    first.start()
+    assert waited.wait(60), "the image never waited for the memory"
+    second = threading.Thread(target=draw, args=("second",))
+    second.start()
+    deadline = time.monotonic() + 60
+    while memory_budget.EXPORTS.count("image", waiting=True) < 1:
+        assert time.monotonic() < deadline, "the second export never queued"
+        time.sleep(0.01)
+
+    @bounded_cache(max_entries=2, max_bytes=MB)
+    def visitors_table(n: int) -> np.ndarray:
+        return np.arange(n)
+
+    # No timing: were the lane held, this call would block until the memory falls, which only
+    # this thread can make happen (the test would hang, then fail on the thread joins below).
+    assert memory_budget.HEAVY.used == 0 and memory_budget.HEAVY.count("image", waiting=True) == 0
+    assert visitors_table(5).sum() == 10
+    assert drawn == [] and first.is_alive()
+    memory_falls.set()
+    first.join(60)
+    second.join(60)
+    assert drawn == [("first", 1), ("second", 1)]  # each drew holding the lane, in turn
+    assert second_ahead and second_ahead[0] == 1
+    assert memory_budget.HEAVY.used == 0 and memory_budget.EXPORTS.used == 0
 
 
 def test_a_turn_takes_from_the_caches_what_is_over_the_budget_and_no_more(monkeypatch):

@@ -1,7 +1,7 @@
 """Slide files (the tour or a deck as a PDF or a ZIP) on the public entry, serve.py, while other
 visitors use it: the process tree (the server and its Chromium) stays within its 700 MB of
-unique memory, a visitor's page is not held up behind a file, and files asked for at once are
-queued and all arrive.
+unique memory, a visitor's page is not held up behind a file (nor behind one waiting for
+memory), and files asked for at once are queued and all arrive.
 
 The visitors are sessions over a raw websocket (tests/raw_session.py): a browser of their own
 would be memory of this machine, not of the server's tree, and is not needed to press a button.
@@ -10,6 +10,7 @@ would be memory of this machine, not of the server's tree, and is not needed to 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 
 import numpy as np
@@ -17,6 +18,8 @@ import psutil
 import pytest
 
 from benchmarks.export_cost import TreeSampler
+from locales import message
+from server.memory_budget import BUDGET_VARIABLE, MEMORY_WAIT_S
 from tests import browser_support
 from tests.conftest import ARTIFACTS, find_chromium
 from tests.raw_session import (
@@ -29,7 +32,7 @@ from tests.raw_session import (
     run_async,
     timed_open,
 )
-from ui.tour import TOUR, encode_deck
+from ui.tour import TOUR, Slide, encode_deck
 
 pytestmark = [pytest.mark.browser, pytest.mark.long]
 
@@ -138,3 +141,52 @@ def test_a_3d_slide_is_photographed_with_its_scene_drawn(server):
     chart = np.asarray(image.crop((200, 250, 1720, 950)), dtype=int)  # under the title and line
     coloured = int(((chart.max(axis=2) - chart.min(axis=2)) > 60).sum())
     assert coloured > 2000, coloured  # the sums' orange and the words' blue, not a white page
+
+
+@pytest.fixture(scope="module")
+def crowded_server() -> Iterator[str]:
+    """serve.py told its tree may hold 100 MB (PE_TREE_BUDGET_MB): more than the server holds
+    already, so every export waits for memory that never falls, as on a host whose idle memory
+    ordinary use has raised."""
+    find_chromium()
+    ARTIFACTS.mkdir(exist_ok=True)
+    process, url = browser_support.start_streamlit(
+        "serve.py", ARTIFACTS / "slide-files-crowded.log", env={BUDGET_VARIABLE: "100"})
+    try:
+        yield url
+    finally:
+        browser_support.stop(process)
+
+
+def test_an_export_waiting_for_memory_holds_no_visitors_page_up(crowded_server):
+    """Visitors first: a slide file waiting for the server's memory waits in the exports' own
+    queue and says so; meanwhile another visitor's new heatmap (a cache miss, in the visitors'
+    lane) runs to its end, and the file is still waiting after it: the file's menu, read as it
+    arrives, says "waiting" after the visitor's page ended, and no "refused" before (had the
+    file held the lane, the visitor's page would have run only after the file was refused)."""
+    url = crowded_server
+    slides = (Slide("heatmap", {"d_model": "64", "positions": "50"}),)
+    code = encode_deck(slides)
+    waiting = message("export_queue.waiting_memory", "en", what="PDF", held=0, allowed=0,
+                      seconds=0).split("(")[0]
+    refused = message("export_queue.failed_memory", "en", what="PDF", allowed=0, waited=0,
+                      retry=0).split(":")[1].split(" 0 ")[0]  # "... memory stayed above"
+
+    async def scenario() -> tuple[str, list[str]]:
+        async with RawSession(url, "tour", first_slide_query(slides, code)) as exporter:
+            await exporter.open()
+            await exporter.press("tour_file_pdf")
+            said = await exporter.until_text(waiting)
+            reading = asyncio.create_task(exporter.until_text(refused, timeout=MEMORY_WAIT_S * 2))
+            await asyncio.to_thread(timed_open, url, "heatmap", "d_model=126&positions=333")
+            ended = time.monotonic()
+            while not reading.done() and exporter.arrived[-1] <= ended:
+                await asyncio.sleep(0.05)  # the menu's next word, whichever it is
+            reading.cancel()
+            return said, [text for text, at in zip(exporter.texts, exporter.arrived, strict=True)
+                          if at > ended]
+
+    said, after = run_async(scenario())
+    assert "at most" in said and " s more" in said, said  # the wait is stated
+    assert after and waiting in after[0], (
+        f"the visitor's page ended only after the file was refused, behind its wait: {after}")

@@ -34,7 +34,13 @@ from figures.common import (
     without_notes,
 )
 from figures.contrast import ensure_contrast
-from server.memory_budget import HEAVY, ServerBusyError, image_turn
+from server.memory_budget import (
+    MEMORY_WAIT_S,
+    RETRY_AFTER_S,
+    ServerBusyError,
+    exports_waiting,
+    image_turn,
+)
 from server.run_slots import run_slot_lent
 from ui import follow, plotly_react
 from ui.i18n import current_language, presenting, t
@@ -151,6 +157,12 @@ def _ask_for_image(job_key: str, kind: str) -> None:
     st.session_state.setdefault(job_key, kind)
 
 
+def busy_message(what: str, busy: ServerBusyError) -> str:
+    """Why an export was refused (its memory never came), and when to ask again."""
+    return t("export_queue.failed_memory", what=what, allowed=busy.allowed // 2**20,
+             waited=round(MEMORY_WAIT_S), retry=RETRY_AFTER_S)
+
+
 def _draw_in_turn(printable: go.Figure, kind: str, status) -> bytes:
     """`kind` of `printable`, drawn in its turn of the process's heavy work
     (server.memory_budget.image_turn: first come first served, alone), `status` saying
@@ -165,11 +177,12 @@ def _draw_in_turn(printable: go.Figure, kind: str, status) -> bytes:
         status.update(label=t("export_queue.waiting", what=label, ahead=ahead) if ahead
                       else t("export_queue.waiting_computation", what=label))
 
-    def memory(held: int, allowed: int) -> None:
+    def memory(held: int, allowed: int, seconds_left: float) -> None:
         if not visitor_connected():
             raise _VisitorGoneError
         status.update(label=t("export_queue.waiting_memory", what=label,
-                              held=round(held / 2**20), allowed=round(allowed / 2**20)))
+                              held=round(held / 2**20), allowed=round(allowed / 2**20),
+                              seconds=max(0, round(seconds_left))))
 
     def drawing(seconds: float) -> None:
         if not visitor_connected():
@@ -183,7 +196,7 @@ def _draw_in_turn(printable: go.Figure, kind: str, status) -> bytes:
         finally:
             # Chromium stays for the next image in the queue; with none waiting, its memory goes
             # back to the system (within this turn: it is counted until it has gone).
-            if HEAVY.count("image", waiting=True) == 0:
+            if exports_waiting("image") == 0:
                 close_browser_when_idle()
 
 
@@ -269,8 +282,8 @@ def export_menu(fig: go.Figure, *, key: str, name: str, table: TableExport | Non
             data = _draw_in_turn(printable, job, status)
     except _VisitorGoneError:
         return  # nobody to tell
-    except ServerBusyError:  # the server's memory left no room for Chromium: not drawn
-        st.session_state[note_key] = t("export_queue.failed_timeout", what=what)
+    except ServerBusyError as busy:  # the server's memory left no room for Chromium: not drawn
+        st.session_state[note_key] = busy_message(what, busy)
     except ImageExportError as error:
         reasons = {"timeout": t("export_queue.failed_timeout", what=what),
                    "figure": t("export_queue.failed_figure", what=what)}

@@ -47,7 +47,7 @@ from ui.text import (
     SLIDE_ROW,
     SLIDE_TITLE,
     collect_explanations,
-    escape_markdown,
+    markdown_text,
     plain_text,
     slide_line,
 )
@@ -342,7 +342,7 @@ def play() -> None:
         if number > count:
             raise ValueError(number)
     except ValueError:
-        notices.append(t("tour.slide_notice", value=escape_markdown(current["slide"][:20]),
+        notices.append(t("tour.slide_notice", value=current["slide"][:20],
                          count=count))
         number = 1
     slide = slides[number - 1]
@@ -380,8 +380,8 @@ def play() -> None:
     if presenter:
         _presenter_view(slides, number, code)
         return
-    for notice in state.pop("_tour_notices", None) or notices:
-        st.warning(notice, icon=":material/warning:")
+    for notice in state.pop("_tour_notices", None) or notices:  # they quote the link's text
+        st.warning(markdown_text(notice), icon=":material/warning:")
     if code:
         _deck_editor(slides, number)
     with st.sidebar:
@@ -537,8 +537,8 @@ def _deck_editor(slides: tuple[Slide, ...], number: int) -> None:
             view = slide.settings.get("view")
             label = f"{index + 1}. {title}" + (f" · {option_label(view)}" if view else "")
             with st.container(key=f"pe-deck-slide-{index}"):
-                st.markdown(f"**{escape_markdown(label)}**" if index + 1 == number
-                            else escape_markdown(label))
+                st.markdown(f"**{markdown_text(label)}**" if index + 1 == number
+                            else markdown_text(label))
                 with st.container(horizontal=True, gap="small"):
                     st.button(":material/arrow_upward:", key=f"deck_up_{index}",
                               disabled=index == 0, help=t("tour.up"),
@@ -658,7 +658,7 @@ def _file_menu(code: str, slides: tuple[Slide, ...]) -> None:
     )
     from server.memory_budget import ServerBusyError, image_turn
     from server.run_slots import run_slot_lent
-    from ui.charts import size_text, visitor_connected
+    from ui.charts import busy_message, size_text, visitor_connected
 
     st.subheader(t("tour.file"))
     problem = image_export_problem()
@@ -697,10 +697,10 @@ def _file_menu(code: str, slides: tuple[Slide, ...]) -> None:
             status.caption(t("export_queue.waiting", what=what, ahead=ahead) if ahead
                            else t("export_queue.waiting_computation", what=what))
 
-        def memory(held: int, allowed: int) -> None:
+        def memory(held: int, allowed: int, seconds_left: float) -> None:
             still_there()
             status.caption(t("export_queue.waiting_memory", what=what, held=held // 2**20,
-                             allowed=allowed // 2**20))
+                             allowed=allowed // 2**20, seconds=max(0, round(seconds_left))))
 
         server = _server()
         try:
@@ -728,8 +728,8 @@ def _file_menu(code: str, slides: tuple[Slide, ...]) -> None:
             status.empty()
         except _VisitorGoneError:
             return  # nobody to tell
-        except ServerBusyError:
-            status.warning(t("export_queue.failed_timeout", what=what))
+        except ServerBusyError as busy:
+            status.warning(busy_message(what, busy))
             return
         except ImageExportError as error:
             status.warning(t("export_queue.failed_timeout", what=what)
