@@ -3,8 +3,9 @@ the doors a public demo closes shut by the server itself, before the first visit
 
 Streamlit runs a file defining an ``st.App`` as an ASGI app (uvicorn):
 `server.doors.PublicDoors` sees every request before Streamlit's routes and closes what the app
-does not use; `server.guard.close_doors` and `server.allocator.tune_allocator` run here, at
-import, so that the first session is covered too.
+does not use; `ui.unexpected.show_unexpected` turns any exception of a page or a fragment into a
+notice (the one boundary for the unexpected); `server.guard.close_doors` and
+`server.allocator.tune_allocator` run here, at import, so that the first session is covered too.
 """
 
 from __future__ import annotations
@@ -15,7 +16,12 @@ from starlette.middleware import Middleware
 from server.allocator import tune_allocator
 from server.doors import PublicDoors
 from server.guard import close_doors
+from ui.unexpected import show_unexpected
 
 tune_allocator()  # glibc's arenas and mmap threshold, before any session's thread allocates
 close_doors()
-app = st.App("app.py", middleware=[Middleware(PublicDoors)])
+# What the public entry adds to the app (tests/apps/unexpected_serve.py serves a script of its
+# own with the same). `streamlit run` finds the app by reading this file: `app = st.App(...)`
+# must stay a plain assignment of that call (streamlit/web/server/app_discovery.py).
+PUBLIC = {"middleware": [Middleware(PublicDoors)], "on_script_error": show_unexpected}
+app = st.App("app.py", **PUBLIC)

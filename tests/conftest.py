@@ -20,10 +20,15 @@ from streamlit import config as st_config
 
 from core import minilm
 from tests import browser_support
+from ui.unexpected import GUARD_VARIABLE
 
 # config.toml hides error details from visitors; AppTest reads it too. A failing test should show
 # the real exception, so the tests (only) turn the details back on.
 st_config.set_option("client.showErrorDetails", "full")
+# serve.py turns an unexpected exception into a notice (ui.unexpected): in every server the tests
+# start it re-raises instead, so that a bug still fails its test (tests/test_guard.py serves the
+# boundary itself).
+os.environ[GUARD_VARIABLE] = "reraise"
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"

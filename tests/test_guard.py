@@ -1,17 +1,28 @@
-"""A visitor's websocket "clear_cache" clears their own session state, never the caches every
-visitor shares (server.guard)."""
+"""Streamlit's doors (server.guard): a visitor's websocket "clear_cache" clears their own session
+state, never the caches every visitor shares; a crafted widget value gets a notice. And the one
+boundary for the unexpected (ui.unexpected): any exception of a page, a fragment or a callback
+is a notice and a logged traceback on the public entry, Streamlit's box in the tests."""
 
 from __future__ import annotations
 
 import math
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 import streamlit as st
 from streamlit.runtime.app_session import AppSession
 
+from locales import message
 from server.guard import close_clear_cache
+from tests import browser_support
 from tests.apptest import notices, open_page
+from tests.conftest import ARTIFACTS
+from tests.raw_session import RawSession, run_async
+from ui.unexpected import GUARD_VARIABLE, show_unexpected
 
 calls = []
 
@@ -76,3 +87,62 @@ def test_an_exact_box_given_a_nonfinite_number_says_so_and_keeps_the_slider(sent
     assert at.select_slider(key="d_model").value == 128  # as it was
     at = _exact_box(at).set_value(96).run()
     assert not at.exception and at.select_slider(key="d_model").value == 96
+
+
+# --- the one boundary for the unexpected (ui.unexpected, served by serve.public_app) -------------
+@pytest.fixture(scope="module")
+def guarded_server() -> Iterator[tuple[str, Path]]:
+    """tests/apps/unexpected.py served as serve.py serves the app, the boundary on (the other
+    test servers re-raise): (url, its log)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = ARTIFACTS / f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-unexpected.log"
+    process, url = browser_support.start_streamlit("tests/apps/unexpected_serve.py", log,
+                                                   env={GUARD_VARIABLE: ""})
+    try:
+        yield url, log
+    finally:
+        browser_support.stop(process)
+
+
+def test_an_unexpected_exception_becomes_a_notice_and_a_logged_traceback(guarded_server):
+    """In a page's run, a fragment's rerun and a widget's callback: the page's notice naming the
+    problem, in the place the run stopped; never Streamlit's error box; each one traceback in
+    the server's log. Nothing in the page asked for it: the boundary is the app's own."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    url, log = guarded_server
+
+    async def visit() -> dict[str, RawSession]:
+        seen = {}
+        async with RawSession(url, "", "fail=page") as page:
+            seen["page"] = await page.open()
+        async with RawSession(url, "", "") as fragment:
+            await fragment.open()
+            fragment.texts.clear()
+            await fragment.press("fail")
+            await fragment.run_ends()
+            seen["fragment"] = fragment
+        async with RawSession(url, "", "") as callback:
+            await callback.open()
+            callback.texts.clear()
+            await callback.rerun([WidgetState(id=callback.ids["callback"], bool_value=True)])
+            await callback.run_ends()
+            seen["callback"] = callback
+        return seen
+
+    seen = run_async(visit())
+    notice = message("app.unexpected", "en", problem="\0").split("\0")[0]
+    for where, problem in (("page", "OverflowError"), ("fragment", "ZeroDivisionError"),
+                           ("callback", "KeyError")):
+        said = [text for text in seen[where].texts if text.startswith(notice)]
+        assert said and problem in said[0], (where, seen[where].texts)
+        assert not seen[where].exceptions, (where, seen[where].exceptions)
+    logged = re.sub(r"\x1b\[[0-9;]*m", "", log.read_text(encoding="utf-8"))  # rich's colours
+    assert logged.count("Traceback") == 3, logged[-3000:]
+    assert all(problem in logged for problem in ("OverflowError", "ZeroDivisionError", "KeyError"))
+
+
+def test_the_boundary_reraises_when_the_tests_say_so(monkeypatch):
+    """PE_GUARD=reraise (every other test server): Streamlit's own box, so a bug fails its test."""
+    monkeypatch.setenv(GUARD_VARIABLE, "reraise")
+    assert show_unexpected(ValueError("a bug")) is False
