@@ -21,7 +21,7 @@ from ui.i18n import browser_language, current_language, note_asked_language, pre
 from ui.pages import HOME, PAGES, TOUR_PAGE, app_params
 from ui.params import shorten
 from ui.player import deck_sidebar, slide_file_session
-from ui.text import escape_markdown
+from ui.text import markdown_text
 
 # Presentation mode: bigger type everywhere, the header bar see-through with only its two
 # buttons, faint until pointed at: the sidebar's opener (the page list, the language, the way out
@@ -119,7 +119,7 @@ presenter_window = (navigation.url_path == TOUR_PAGE.url_path
 if not presenting() and not presenter_window:
     share.show_link()  # at the top of every page: the address bar itself (ui/share.py)
 if missing_page:
-    st.warning(t("app.page_not_found", path=escape_markdown(shorten(missing_page, 80))),
+    st.warning(t("app.page_not_found", path=markdown_text(shorten(missing_page, 80))),
                icon=":material/link_off:")  # the visitor's text: shown as typed, never as markup
 # A few page runs at once (server/run_slots.py RUN_SLOTS): each holds its figures while it
 # builds them.

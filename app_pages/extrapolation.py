@@ -18,7 +18,7 @@ from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
 from ui.rope_config import config_row, curves_to_draw, short_label, shown_colours
-from ui.text import escape_markdown, explain
+from ui.text import explain, markdown_text
 
 
 @bounded_cache(max_entries=16, max_bytes=2 * MB, worst_case=[
@@ -118,7 +118,7 @@ def rope_panel(shown: list, override: str | None) -> None:
     show_chart(figure, key="rope_chart",
                name=file_stem("extrapolation-rope", *(c.name for c in shown), override))
     for curves in shown:
-        explain(t("rope-config.extrapolation_text", label=escape_markdown(curves.label),
+        explain(t("rope-config.extrapolation_text", label=markdown_text(curves.label),
                   d_head=curves.d_head, trained=curves.trained_context,
                   target=curves.target_context, pairs=curves.pairs.size,
                   unscaled=int(curves.beyond_unscaled.sum()),
@@ -166,7 +166,7 @@ def rope_row() -> None:
     choice, factor = config_row(controls)
     config_curves, config_problem = curves_to_draw(choice, factor)
     if config_problem:
-        st.warning(escape_markdown(config_problem), icon=":material/warning:")
+        st.warning(markdown_text(config_problem), icon=":material/warning:")
     if choice.unused_factor(factor):
         st.info(t("rope-config.factor_unused", label=short_label(choice.preset),
                   factor=factor))
@@ -174,7 +174,7 @@ def rope_row() -> None:
         st.caption(t("extrapolation.lengths_note", train_length=train_length,
                      target_length=target_length,
                      configs="; ".join(t("extrapolation.lengths_config",
-                                         label=escape_markdown(c.label),
+                                         label=markdown_text(c.label),
                                          trained=c.trained_context, target=c.target_context)
                                        for c in config_curves)))
     bottom_left, bottom_right = st.columns(2, gap="large")

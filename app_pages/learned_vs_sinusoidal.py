@@ -25,7 +25,7 @@ from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
-from ui.text import escape_markdown, explain
+from ui.text import explain, markdown_text
 
 D_MODEL = MINILM_WIDTH  # 384; the sinusoid is built at the same width to compare like with like
 # Two heatmaps a view share one rerun's budget (see core.limits): 256 rows x all 384 columns per
@@ -146,7 +146,7 @@ explain(t("learned-vs-sinusoidal.intro"))
 try:  # its rows, not the model: this module outlives the run (see app_pages/order.py)
     LEARNED_ROWS = cached_minilm().max_positions
 except ModelUnavailableError as error:
-    st.error(escape_markdown(error_text(error, lang, "minilm")), icon=":material/error:")
+    st.error(markdown_text(error_text(error, lang, "minilm")), icon=":material/error:")
     st.info(t("learned-vs-sinusoidal.other_pages_work"), icon=":material/info:")
     controls.stop()
 

@@ -25,7 +25,7 @@ from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
 from ui.plotly_react import clicked_cell
-from ui.text import escape_markdown, explain
+from ui.text import explain, markdown_text
 
 LONGEST = " ".join(["cat"] * (limits.MAX_ORDER_TOKENS - 2))  # the cap: the largest entries
 
@@ -95,7 +95,7 @@ def token_count(sentence: str) -> int:
 try:
     cached_minilm()
 except ModelUnavailableError as error:
-    st.error(escape_markdown(error_text(error, lang, "minilm")), icon=":material/error:")
+    st.error(markdown_text(error_text(error, lang, "minilm")), icon=":material/error:")
     controls.stop()
 sentences = {}
 labels = {"text": t("order.first_sentence"), "other": t("order.second_sentence")}
@@ -182,7 +182,7 @@ def facts_view() -> None:
         st.info(t("order.no_repeat"), icon=":material/info:")
     else:
         same = repeated["learned"]
-        st.subheader(t("order.repeat_heading", token=escape_markdown(same.token),
+        st.subheader(t("order.repeat_heading", token=markdown_text(same.token),
                        first=same.first, second=same.second))
         left, right = st.columns(2)
         left.metric(t("order.attention_gap_learned"), f"{same.attention_gap:.3g}")

@@ -36,7 +36,7 @@ from ui.rope_config import (
     file_parts,
     workbench,
 )
-from ui.text import escape_markdown, explain
+from ui.text import explain, markdown_text
 
 BASE_PRESETS = (10000.0, 500000.0)  # RoFormer and LLaMA 1-2; LLaMA 3
 SECOND_ANCHOR_SHIFT = 1000  # the second query sits this many positions further on
@@ -292,7 +292,7 @@ def config_section() -> None:
     drawn, notices = workbench(controls)
     shown, problems = drawn_curves(drawn)
     for notice in (*notices, *problems):
-        st.warning(escape_markdown(notice), icon=":material/warning:")
+        st.warning(markdown_text(notice), icon=":material/warning:")
     explain(t("rope-config.intro"))
     entries = [entry for entry, _ in shown]
     curves = [each for _, each in shown]
@@ -361,7 +361,7 @@ def difference_charts(shown: list) -> None:
     unpaired = [entry.label for entry, difference in zip(entries, differences, strict=True)
                 if difference.log2_wavelength_ratio is None]
     if unpaired:
-        st.info(t("rope-config.difference_unpaired", labels=escape_markdown(", ".join(unpaired)),
+        st.info(t("rope-config.difference_unpaired", labels=markdown_text(", ".join(unpaired)),
                   d_head=curves[baseline].d_head), icon=":material/info:")
     paired = [entry for entry in others if entry.label not in unpaired]
     show_chart(make_difference_wavelength_figure(curves, differences, colours, baseline,

@@ -39,7 +39,7 @@ from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.plotly_react import clicked_cell
-from ui.text import escape_markdown, explain, page_only, slide_row
+from ui.text import explain, markdown_text, page_only, slide_row
 
 
 # The full table is 40 MB at 64 x 64 patches and d = 1280: it is built inside a cache miss (one
@@ -232,7 +232,7 @@ def patch_control(column) -> tuple[int, int]:
         allowed = t("vit-grid.patch_allowed", last_row=grid_h - 1, last_col=grid_w - 1,
                     grid_h=grid_h, grid_w=grid_w)
         row, col = grid_h // 2, grid_w // 2
-        st.warning(escape_markdown(t(
+        st.warning(markdown_text(t(
             "controls.url_notice", error=error_text(error, lang, "vit-grid", allowed=allowed),
             default=t("vit-grid.patch_default", row=row, col=col))), icon=":material/warning:")
         return row, col

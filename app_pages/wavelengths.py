@@ -26,7 +26,7 @@ from server.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.text import escape_markdown, explain
+from ui.text import explain, markdown_text
 
 # The most curves at the widest table, spread across it: the caches' largest entries.
 MOST_DIMS = tuple(range(0, limits.MAX_D_MODEL, limits.MAX_D_MODEL // MAX_DIMS + 1))
@@ -83,7 +83,7 @@ def dims_control(d_model: int) -> tuple[list[int], str]:
         dims = default_dims(d_model)
         allowed = t("wavelengths.dims_allowed", max_dims=MAX_DIMS, last=d_model - 1,
                     half=d_model // 2, half_next=d_model // 2 + 1)
-        st.warning(escape_markdown(t(
+        st.warning(markdown_text(t(
             "controls.url_notice",
             error=error_text(error, lang, "wavelengths", allowed=allowed),
             default=", ".join(map(str, dims)))), icon=":material/warning:")
@@ -199,7 +199,7 @@ def clocks_section() -> None:
         )
     explain(
         t("wavelengths.clocks_pairs",
-          pairs=escape_markdown(", ".join(str(i) for i in clocks.pairs))),
+          pairs=markdown_text(", ".join(str(i) for i in clocks.pairs))),
         caption=True,
     )
     show_chart(

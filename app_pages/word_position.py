@@ -20,7 +20,7 @@ from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.model import cached_minilm
 from ui.params import shorten
-from ui.text import escape_markdown, explain, page_only
+from ui.text import explain, markdown_text, page_only
 from ui.word_position import settle_choices
 
 MAX_CHIPS = 64  # token chips drawn; the table below lists every token
@@ -106,7 +106,7 @@ with above:
             cached_minilm()
         except ModelUnavailableError as error:
             minilm_available = False
-            st.error(escape_markdown(error_text(error, lang, "minilm")), icon=":material/error:")
+            st.error(markdown_text(error_text(error, lang, "minilm")), icon=":material/error:")
             if embedding == "minilm":
                 stop(t("word-position.without_model"))
     # A width not shown is said replaced only when the visitor chose it (a link, or the slider
@@ -140,7 +140,7 @@ with above:
     try:  # the projection the chart will ask for: one cache entry serves the page and the chart
         word_position = word_view(components_of(controls.current("projection")))
     except InputError as error:  # e.g. a text of characters the tokenizer drops entirely
-        stop(escape_markdown(error_text(error, lang, "word-position")))
+        stop(markdown_text(error_text(error, lang, "word-position")))
     n = len(word_position.tokens)
 
     # --- what convention is on --------------------------------------------------------------------
@@ -168,7 +168,7 @@ with above:
     st.subheader(t("word-position.tokens", n=n))
     if embedding != "article":
         st.caption(t("word-position.sentence_caption",
-                     sentence=escape_markdown(shorten(sentence, 300))))
+                     sentence=markdown_text(shorten(sentence, 300))))
     if word_position.truncated:
         st.warning(
             t("word-position.truncated", total=word_position.total_tokens, n=n,
@@ -180,10 +180,10 @@ with above:
             t("word-position.unknown_tokens", unknown=word_position.unknown_tokens, n=n),
             icon=":material/help:",
         )
-    # One markdown line of badge directives; escape_markdown escapes the brackets too, so a token
+    # One markdown line of badge directives; markdown_text escapes the brackets too, so a token
     # such as "[CLS]" or "]" cannot end its badge early.
     chips = [
-        f":blue-badge[{escape_markdown(token)} · {position}]"
+        f":blue-badge[{markdown_text(token)} · {position}]"
         for token, position in zip(
             word_position.tokens[:MAX_CHIPS], word_position.positions[:MAX_CHIPS], strict=True
         )
@@ -242,7 +242,7 @@ def projection_section() -> None:
     repeat = shown.repeat
     if repeat is not None and projected.method == "contrast":
         # The number the picture is about, beside it: the same word's two inputs, apart.
-        st.markdown(t("word-position.repeat_distance", token=escape_markdown(repeat.token),
+        st.markdown(t("word-position.repeat_distance", token=markdown_text(repeat.token),
                       first=repeat.first, second=repeat.second, distance=repeat.distance,
                       d=shown.d_model, near=repeat.others[0], far=repeat.others[1]))
     if drawn < n:  # what the picture leaves out is said on a slide too (not an aside)
@@ -252,7 +252,7 @@ def projection_section() -> None:
         explain(t("word-position.raw_caption_3d", d=shown.d_model), caption=True)
     elif projected.method == "contrast" and repeat is not None:
         shares = ", ".join(f"{r:.1%}" for r in ratios)
-        explain(t("word-position.contrast_caption", token=escape_markdown(repeat.token),
+        explain(t("word-position.contrast_caption", token=markdown_text(repeat.token),
                   first=repeat.first, second=repeat.second, d=shown.d_model, shares=shares),
                 caption=True)
     else:
@@ -296,7 +296,7 @@ with projection_slot:
 repeated = list(word_position.repeated.items())
 if repeated:
     items = t("word-position.list_separator").join(
-        t("word-position.repeated_item", token=escape_markdown(token),
+        t("word-position.repeated_item", token=markdown_text(token),
           positions=", ".join(map(str, where[:8])))
         + (" …" if len(where) > 8 else "")
         for token, where in repeated[:5]

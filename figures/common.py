@@ -22,11 +22,17 @@ FIGURE_HEIGHT = 520
 
 
 def plot_text(text: str) -> str:
-    """A visitor's text (a config's name, a sentence's token) for plotly, which reads a few HTML
-    tags in every text it draws (<b>, <br>, and <a href="https://..."> as a live link, in a
-    legend, a title, a label or a hover) and decodes entities: its `&` and `<` escaped, so that
-    it is drawn as the characters typed (a lone `>` opens nothing: "8k -> 128k" stays)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;")
+    """A visitor's text (a config's name, a sentence's token) for plotly: the one way such text
+    reaches a figure (titles, axis titles and tick labels, legend names, annotations, hovers).
+    Plotly reads a few HTML tags in every text it draws (<b>, <br>, and <a href="https://...">
+    as a live link) and decodes entities: `&` and `<` are escaped, so that it is drawn as the
+    characters typed (a lone `>` opens nothing: "8k -> 128k" stays). In a hover template `%{x}`
+    is a value: a word joiner (U+2060, invisible) inside each `%{` keeps a typed one as text."""
+    return (text.replace("&", "&amp;").replace("<", "&lt;")
+            .replace("%{", f"%{_WORD_JOINER}{{"))
+
+
+_WORD_JOINER = "\u2060"  # as ui.text's: no width, no line break, drawn by no font
 
 
 def base_layout(fig: go.Figure, title: str, height: int = FIGURE_HEIGHT) -> go.Figure:

@@ -8,6 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from locales import message
+from ui.text import WORD_JOINER
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
@@ -30,8 +31,9 @@ def open_page(script: str, query: dict[str, str] | None = None, timeout: float =
 
 
 def unescape(markdown: str) -> str:
-    """Notices are markdown-escaped (ui.text.escape_markdown): the text a person reads."""
-    return re.sub(r"\\(.)", r"\1", markdown)
+    """Visitor text in markdown is escaped (ui.text.markdown_text: backslashes, and invisible
+    word joiners): the text a person reads."""
+    return re.sub(r"\\(.)", r"\1", markdown).replace(WORD_JOINER, "")
 
 
 def notices(at: AppTest) -> list[str]:

@@ -396,10 +396,11 @@ def figure(at, key: str) -> dict:
 
 
 def table(at):
-    """The config table's numbers (its first row is each config's colour in the charts)."""
+    """The config table's numbers (its first row is each config's colour in the charts), its
+    headers (markdown: ui.text.markdown_text) as a person reads them."""
     value = at.table[0].value
     assert value.index[0] in {message("rope-config.table_colour", lang) for lang in ("en", "zh")}
-    return value.iloc[1:]
+    return value.iloc[1:].rename(columns=unescape)
 
 
 def test_config_view_at_its_defaults():

@@ -48,7 +48,7 @@ from ui.params import (
     TextParam,
     url_value,
 )
-from ui.text import escape_markdown, on_slide, takeaway
+from ui.text import markdown_text, on_slide, takeaway
 
 # A control's help when the page passes none: the catalogue's `<page>.<name>_help`, if any.
 CATALOGUE_HELP: Any = object()
@@ -462,7 +462,7 @@ class PageControls:
             st.rerun()
         self._drop_choices_not_made()
         for notice in self.notices:
-            self._notice_area.warning(escape_markdown(notice), icon=":material/warning:")
+            self._notice_area.warning(markdown_text(notice), icon=":material/warning:")
 
     def _drop_choices_not_made(self) -> None:
         """A choice made in an earlier run and not in this one (another view's) leaves the URL,

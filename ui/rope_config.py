@@ -19,7 +19,6 @@ config is never silently applied to another.
 from __future__ import annotations
 
 import contextlib
-import html
 import json
 from dataclasses import dataclass, replace
 
@@ -61,7 +60,7 @@ from ui.rope_codes import (
     pinned,
     unpack_overlay,
 )
-from ui.text import escape_markdown
+from ui.text import html_text, markdown_text
 
 PASTE_KEY = "pasted_config"  # the text area's key: session state only, never the URL
 _CONTEXT = "_factor_context:"  # + page: what factor (and the config view's fields) belonged to
@@ -281,7 +280,7 @@ def config_table(shown: list[RopeConfigCurves]) -> pd.DataFrame:
         half = curves.pairs.size
         counts = {band: curves.bands.bands.count(band) for band in
                   ("unchanged", "blended", "interpolated", "rescaled")}
-        column = curves.label
+        column = markdown_text(curves.label)  # st.table reads its headers as markdown
         while column in table:  # the same config twice (compared with itself)
             column += " "
         table[column] = [
@@ -541,7 +540,7 @@ def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
     if "factor" in read and (own is not None or unscaled):
         values["factor"] = factor
     elif "factor" not in read and factor != defaults["factor"]:  # kept for another method
-        st.info(t("rope-config.factor_unused", label=escape_markdown(label), factor=factor))
+        st.info(t("rope-config.factor_unused", label=markdown_text(label), factor=factor))
     [fields_row] = controls.view_row(1)
     with fields_row, controls.shown(len(read) > 1, "fields"), st.expander(
             t("rope-config.fields", method=rope_type), icon=":material/tune:"):
@@ -618,13 +617,13 @@ def overlay_row(controls: PageControls, pins: tuple[Pinned, ...], live: Pinned,
         for index, shown in enumerate(drawn):
             swatch = f'<span style="color:{shown.colour};font-size:1.3em">■</span>'
             if index < first:  # the edited config and the one to compare: a key
-                st.html(f'<span class="pe-config-key">{swatch} {html.escape(shown.label)}</span>',
+                st.html(f'<span class="pe-config-key">{swatch} {html_text(shown.label)}</span>',
                         width="content")
                 continue
             with st.container(horizontal=True, gap=None, vertical_alignment="center",
                               width="content"):
                 st.html(swatch, width="content")
-                st.button(escape_markdown(shown.label), icon=":material/close:", type="tertiary",
+                st.button(markdown_text(shown.label), icon=":material/close:", type="tertiary",
                           key=f"unpin_{index - first}", help=t("rope-config.unpin_help"),
                           on_click=_unpin, args=(index - first,))
     with arrange_column, controls.shown(len(drawn) > 1, "arrange"):
@@ -654,7 +653,7 @@ def baseline_row(controls: PageControls, drawn: list[Drawn], notices: list[str])
     with row, controls.shown(differences, "baseline"):
         controls.choice("baseline", t("rope-config.baseline"),
                         help=t("rope-config.baseline_help"),
-                        captions=[entry.label for entry in drawn])
+                        captions=[markdown_text(entry.label) for entry in drawn])
 
 
 PANEL_KEYS = ("config", "compare", "overlay2", "overlay3")  # side by side: each panel's chart key

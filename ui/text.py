@@ -10,13 +10,45 @@ from collections.abc import Iterator
 
 import streamlit as st
 
+# Text a visitor typed (a name, a note, a sentence, a pasted config's field, a URL's value)
+# reaches Streamlit through one function per kind of sink: `markdown_text` where Streamlit reads
+# markdown (st.markdown, captions, alerts, subheaders, widget labels, radio options and
+# captions, buttons, expanders, st.table's headers and cells), `html_text` in st.html. Plotly
+# has its own (figures.common.plot_text). Sinks that show text as it is (a text box's value, a
+# select box's options, st.dataframe's canvas) take it unchanged.
+
 # Every character CommonMark (and Streamlit's $...$ LaTeX, :emoji: shortcodes) gives a meaning.
+# export/slide_text.py reads escaped text back with this same set.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&])")
 
+# An invisible character that joins what it stands between (U+2060, WORD JOINER: no width, no
+# line break, drawn by no font).
+WORD_JOINER = "\u2060"
+# Where Streamlit's markdown finds meaning in text that a backslash cannot escape, because it
+# looks at the text after markdown has read it: GFM's autolinks of a bare www. or scheme://
+# and of an e-mail address, `:material/name:` icons, `:streamlit:` and `:emoji:` shortcodes
+# (Streamlit and remark-emoji match them in the text itself), and the arrows and dashes that
+# Streamlit's typography makes of ->, <-, --, >=, <= and ~=. A word joiner at each place
+# breaks the pattern, and the text still reads as typed.
+_LIVE_TEXT = re.compile(
+    r"(?i)(?<=www)(?=\.)"  # www.example.com
+    r"|(?<=:)(?=//)"  # https://example.com
+    r"|(?<=@)(?=\w)"  # someone@example.com
+    r"|(?<=:)(?=[\w+-]+[:/])"  # :material/warning:, :streamlit:, :smile:
+    r"|(?<=[-<>~])(?=[->=])"  # -> <- -- >= <= ~=
+)
 
-def escape_markdown(text: str) -> str:
-    """Backslash-escape markdown: `**x**`, links and HTML then show literally in st.markdown."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+def markdown_text(text: str) -> str:
+    """`text` for a Streamlit sink that reads markdown, shown as the characters typed: markdown
+    and HTML backslash-escaped (`**x**`, `[x](url)`, `<a href>`, `$x$`), and a word joiner
+    where Streamlit would still make a link, an icon or an emoji of the text (`_LIVE_TEXT`)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", _LIVE_TEXT.sub(WORD_JOINER, text))
+
+
+def html_text(text: str) -> str:
+    """`text` for st.html: HTML-escaped (no markdown is read there)."""
+    return html.escape(text)
 
 
 _explanations = threading.local()
@@ -66,7 +98,7 @@ def plain_text(text: str, *, tag: str = "p") -> None:
     markdown at all. Escaping markdown is not enough for Streamlit: it still turns a bare
     ``https://...`` or ``www.`` into a live link and ``:material/warning:`` into an icon."""
     st.html(f'<{tag} class="pe-plain" style="{_PLAIN_STYLE.get(tag, "")}">'
-            f"{html.escape(text)}</{tag}>")
+            f"{html_text(text)}</{tag}>")
 
 
 @contextlib.contextmanager
