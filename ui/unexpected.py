@@ -21,7 +21,7 @@ import streamlit as st
 
 from core._checks import shorten
 from ui.i18n import t
-from ui.text import escape_markdown
+from ui.text import markdown_text
 
 GUARD_VARIABLE = "PE_GUARD"
 
@@ -39,7 +39,7 @@ def show_unexpected(error: Exception) -> bool:
         return False
     problem = shorten(f"{type(error).__name__}: {error}", 160)
     try:
-        st.warning(t("app.unexpected", problem=escape_markdown(problem)),
+        st.warning(t("app.unexpected", problem=markdown_text(problem)),
                    icon=":material/warning:")
     except Exception:  # no page to draw in (a callback between runs): Streamlit's own box
         return False
