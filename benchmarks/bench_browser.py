@@ -525,6 +525,7 @@ RESULT_DOCS = {
     "bench:follow": "docs/performance.md",
     "bench:load": "docs/performance.md",
     "bench:memory": "docs/robustness.md",
+    "bench:slide-cost": "docs/robustness.md",
 }
 
 

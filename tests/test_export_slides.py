@@ -11,6 +11,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from export.slides import SLIDE_DRAW_COST, WEBGL_SLIDE_DRAW_COST, SlideContent, _Content
 from figures.common import presentation_style
+from ui.pages import PAGE_PARAMS
+from ui.params import ChoiceParam
 from ui.tour import MAX_FILE_COST, MAX_SLIDE_COST, TOUR, Slide, file_cost, slide_cost
 
 
@@ -83,6 +85,34 @@ def test_a_slide_costs_one_at_its_pages_defaults_and_more_as_its_sizes_grow():
     # a 64 x 64 grid has (64/14)^2 = 20.9 times the default's patches: 1 + log2(20.9) / 4
     assert slide_cost(Slide("vit-grid", {"grid_h": "64", "grid_w": "64"})) == pytest.approx(
         2.097, abs=1e-3)
+
+
+def test_a_slide_costs_what_its_scene_model_and_words_add():
+    """What benchmarks/slide_cost.py measured, as the parameters declare it: a 3-D scene about
+    doubles a slide, the model adds a little, and so does each word of a long sentence; thirty
+    3-D MiniLM slides of a long sentence cost more than a file may (each once cost 1)."""
+    minilm = {"embedding": "minilm", "encoding": "learned"}
+    plain = slide_cost(Slide("word-position", minilm))
+    scene = slide_cost(Slide("word-position", {**minilm, "projection": "3-D"}))
+    long = slide_cost(Slide("word-position", {**minilm, "projection": "3-D",
+                                              "sentence": " ".join(["word"] * 400)}))
+    assert 1 < plain < scene < long <= MAX_SLIDE_COST
+    assert scene >= 2 * slide_cost(Slide("word-position", {}))
+    assert file_cost([Slide("word-position", {**minilm, "projection": "3-D"})] * 30) > (
+        MAX_FILE_COST)
+    # the model reads at most MAX_TOKENS words: more words cost no more
+    assert long == slide_cost(Slide("word-position", {**minilm, "projection": "3-D",
+                                                       "sentence": " ".join(["w"] * 990)}))
+
+
+def test_every_declared_cost_names_one_of_its_parameters_values():
+    """A ChoiceParam's `work` is keyed by its own choices (a misspelt value would cost nothing);
+    every page's parameter that costs is on a page a slide can show."""
+    for page, params in PAGE_PARAMS.items():
+        for spec in params:
+            if isinstance(spec, ChoiceParam):
+                assert {value for value, _ in spec.work} <= set(spec.choices), (page, spec)
+                assert all(cost > 0 for _, cost in spec.work), (page, spec)
 
 
 def test_thirty_slides_at_the_largest_sizes_cost_more_than_a_file_may():

@@ -24,6 +24,7 @@ from tests import browser_support
 from tests.conftest import ARTIFACTS, find_chromium
 from tests.raw_session import (
     HEAVY_DECK,
+    LONG_SENTENCE,
     Bystander,
     RawSession,
     ask_for_pdf,
@@ -98,11 +99,19 @@ def test_files_asked_for_at_once_are_queued_and_all_arrive(server):
     assert bystander.seconds and max(bystander.seconds) <= VISITOR_S, bystander.seconds
 
 
-def test_a_deck_too_costly_to_draw_is_refused_saying_so(server):
-    """Thirty slides at the largest sizes would hold the server's one slide file for minutes:
-    the menu says what they cost and what a file may, its buttons disabled."""
+# Thirty 3-D MiniLM slides of a long sentence: each once cost 1 (only sizes counted), now what
+# its scene and its model take (ui.tour.slide_cost).
+THREE_D_MINILM = Slide("word-position", {"embedding": "minilm", "encoding": "learned",
+                                         "projection": "3-D", "sentence": LONG_SENTENCE})
+
+
+@pytest.mark.parametrize("slides", [HEAVY_DECK * 3, (THREE_D_MINILM,) * 30],
+                         ids=["largest-sizes", "3d-minilm"])
+def test_a_deck_too_costly_to_draw_is_refused_saying_so(server, slides):
+    """Thirty slides at the largest sizes, or thirty 3-D scenes of the model's vectors, would
+    hold the server's one slide file for minutes: the menu says what they cost and what a file
+    may, its buttons disabled."""
     url, _ = server
-    slides = HEAVY_DECK * 3
     code = encode_deck(slides)
 
     async def visit() -> RawSession:

@@ -84,6 +84,14 @@ _SIMILARITY_D_MODEL = 1024
 _SIMILARITY_POSITIONS = 4096
 # MiniLM's learned position table: 512 rows.
 _LEARNED_ROWS = 512
+# What a slide's settings add to its cost (ui.tour.slide_cost; a slide at its page's defaults
+# costs 1), from benchmarks/slide_cost.py (docs/robustness.md): seconds per slide of a PDF on
+# serve.py against the built-in tour's. A 3-D scene (WebGL on the server's CPU) took about twice
+# a default slide; MiniLM's vectors ~0.3 more; a sentence of 62 or of 2,000 characters no more
+# than one of six words, within the noise: each word past the default's still counts a little.
+SCENE_WORK = 1.0
+MODEL_WORK = 0.3
+WORD_WORK = 0.002
 
 HOME = PageInfo("app_pages/home.py", ":material/home:", "")
 
@@ -149,20 +157,25 @@ PAGES: tuple[PageInfo, ...] = checked((
     )),
     # --- word-position, learned-vs-sinusoidal -------------------------------------------------
     PageInfo("app_pages/word_position.py", ":material/text_fields:", "word-position", (
-        TextParam("sentence", "The cat sat on the mat"),  # the article's sentence
-        ChoiceParam("embedding", "article", EMBEDDINGS),
+        # The article's sentence. What a slide costs (ui.tour.slide_cost) is measured in
+        # benchmarks/slide_cost.py: a word more is within its noise, 3-D is WebGL drawn on the
+        # server's CPU, the model is read and run.
+        TextParam("sentence", "The cat sat on the mat", work_per_word=WORD_WORK),
+        ChoiceParam("embedding", "article", EMBEDDINGS, work=(("minilm", MODEL_WORK),)),
         ChoiceParam("encoding", "learned", ENCODINGS),  # article: its own P
         LAYOUT_PARAM,
         D_MODEL_PARAM,  # the random preset's width (article: 2, MiniLM: 384)
         BoolParam("scale", False),  # x sqrt(d_model) before adding (the paper; not BERT)
-        ChoiceParam("projection", "2-D", ("2-D", "3-D")),  # the values are a contract (links)
+        # The values are a contract (links).
+        ChoiceParam("projection", "2-D", ("2-D", "3-D"), work=(("3-D", SCENE_WORK),)),
         IntParam("seed", 0, 0, 2**31 - 1),  # random word vectors and the PCA's random_state
         BoolParam("bert_input", False),  # MiniLM: LayerNorm(W + P + T_0) instead of W + P
         BoolParam("special_tokens", True),  # MiniLM: [CLS] ... [SEP], as BERT sees a sentence
     )),
     PageInfo("app_pages/order.py", ":material/swap_horiz:", "order", (
-        TextParam("text", "The cat sat on the mat"),  # the articles' sentence
-        TextParam("other", "The mat sat on the cat"),  # the same words in another order
+        # The articles' sentence, and the same words in another order: the model reads both.
+        TextParam("text", "The cat sat on the mat", work_per_word=WORD_WORK),
+        TextParam("other", "The mat sat on the cat", work_per_word=WORD_WORK),
         IntParam("layer", 1, 1, NUM_LAYERS),  # the attention shown: layer and head, 1-based
         IntParam("head", 1, 1, NUM_HEADS),
         # NoPE's random sentences (core.nope): their length and their vectors' width.

@@ -150,6 +150,9 @@ class ChoiceParam:
     name: str
     default: str
     choices: tuple[str, ...]
+    # What choosing a value adds to a slide's cost (ui.tour.slide_cost), measured against a
+    # slide at its page's defaults (benchmarks/slide_cost.py): a 3-D scene, the model.
+    work: tuple[tuple[str, float], ...] = ()
 
     @property
     def allowed(self) -> str:
@@ -201,6 +204,9 @@ class TextParam:
     # For text that is a code (the RoPE view's pinned configs): raises ValueError saying why a
     # value is not one; a value it refuses is refused like any other (a notice naming it).
     check: Callable[[str], object] | None = None
+    # What each word past the default's adds to a slide's cost (ui.tour.slide_cost): text a model
+    # reads, counted up to the words a model reads (core.word_position.MAX_TOKENS).
+    work_per_word: float = 0.0
 
     @property
     def allowed(self) -> str:

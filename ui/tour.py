@@ -22,16 +22,18 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
 
 from core._checks import shorten
+from core.word_position import MAX_TOKENS
 from locales import LANGUAGES, Lang, LocalizedError
 from ui.codec import pack, unpack
 from ui.pages import HOME, MAX_DECK_LENGTH, MAX_DECK_SLIDES, PAGE_PARAMS, takeaway_key
-from ui.params import IntParam, ParamError, url_value
+from ui.params import ChoiceParam, IntParam, ParamError, TextParam, url_value
 
 MAX_NOTE = 120  # characters of a slide's note: one line on a slide
 # What drawing a slide file may cost (`file_cost`): a slide at its page's defaults costs 1, one at
-# sizes far past them up to MAX_SLIDE_COST (a slide of the heatmap at 4096 x 8192 took ~3 times
-# a default one). The built-in tour costs 15; 30 slides at the largest sizes would hold the
-# server's one slide file for minutes, and are refused with the cost said.
+# sizes far past them, with a 3-D scene or the model, up to MAX_SLIDE_COST (`slide_cost`, as the
+# pages' parameters declare it from benchmarks/slide_cost.py). The built-in tour costs 15; 30
+# slides at the largest sizes, or 30 3-D scenes of MiniLM's vectors, would hold the server's one
+# slide file for minutes (a default slide takes ~5 s), and are refused with the cost said.
 MAX_SLIDE_COST = 3.0
 MAX_FILE_COST = 40.0
 _MAX_INFLATED = 16 * 1024  # bytes a deck may inflate to: no zip bomb
@@ -112,14 +114,26 @@ def checked_settings(page: str, settings: dict[str, str]) -> dict[str, str]:
 
 
 def slide_cost(slide: Slide) -> float:
-    """What drawing `slide` costs: 1 at its page's defaults, more as the settings the page's
-    work grows with (widths, counts, the grid: `IntParam.sizes_work`) pass their defaults,
-    log-scaled: 1 + log2(product of value / default) / 4, at most MAX_SLIDE_COST."""
-    growth = 1.0
+    """What drawing `slide` costs, as its page's parameters declare it (ui.pages): 1 at the
+    page's defaults; the sizes the work grows with (widths, counts, the grid:
+    `IntParam.sizes_work`) past their defaults, log-scaled: log2(product of value / default) / 4;
+    plus what a chosen value adds (`ChoiceParam.work`: a 3-D scene, the model) and each word of a
+    text the model reads past its default's (`TextParam.work_per_word`). At most
+    MAX_SLIDE_COST."""
+    growth, extra = 1.0, 0.0
     for spec in PAGE_PARAMS.get(slide.page, ()):
-        if isinstance(spec, IntParam) and spec.sizes_work and spec.name in slide.settings:
-            growth *= max(1.0, spec.parse(slide.settings[spec.name]) / spec.default)
-    return min(MAX_SLIDE_COST, 1 + math.log2(growth) / 4)
+        raw = slide.settings.get(spec.name)
+        if raw is None:
+            continue
+        if isinstance(spec, IntParam) and spec.sizes_work:
+            growth *= max(1.0, spec.parse(raw) / spec.default)
+        elif isinstance(spec, ChoiceParam):
+            work = dict(spec.work)
+            extra += work.get(spec.parse(raw), 0.0) - work.get(spec.default, 0.0)
+        elif isinstance(spec, TextParam) and spec.work_per_word:
+            words = min(len(spec.parse(raw).split()), MAX_TOKENS)
+            extra += max(0, words - len(spec.default.split())) * spec.work_per_word
+    return min(MAX_SLIDE_COST, 1 + math.log2(growth) / 4 + extra)
 
 
 def file_cost(slides: tuple[Slide, ...] | list[Slide]) -> float:
