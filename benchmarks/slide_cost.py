@@ -26,6 +26,7 @@ from tests.raw_session import LONG_SENTENCE, ask_for_pdf, pdf_pages, run_async  
 from ui.tour import TOUR, Slide, encode_deck, slide_cost  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
+ARTIFACTS = ROOT / "test-artifacts"  # the server's log
 REPEAT = 3  # slides of each kind in its deck: the first Chromium start shared by the others
 # A 2,000-character sentence: the text box's limit (core.limits.MAX_TEXT_LENGTH), cut at 512
 # tokens by the model.
@@ -55,7 +56,8 @@ def seconds_per_slide(url: str, slides: tuple[Slide, ...], code: str) -> float:
 
 
 def main() -> None:
-    process, url = browser_support.start_streamlit("serve.py", ROOT / "slide-cost.log")
+    ARTIFACTS.mkdir(exist_ok=True)
+    process, url = browser_support.start_streamlit("serve.py", ARTIFACTS / "slide-cost.log")
     try:
         seconds_per_slide(url, TOUR, "")  # warm: the model read, Chromium's files cached
         unit = seconds_per_slide(url, TOUR, "")  # the built-in tour (code "")
