@@ -8,7 +8,7 @@ export MALLOC_ARENA_MAX ?= 2
 export MALLOC_MMAP_THRESHOLD_ ?= 131072
 
 .PHONY: run test lint bench bench-browser bench-load bench-plotly-react serve-replicas install install-dev \
-	clean
+	clean soak
 
 run: install
 	./scripts/ensure-chromium.sh --optional
@@ -41,6 +41,10 @@ bench-load: install-dev  # 20 browser sessions (2 min), then memory under hostil
 	$(BIN)/python benchmarks/load_proxied.py  # 10 sessions (1 min) through nginx to 2 replicas
 	$(BIN)/python benchmarks/load_memory.py
 	$(BIN)/python benchmarks/hostile_load.py  # serve.py as a host runs it, each attack (~6 min)
+
+soak: install-dev  # an hour of a mixed crowd and issue 52's attacks on serve.py (--short: 2 min)
+	./scripts/ensure-chromium.sh
+	$(BIN)/python benchmarks/soak.py
 
 # N replicas of the app on loopback ports behind nginx on PORT (docs/replicas.md); Ctrl-C stops all.
 N ?= 2
