@@ -95,7 +95,10 @@ def check_base(value: object, name: str = "base") -> float:
     """The wavelength base: a finite number > 1 (the paper uses 10000)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name}={value!r} is not allowed: {name} must be a number > 1")
-    base = float(value)
+    try:
+        base = float(value)
+    except OverflowError:  # an int past every float (10**400): as refused as inf
+        base = math.inf
     if not math.isfinite(base) or base <= 1.0:
         raise ValueError(
             f"{name}={value!r} is not allowed: {name} must be a finite number > 1 "

@@ -155,8 +155,11 @@ def _context(name: str, value: object) -> int:
 
 
 def _factor_list(key: str, value: object, half: int) -> np.ndarray:
-    """LongRoPE's per-pair factors: a list of d_head/2 finite positive numbers, ``(d/2,)``."""
-    allowed = f"a list of {half} numbers (d_head/2), each > 0 and <= {MAX_SCALING_FACTOR:g}"
+    """LongRoPE's per-pair factors: a list of d_head/2 numbers in [1/MAX_SCALING_FACTOR,
+    MAX_SCALING_FACTOR], ``(d/2,)`` (theta_i / f_i: a factor of 1e-320 made it inf)."""
+    least = 1 / MAX_SCALING_FACTOR
+    allowed = (f"a list of {half} numbers (d_head/2), each >= {least:g} and <= "
+               f"{MAX_SCALING_FACTOR:g}")
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
         raise _fail(key, value, allowed)
     if len(value) != half:
@@ -165,7 +168,7 @@ def _factor_list(key: str, value: object, half: int) -> np.ndarray:
         )
     for index, entry in enumerate(value):
         try:
-            _real(key, entry, minimum=0.0, maximum=MAX_SCALING_FACTOR, strict=True)
+            _real(key, entry, minimum=least, maximum=MAX_SCALING_FACTOR)
         except ValueError:
             raise ValueError(
                 f"rope_scaling[{key!r}][{index}]={entry!r} is not allowed: {key} must be "
@@ -307,13 +310,32 @@ def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
     return 0.1 * mscale * math.log(scale) + 1.0
 
 
-def correction_pair(num_rotations: float, d_head: int, base: float, context: int) -> float:
+def _positive(name: str, value: object) -> float:
+    """A number > 0 as a float, inf included (an int past every float is inf): a band edge
+    L / low_freq_factor may be."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0:
+        raise ValueError(f"{name}={value!r} is not allowed: {name} must be a number > 0")
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
+
+
+def correction_pair(num_rotations: float, d_head: int, base: float, context: float) -> float:
     """The (fractional) pair index i whose pair turns `num_rotations` times in `context` positions.
 
     i = (d/2) log_base(context / (2 pi num_rotations)): YaRN's ``find_correction_dim``, which is
-    also the pair whose wavelength is context / num_rotations.
+    also the pair whose wavelength is context / num_rotations. Taken as a difference of logs, so
+    that it is a float for every finite num_rotations > 0 (a beta of 1e-320, subnormal, made
+    context / (2 pi beta) inf, and its ceil an OverflowError); an infinite context (L / a
+    subnormal low_freq_factor) is the pair at +inf.
     """
-    return (d_head * math.log(context / (num_rotations * 2 * math.pi))) / (2 * math.log(base))
+    turns = _positive("num_rotations", num_rotations)
+    if not math.isfinite(turns):
+        raise ValueError(f"num_rotations={num_rotations!r} is not allowed: num_rotations must "
+                         f"be a finite number > 0")
+    log_ratio = math.log(_positive("context", context)) - math.log(turns) - math.log(2 * math.pi)
+    return _check_d_head(d_head) * log_ratio / (2 * math.log(check_base(base)))
 
 
 def yarn_ramp_edges(
@@ -322,7 +344,10 @@ def yarn_ramp_edges(
     """(i_lo, i_hi): YaRN's ramp runs from pair i_lo (unchanged below) to i_hi (interpolated above).
 
     transformers' ``find_correction_range``: floor/ceil when `truncate`, clamped to [0, d - 1].
+    Both are finite for a finite `context` and betas > 0 (`correction_pair`).
     """
+    if not math.isfinite(_positive("context", context)):
+        raise ValueError(f"context={context!r} is not allowed: context must be a finite number > 0")
     low = correction_pair(beta_fast, d_head, base, context)
     high = correction_pair(beta_slow, d_head, base, context)
     if truncate:
@@ -465,6 +490,10 @@ def _compute_longrope_parameters(inputs: RopeInputs) -> ScaledFrequencies:
                              "take it as max_position_embeddings / "
                              "original_max_position_embeddings")
         factor = inputs.max_position_embeddings / context
+    if attention is None and factor > 1.0 and context < 2:  # transformers divides by ln 1 = 0
+        raise ValueError(f"original_max_position_embeddings={context} is not allowed: LongRoPE's "
+                         f"attention factor sqrt(1 + ln s / ln L) needs L >= 2 (or give "
+                         f"attention_factor)")
     if attention is None:
         attention = 1.0 if factor <= 1.0 else math.sqrt(
             1 + math.log(factor) / math.log(context)

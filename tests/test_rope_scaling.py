@@ -451,6 +451,21 @@ def test_yarn_band_edges_are_the_ramp_transformers_uses():
     assert bands.factor == 4.0
 
 
+@pytest.mark.parametrize("beta_slow", [1e-320, 5e-324])
+def test_a_subnormal_beta_slow_ends_the_ramp_at_the_last_pair(beta_slow):
+    """Issue 52: L / (2 pi beta_slow) overflowed to inf and ceil(inf) raised OverflowError. As a
+    difference of logs the pair turning beta_slow times is finite, far past the last pair: the
+    ramp ends at d - 1, as transformers clamps it."""
+    pair = rope_scaling.correction_pair(beta_slow, 128, 1e6, 32768)
+    assert pair == pytest.approx(
+        64 * (math.log(32768 / (2 * math.pi)) - math.log(beta_slow)) / math.log(1e6))
+    low, high = rope_scaling.yarn_ramp_edges(128, 1e6, 32768, 32, beta_slow, True)
+    assert (low, high) == (rope_scaling.yarn_ramp_edges(128, 1e6, 32768, 32, 1, True)[0], 127)
+    inv_freq, _ = rope_scaled_frequencies(128, base=1e6,
+                                          scaling={**QWEN_YARN, "beta_slow": beta_slow})
+    assert np.all(np.isfinite(inv_freq))
+
+
 @given(d_half=st.integers(1, 256), base=st.floats(2.0, 1e7),
        context=st.floats(1.0, 1e7))
 def test_critical_pair_is_the_closed_form(d_half, base, context):
@@ -535,7 +550,12 @@ PHI = {"type": "longrope", "short_factor": [1.0] * 4, "long_factor": [2.0] * 4}
     ({"scaling": {**PHI, "long_factor": [2.0] * 3}, "max_position_embeddings": 8},
      ["long_factor", "3 entries", "4"]),
     ({"scaling": {**PHI, "short_factor": [1.0, 1.0, -1.0, 1.0]}, "max_position_embeddings": 8},
-     ["short_factor'][2]=-1.0", "> 0"]),
+     ["short_factor'][2]=-1.0", ">= 0.000976562"]),
+    # theta_i / 1e-320 is inf: a factor below 1/1024 is refused like one above 1024
+    ({"scaling": {**PHI, "long_factor": [1.0, 1.0, 1e-320, 1.0]}, "max_position_embeddings": 8},
+     ["long_factor'][2]=1e-320", ">= 0.000976562"]),
+    ({"scaling": {**PHI, "factor": 4.0}, "original_max_position_embeddings": 1,
+      "max_position_embeddings": 8}, ["original_max_position_embeddings=1", "L >= 2"]),
     ({"scaling": {**PHI, "short_factor": [1.0, 1.0, float("nan"), 1.0]},
       "max_position_embeddings": 8}, ["short_factor'][2]=nan"]),
     ({"scaling": {**PHI, "short_factor": "1111"}, "max_position_embeddings": 8},
