@@ -202,7 +202,8 @@ class TextParam:
     default: str
     max_length: int = limits.MAX_TEXT_LENGTH
     # For text that is a code (the RoPE view's pinned configs): raises ValueError saying why a
-    # value is not one; a value it refuses is refused like any other (a notice naming it).
+    # value is not one; a value it refuses is refused like any other (a notice naming it), and
+    # so is one whose arithmetic fails (an ArithmeticError: a bug of the check, not a traceback).
     check: Callable[[str], object] | None = None
     # What each word past the default's adds to a slide's cost (ui.tour.slide_cost): text a model
     # reads, counted up to the words a model reads (core.word_position.MAX_TOKENS).
@@ -223,7 +224,7 @@ class TextParam:
         if self.check is not None and value:
             try:
                 self.check(value)
-            except ValueError as error:
+            except (ValueError, ArithmeticError) as error:
                 raise ParamError("params.not_a_code", self, problem=str(error)) from None
         return value
 

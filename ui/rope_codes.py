@@ -34,13 +34,28 @@ MAX_PINNED = 3  # with the config the controls edit: four configs on the same ax
 MAX_NAME = 60  # characters of a config's name: a legend entry
 MAX_PASTED_CODE = 2500  # Phi-3's LongRoPE lists (96 numbers) pack to ~1,300 characters
 MAX_OVERLAY_CODE = 3 * MAX_PASTED_CODE
-_MAX_INFLATED = 16 * 1024  # bytes a code may inflate to: no zip bomb
-_FIELDS = ("head_dim", "rope_theta", "max_position_embeddings", "rope_scaling",
-           "original_max_position_embeddings")
+MAX_INFLATED = 16 * 1024  # bytes a code may inflate to: no zip bomb
+# What each code may hold, one table each (tests/test_fuzz_codes.py fuzzes every entry): a
+# pasted config's RoPE fields in config.json's shape, and an overlay entry's keys (its name, a
+# preset or pasted fields, a method, changed rope_scaling fields).
+PASTED_FIELDS = ("head_dim", "rope_theta", "max_position_embeddings", "rope_scaling",
+                 "original_max_position_embeddings")
+ENTRY_KEYS = ("n", "p", "c", "t", "f")
+# What a check may raise on a stranger's values: ValueError saying which field and why; an
+# ArithmeticError (an overflow core failed to refuse, a bug to fix there) still refuses the code
+# instead of reaching the page.
+_REFUSED = (ValueError, ArithmeticError)
 
 
 class CodeError(ValueError):
     """A code that is not one of this page's (its message says why, in English)."""
+
+    @classmethod
+    def of(cls, error: Exception) -> CodeError:
+        """`error` (one of `_REFUSED`) as a CodeError: a ValueError's message as it is."""
+        if isinstance(error, ArithmeticError):
+            return cls(f"its numbers cannot be computed ({type(error).__name__}: {error})")
+        return cls(str(error))
 
 
 @dataclass(frozen=True)
@@ -83,13 +98,13 @@ def config_from_fields(fields: object, name: str, *,
                        head_dim: int | None = None) -> RopeConfig:
     """The config of RoPE fields in config.json's shape; `head_dim` is the width of fields
     without one (None: they must have one)."""
-    if not isinstance(fields, dict) or not set(fields) <= set(_FIELDS):
-        raise CodeError(f"a config's fields must be an object of {', '.join(_FIELDS)}")
+    if not isinstance(fields, dict) or not set(fields) <= set(PASTED_FIELDS):
+        raise CodeError(f"a config's fields must be an object of {', '.join(PASTED_FIELDS)}")
     try:
         return parse_config(json.dumps(fields), label=name or "Pasted config.json",
                             default_head_dim=head_dim)
-    except ValueError as error:
-        raise CodeError(str(error)) from None
+    except _REFUSED as error:
+        raise CodeError.of(error) from None
 
 
 def pack_pasted(config: RopeConfig, *, head_width: bool = True) -> str:
@@ -106,7 +121,7 @@ def _unpack(code: str, maximum: int, what: str) -> Any:
     if len(code) > maximum:
         raise CodeError(f"the code has {len(code)} characters: at most {maximum}")
     try:
-        return unpack(code, max_inflated=_MAX_INFLATED)
+        return unpack(code, max_inflated=MAX_INFLATED)
     except ValueError:
         raise CodeError(f"it is not {what}") from None
 
@@ -136,26 +151,27 @@ def pinned(name: str, base: RopeConfig, rope_type: str | None,
     try:
         config = base if rope_type is None and not changes else variant(
             base, rope_type or base.rope_type, changes)
-    except ValueError as error:
-        raise CodeError(str(error)) from None
+    except _REFUSED as error:
+        raise CodeError.of(error) from None
     return Pinned(name, preset, fields, rope_type, dict(changes), config)
 
 
 def _entry(entry: object) -> Pinned:
-    if not isinstance(entry, dict) or not set(entry) <= {"n", "p", "c", "t", "f"} or (
+    if not isinstance(entry, dict) or not set(entry) <= set(ENTRY_KEYS) or (
             ("p" in entry) == ("c" in entry)):
         raise CodeError('each config must be {"n": name, "p": preset} or {"n": name, "c": '
                         'fields}, with "t" and "f" for a variant')
     name = clean_name(entry.get("n", ""))
     if "p" in entry:
-        if entry["p"] not in PRESETS:
+        if not isinstance(entry["p"], str) or entry["p"] not in PRESETS:  # a list: unhashable
             raise CodeError(f"{str(entry['p'])[:40]!r} is not a preset: one of "
                             f"{', '.join(PRESETS)}")
         base = PRESETS[entry["p"]]
     else:
         base = config_from_fields(entry["c"], name)
     rope_type = entry.get("t")
-    if rope_type is not None and rope_type not in METHOD_FIELDS:
+    if rope_type is not None and (not isinstance(rope_type, str)
+                                  or rope_type not in METHOD_FIELDS):
         raise CodeError(f"{str(rope_type)[:40]!r} is not a method: one of "
                         f"{', '.join(METHOD_FIELDS)}")
     changes = entry.get("f", {})
