@@ -1,12 +1,12 @@
 r"""Published models' RoPE settings, and a pasted config.json read into the same shape.
 
 Each preset is built from the RoPE fields of the model's Hugging Face ``config.json``, copied
-verbatim into `_PUBLISHED` (the tests' `tests.reference.published_config` gives them back): the
-head width (``head_dim``, ``qk_rope_head_dim`` or ``hidden_size / num_attention_heads``),
-``rope_theta``, ``max_position_embeddings``, a top-level ``original_max_position_embeddings``
-where the config has one (Phi-3), and ``rope_scaling`` exactly as written. `parse_config` reads
-a pasted config.json the same way, so a preset and its config.json parse to the same
-`RopeConfig`.
+verbatim into `_PUBLISHED` (the tests check each preset against a copy of their own,
+tests/published_configs.json): the head width (``head_dim``, ``qk_rope_head_dim`` or
+``hidden_size / num_attention_heads``), ``rope_theta``, ``max_position_embeddings``, a top-level
+``original_max_position_embeddings`` where the config has one (Phi-3), and ``rope_scaling``
+exactly as written. `parse_config` reads a pasted config.json the same way, so a preset and its
+config.json parse to the same `RopeConfig`.
 
 Pasted text is data from a stranger: it is parsed with ``json.loads`` only (never evaluated),
 at most `MAX_CONFIG_CHARS` characters and `MAX_JSON_DEPTH` levels of nesting (checked before

@@ -6,7 +6,11 @@ tests compare `core` against these, never against itself.
 
 from __future__ import annotations
 
+import copy
+import functools
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 
@@ -321,15 +325,27 @@ def pair_at_wavelength(d_head: int, base: float, wavelength: float) -> float:
     return (d_head / 2) * math.log(wavelength / (2 * math.pi), base)
 
 
-# --- RoPE configs: the published config.json fields, verbatim (moved from core.rope_config) ----
+# --- RoPE configs: the published config.json fields, from the tests' own copy ------------------
+PUBLISHED_CONFIGS = Path(__file__).with_name("published_configs.json")
+
+
+@functools.cache
+def _published() -> dict[str, dict]:
+    return json.loads(PUBLISHED_CONFIGS.read_text(encoding="utf-8"))["models"]
+
+
+def published_models() -> dict[str, str]:
+    """Each preset name in tests/published_configs.json and the Hugging Face model id its
+    config.json comes from."""
+    return {name: entry["model"] for name, entry in _published().items()}
+
+
 def published_config(name: str) -> dict:
-    """The RoPE fields of preset `name`'s config.json, verbatim: a fresh, json.dumps-able dict
-    (`core.rope_config._PUBLISHED`, the text the presets are parsed from)."""
-    import copy
-
-    from core.rope_config import _PUBLISHED
-
-    if name not in _PUBLISHED:
+    """The RoPE fields of preset `name`'s config.json as tests/published_configs.json copies
+    them from the model's published file (named there): a fresh, json.dumps-able dict. Written
+    apart from `core.rope_config`, whose presets the tests check against it."""
+    models = _published()
+    if name not in models:
         raise ValueError(f"name={name!r} is not allowed: name must be one of "
-                         f"{', '.join(repr(key) for key in _PUBLISHED)}")
-    return copy.deepcopy(_PUBLISHED[name].config)
+                         f"{', '.join(repr(key) for key in models)}")
+    return copy.deepcopy(models[name]["config"])

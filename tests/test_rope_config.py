@@ -27,7 +27,7 @@ from core.rope_config import (
     rope_config_curves,
     variant,
 )
-from tests.reference import published_config
+from tests.reference import published_config, published_models
 
 # The brief each preset must meet, written out again here (not read from the module).
 EXPECTED = {
@@ -121,8 +121,20 @@ def test_each_preset_equals_transformers_model_config(hf, name):
 
 
 # --- parse_config --------------------------------------------------------------------------------
+def test_the_published_configs_file_names_every_preset_and_its_model():
+    """tests/published_configs.json (the tests' copy of each model's config.json, apart from
+    core's) has exactly the presets, and each preset names the model its file comes from."""
+    models = published_models()
+    assert set(models) == set(PRESETS)
+    for name, model in models.items():
+        assert re.fullmatch(r"[\w.-]+/[\w.-]+", model), model  # a Hub model id
+        assert PRESETS[name].source.startswith(f"{model} config.json"), (name, model)
+
+
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_published_config_json_parses_to_the_preset(name):
+    """Each preset equals what parse_config reads from the published config.json's RoPE fields,
+    as tests/published_configs.json holds them (not the text core parses its presets from)."""
     preset = PRESETS[name]
     text = json.dumps(published_config(name), indent=2)
     parsed = parse_config(text, name=preset.name, label=preset.label, source=preset.source)
