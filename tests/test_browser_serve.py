@@ -170,6 +170,38 @@ def test_a_deeply_nested_code_in_a_link_gets_the_usual_notice(serve_url, page, q
     assert any(notice in text.replace("\\", "") for text in session.texts), session.texts
 
 
+def _subnormal_codes() -> dict[str, str]:
+    """A YaRN config whose beta_slow is 1e-320 (a subnormal: 1 / beta overflows to inf), in the
+    link's fields, as a pinned variant and as pasted fields."""
+    from core.rope_config import PRESETS
+    from ui.codec import pack
+    from ui.rope_codes import rope_fields
+
+    fields = rope_fields(PRESETS["qwen2.5-7b-yarn"])
+    fields["rope_scaling"]["beta_slow"] = 1e-320
+    return {
+        "fields": "view=config&rope_type=yarn&beta_slow=1e-320",
+        "overlay": "view=config&overlay=" + pack([{"n": "v", "p": "qwen2.5-7b-yarn", "t": "yarn",
+                                                   "f": {"beta_slow": 5e-324}}]),
+        "pasted": "view=config&pasted=" + pack(fields),
+    }
+
+
+@pytest.mark.parametrize("where", ["fields", "overlay", "pasted"])
+def test_a_subnormal_rope_value_gets_a_notice_not_an_error(serve_url, where):
+    """A YaRN beta_slow of 1e-320 was divided by (inf) and `math.ceil(inf)` raised: Streamlit's
+    OverflowError box, from the link's field, a pinned variant or pasted fields alike. Now the
+    page runs to its end (the tests' servers re-raise: no boundary hides an exception here)."""
+
+    async def visit() -> RawSession:
+        async with RawSession(serve_url, "rope", _subnormal_codes()[where]) as session:
+            return await session.open()
+
+    session = run_async(visit())
+    assert session.exceptions == [], session.exceptions
+    assert any("wavelength" in text for text in session.texts), session.texts  # the view ran
+
+
 HOSTILE_NAME = '<a href="https://example.com/pwn">click me</a>'
 
 
