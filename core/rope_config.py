@@ -259,6 +259,15 @@ def _head_dim(config: Mapping[str, Any], partial_rotary_factor: object,
     return head
 
 
+# The config.json fields parse_config reads; every other is ignored (tests/test_fuzz_codes.py
+# fuzzes each, and fails if parse_config reads one that is not here).
+CONFIG_KEYS: tuple[str, ...] = (
+    "head_dim", "qk_rope_head_dim", "hidden_size", "num_attention_heads", "partial_rotary_factor",
+    "rope_theta", "max_position_embeddings", "original_max_position_embeddings", "rope_scaling",
+    "rope_parameters",
+)
+
+
 def parse_config(
     text: str, *, name: str = "custom", label: str = "Pasted config.json",
     source: str = "pasted config.json", default_head_dim: int | None = None,
@@ -339,9 +348,18 @@ def override(config: RopeConfig, **changes: Any) -> RopeConfig:
     return replace(config, **top)
 
 
+def _as_float(value: numbers.Real) -> float:
+    """`value` as a float; inf for an int past every float (10**400), which float() refuses."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
+
+
 def _context_value(name: str, value: object) -> int:
+    # the range first: math.isfinite(10**400) raises OverflowError, NaN fails every comparison
     if isinstance(value, bool) or not isinstance(value, int | float) or not (
-        math.isfinite(value) and float(value).is_integer() and 1 <= value <= MAX_CONTEXT
+        1 <= value <= MAX_CONTEXT and float(value).is_integer()
     ):
         raise ValueError(f"{name}={value!r} is not allowed: {name} must be a whole number from "
                          f"1 to {MAX_CONTEXT}")
@@ -586,7 +604,17 @@ def field_value(config: RopeConfig, name: str) -> float | bool | None:
     value = (config.rope_scaling or {}).get(name)
     if value is None:
         return FIELD_DEFAULTS[name]
-    return value if isinstance(value, bool) else float(value)
+    # A field the config's method does not read was never checked (transformers ignores it), yet
+    # a control starts from it: true or false for truncate, else a finite number.
+    if name == "truncate" or isinstance(value, bool):
+        if name != "truncate" or not isinstance(value, bool):
+            raise ValueError(f"rope_scaling[{name!r}]={value!r} is not allowed: {name} must be "
+                             + ("true or false" if name == "truncate" else "a finite number"))
+        return value
+    if not isinstance(value, numbers.Real) or not math.isfinite(_as_float(value)):
+        raise ValueError(f"rope_scaling[{name!r}]={value!r} is not allowed: {name} must be a "
+                         f"finite number")
+    return float(value)
 
 
 def variant(config: RopeConfig, rope_type: str, fields: Mapping[str, Any]) -> RopeConfig:
