@@ -124,6 +124,6 @@ if missing_page:
 # A few page runs at once (server/run_slots.py RUN_SLOTS): each holds its figures while it
 # builds them.
 # Once the page has run, its controls are finished (ui.controls.page_run).
-slide_file_session()  # the slide file's own session (ui/player.py): not kept, plain charts
+slide_file_session()  # the slide file's own session (ui/player/): not kept, plain charts
 with run_slot(), page_run():
     navigation.run()

@@ -9,7 +9,7 @@ in turn with every visitor's work):
    shared, bounded caches, one cache miss at a time like any visitor's, while no Chromium
    runs; what the page sends is read for the slide's content (`SlideContent`): the slide's
    title (the takeaway, or the deck's note) and its charts' figures, as the slide layout
-   shows them (ui/player.py: the page's furniture and `ui.text.page_only` parts left out).
+   shows them (ui/player/: the page's furniture and `ui.text.page_only` parts left out).
 2. `photograph_slide`: in the slide's turn of the heavy work (server.memory_budget.image_turn,
    alone), the images' Chromium (export.chromium) lays the content out on a white 1920 x 1080
    page of its own, plotly.js and the app's font and nothing else (~260 MB at the largest

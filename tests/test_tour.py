@@ -192,8 +192,9 @@ def test_a_view_carrying_pinned_and_pasted_configs_travels_in_a_deck():
 def test_a_view_too_long_for_a_deck_stays_out_and_says_so(monkeypatch):
     from tests.apptest import open_page
     from ui import player
+    from ui.player import deck
 
-    monkeypatch.setattr(player, "MAX_DECK_LENGTH", 20)  # any view's deck is longer
+    monkeypatch.setattr(deck, "MAX_DECK_LENGTH", 20)  # any view's deck is longer
     at = open_page("app_pages/heatmap.py", {"d_model": "64"})
     at.button(key="deck_add").click().run()
     assert player.MY_DECK not in at.session_state or not at.session_state[player.MY_DECK]
