@@ -4,7 +4,8 @@
 changed figure is a new element, and the browser builds a new chart on a new DOM node
 (`Plotly.newPlot`). This element's id is its key alone (Streamlit's bidi components use the key
 as their identity), so a rerun with a new figure reaches the same element: its JavaScript
-(`plotly_react.js`) calls `Plotly.react` on the same div, which updates what changed.
+(ui/chart/, ES modules by job, `element.js` the entry) calls `Plotly.react` on the same div, which
+updates what changed.
 
 What it keeps from `st.plotly_chart` (ui/charts.py `show_chart` chooses between them):
 
@@ -22,7 +23,7 @@ Clicks: a page that passes `on_click` hears of a click on a point (the element's
 trigger; `clicked_point` reads it), as st.plotly_chart's point selection would tell it. The
 element also carries the page's slider drags the server follows (its "follow" trigger,
 ui/follow.py) and previews live states while a slider is dragged or a point hovered
-(plotly_react.js).
+(ui/chart/live.js).
 Not kept: box and lasso selections (unused here); Streamlit's fullscreen wrapper (the
 modebar's button opens the same kind of layer, made here, Escape closes it); the element
 container's `stPrintGraphic` class (Streamlit's print styles for charts); st.plotly_chart's
@@ -32,16 +33,18 @@ plotly.js is the installed plotly package's own `package_data/plotly.min.js`, ne
 app runs offline). Neither it nor the element's code is inlined in the component (a component's
 JavaScript travels in every render's message): both are copied into the app's `static/` folder
 when the app starts (Streamlit's static file serving, `server.enableStaticServing` in
-.streamlit/config.toml, serves them at `app/static/...`, named with plotly.js's version and the
-code's hash), and the page loads each once: the component's inline JavaScript is a small
-loader that preloads plotly.js and imports the code, which adds plotly.js with a `<script>`
-tag. A browser keeps both in its cache: Streamlit's static route sends no Cache-Control
-(and answers every request in full, gzipped anew), so the copies are dated 2000-01-01, and a
-browser then keeps them fresh for a tenth of that age (heuristic freshness, RFC 9111 §4.2.2):
-their names change with their content, as Streamlit's own hashed bundles, which it marks
-immutable for a year. Dated by the copy, a fresh server's 4.8 MB came again with every page
-load for its first hours. Each render sends the figure's JSON as bytes, after one line of
-settings. A rerun that resends an unchanged figure (same theme, same width) leaves the chart as
+.streamlit/config.toml, serves them at `app/static/...`): plotly.js named with its version, the
+element's modules in one folder named with a hash of them all (`pe-chart-<hash>/`, so that a page
+imports them all from one version, never old and new mixed after a deploy). The page loads each
+once: the component's inline JavaScript is a small loader (plotly_react_loader.js, its CSS
+plotly_react.css) that preloads plotly.js and imports the entry module, which adds plotly.js with
+a `<script>` tag. A browser keeps them all in its cache: Streamlit's static route sends no
+Cache-Control (and answers every request in full, gzipped anew), so the copies are dated
+2000-01-01, and a browser then keeps them fresh for a tenth of that age (heuristic freshness,
+RFC 9111 §4.2.2): their names change with their content, as Streamlit's own hashed bundles,
+which it marks immutable for a year. Dated by the copy, a fresh server's 4.8 MB came again with
+every page load for its first hours. Each render sends the figure's JSON as bytes, after one line
+of settings. A rerun that resends an unchanged figure (same theme, same width) leaves the chart as
 it is drawn, a zoom included, as st.plotly_chart does.
 
 The element is used only where it can work: a browser session of `streamlit run` (not AppTest,
@@ -61,6 +64,7 @@ import logging
 import math
 import os
 import re
+import shutil
 import sys
 import threading
 import time
@@ -87,7 +91,12 @@ DEFAULT_ON = True
 ENV_SWITCH = "PE_PLOTLY_REACT"
 
 PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
-CHART_JS = Path(__file__).with_suffix(".js")  # the element's code (drawn with Plotly.react)
+# The element's code: ES modules (every .js file there is served), `CHART_ENTRY` the one the loader
+# imports; the loader and the element's CSS, which the component carries, beside this file.
+CHART_DIR = Path(__file__).with_name("chart")
+CHART_ENTRY = "element.js"
+LOADER_JS = Path(__file__).with_name("plotly_react_loader.js")
+ELEMENT_CSS = Path(__file__).with_suffix(".css")
 STATIC_FOLDER = "static"  # Streamlit serves <main script's folder>/static at app/static/
 _lock = threading.Lock()
 
@@ -98,55 +107,88 @@ def plotly_js_version() -> str:
     return get_plotlyjs_version()
 
 
+def chart_modules() -> list[Path]:
+    """The element's modules, by name."""
+    return sorted(CHART_DIR.glob("*.js"))
+
+
+def chart_folder(modules: Sequence[Path]) -> str:
+    """The name of the folder `modules` are served in: a hash of all of them, names and
+    contents, so that a change to any one is a new folder."""
+    digest = hashlib.sha256()
+    for path in modules:
+        content = path.read_bytes()
+        digest.update(f"{path.name}\n{len(content)}\n".encode() + content)
+    return f"pe-chart-{digest.hexdigest()[:12]}"
+
+
 @cache
 def static_files() -> dict[str, Path]:
-    """The files served from static/: their names and where they come from. plotly.js is named
-    with its version and the element's code with a hash of it (a new version is a new address,
-    so no browser keeps an old one from its cache)."""
-    chart = hashlib.sha256(CHART_JS.read_bytes()).hexdigest()[:12]
+    """The files served from static/: their paths there ("/"-separated) and where they come from.
+    plotly.js is named with its version, and the element's modules go into one folder named by
+    `chart_folder` (a new version is a new address, so no browser keeps an old one from its
+    cache, nor imports one module of it beside another's)."""
+    modules = chart_modules()
+    folder = chart_folder(modules)
     return {f"plotly-{plotly_js_version()}.min.js": PLOTLY_JS,
-            f"pe-plotly-react-{chart}.js": CHART_JS}
+            **{f"{folder}/{path.name}": path for path in modules}}
 
 
-def _url(prefix: str) -> str:
-    name = next(name for name in static_files() if name.startswith(prefix))
+def _url(name: str) -> str:
     return f"app/{STATIC_FOLDER}/{name}"
 
 
-# Names this module writes (and so may remove when they are outdated), and no other file.
+def _plotly_url() -> str:
+    return _url(next(name for name in static_files() if name.startswith("plotly-")))
+
+
+def _chart_url() -> str:
+    return _url(next(name for name in static_files() if name.endswith(f"/{CHART_ENTRY}")))
+
+
 _KEEP_OUTDATED_S = 24 * 3600
 # The copies' modification time, sent as Last-Modified (see the module's docstring); their last
-# access time says when a server last started with them.
+# access time (a folder's own) says when a server last started with them.
 SERVED_MTIME = 946_684_800  # 2000-01-01 00:00 UTC
-_OURS = re.compile(r"^(plotly-[0-9A-Za-z.+-]+\.min\.js|pe-plotly-react-[0-9a-f]{12}\.js)$")
+# Names this module writes in static/ (and so may remove when they are outdated), and no other:
+# plotly.js, the element's folder, and the single file the element's code was before it was split.
+_OURS = re.compile(r"^(plotly-[0-9A-Za-z.+-]+\.min\.js|pe-chart-[0-9a-f]{12}"
+                   r"|pe-plotly-react-[0-9a-f]{12}\.js)$")
 
 
 def install_static(static_dir: Path) -> list[Path]:
     """Put `static_files()` into `static_dir`: each file missing or different is written to a
     temporary name and renamed (a concurrent reader never sees half a file), dated SERVED_MTIME
-    and accessed now; other versions of them are removed once unused (not accessed) for a day.
-    Returns their paths; raises OSError when the folder cannot be written."""
+    and accessed now, as is the element's folder; other versions of them are removed once unused
+    (not accessed) for a day. Returns the files' paths; raises OSError when the folder cannot be
+    written."""
     wanted = static_files()
+    tops = {name.split("/")[0] for name in wanted}  # plotly.js, the element's folder
     paths = []
     with _lock:
         for name, source in wanted.items():
             content = source.read_bytes()  # not kept: 4.8 MB a server need not hold
-            target = static_dir / name
+            target = static_dir.joinpath(*name.split("/"))
             paths.append(target)
             if not (target.is_file() and target.stat().st_size == len(content)
                     and target.read_bytes() == content):
-                static_dir.mkdir(parents=True, exist_ok=True)
-                temporary = target.with_name(f".{name}.{os.getpid()}.tmp")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
                 temporary.write_bytes(content)
                 os.replace(temporary, target)
             os.utime(target, (time.time(), SERVED_MTIME))  # in use (see below), dated
+        for top in tops:
+            os.utime(static_dir / top, (time.time(), SERVED_MTIME))
         # Other versions go when no process has started with them for a day: a server still
         # running the previous code (a deployment's overlap, a developer's second server) keeps
         # its files meanwhile.
         for old in static_dir.iterdir():
-            if _OURS.match(old.name) and old.name not in wanted \
+            if _OURS.match(old.name) and old.name not in tops \
                     and time.time() - old.stat().st_atime > _KEEP_OUTDATED_S:
-                old.unlink(missing_ok=True)
+                if old.is_dir():
+                    shutil.rmtree(old, ignore_errors=True)
+                else:
+                    old.unlink(missing_ok=True)
     return paths
 
 
@@ -203,52 +245,16 @@ def available(*, warn: bool = False) -> bool:
     return static_dir is not None and _installed_in(str(static_dir))
 
 
-# The element's JavaScript travels in every render's message, so it is only this loader: the
-# code itself is a module in static/ (plotly_react.js), which the browser imports once per page.
-_LOADER_JS = """
-export default async function (component) {
-  const text = new TextDecoder().decode(component.data);
-  const cut = text.indexOf("\\n");
-  const data = { ...JSON.parse(text.slice(0, cut)), spec: text.slice(cut + 1) };
-  if (!window.__pePlotlyPreload) {  // plotly.js on its way while the code loads
-    window.__pePlotlyPreload = document.createElement("link");
-    Object.assign(window.__pePlotlyPreload, { rel: "preload", as: "script",
-                                              href: new URL(data.src, document.baseURI).href });
-    document.head.appendChild(window.__pePlotlyPreload);
-  }
-  const chart = await import(new URL(data.module, document.baseURI).href);
-  return chart.default({ ...component, data });
-}
-"""
-
-
 @cache
 def _element():
     """The component, registered once per process."""
     return st.components.v2.component(
         "pe_plotly_react",
         html='<div class="pe-plotly-react"><div class="pe-plotly-chart"></div></div>',
-        css=_CSS,
-        js=_LOADER_JS,
+        css=ELEMENT_CSS.read_text(encoding="utf-8"),
+        js=LOADER_JS.read_text(encoding="utf-8"),  # it travels in every render's message
         isolate_styles=False,  # the chart div in the page's DOM, where tests and CSS find it
     )
-
-
-# The chart's box as st.plotly_chart's: full width, and while fullscreen a fixed layer over the
-# page in the theme's background (Streamlit's fullscreen wrapper: padding 0.75rem, 2.875rem on
-# top, z-index 1000050).
-_CSS = """
-.pe-plotly-react { width: 100%; height: 100%; }
-.pe-plotly-react.pe-fullscreen {
-  position: fixed; inset: 0; z-index: 1000050; overflow: auto;
-  background: var(--st-background-color, #fff);
-  padding: 2.875rem 0.75rem 0.75rem 0.75rem; box-sizing: border-box;
-  display: flex; align-items: center; justify-content: center;
-}
-/* top-aligned: no line's descender space under the chart, as tall as st.plotly_chart's */
-.pe-plotly-chart { position: relative; display: inline-block; vertical-align: top;
-                   overflow: hidden; }
-"""
 
 
 def _content_height(figure: dict) -> int:
@@ -349,14 +355,14 @@ def plotly_react_chart(fig: go.Figure, *, key: str, theme: str | None = "streaml
         "config": config or {},
         "theme": theme or "",
         "height": height,
-        "module": _url("pe-plotly-react-"),  # the element's code
-        "src": _url("plotly-"),  # plotly.js
+        "module": _chart_url(),  # the element's code: its entry module
+        "src": _plotly_url(),  # plotly.js
         "clicks": on_click is not None,
         "follows": list(follows),
     }
     payload = json.dumps(settings, separators=(",", ":")).encode() + b"\n" + spec.encode()
     # As tall as the chart drawn: the browser may fit the figure to a phone, taller (its panels
-    # stacked, plotly_react.js `fitToWidth`).
+    # stacked, ui/chart/fit.js `fitToWidth`).
     callbacks: dict[str, Callable[[], None]] = {}
     if on_click is not None:
         callbacks["on_click_change"] = on_click
