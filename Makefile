@@ -17,6 +17,7 @@ run: install
 test: install-dev
 	./scripts/ensure-chromium.sh
 	./scripts/ensure-nginx.sh
+	./scripts/ensure-node.sh  # the chart element's JS unit tests (tests/test_chart_js.py)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
