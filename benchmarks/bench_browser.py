@@ -356,7 +356,7 @@ def measure_drag(page, scenario: Scenario,
     drawn = time.perf_counter() - start
     # A rerun still queued behind the one drawn (a pile-up) shows as a new run within 300 ms:
     # then the drag settles only when that one is drawn. The charts out of the window, drawn a
-    # frame after those in view (ui/plotly_react.js), finish first: they are this run's.
+    # frame after those in view (ui/chart/element.js), finish first: they are this run's.
     page.evaluate(browser_support.CHARTS_DRAWN_JS)
     shown = page.evaluate(signature)
     page.wait_for_timeout(300)

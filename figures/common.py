@@ -118,7 +118,7 @@ def add_live_states(fig: go.Figure, name: str,
                     animate: bool = False) -> go.Figure:
     """Give `fig` what it looks like at each value of control `name` (a slider of the page), so
     that dragging that slider redraws the chart in the browser before the value reaches the
-    server (ui/plotly_react.js, "live controls"): `states` are (value, data update, layout
+    server (ui/chart/live.js, "live states"): `states` are (value, data update, layout
     update, trace indices) as `Plotly.update` takes them. Kept in `layout.meta.live`; the
     caller bounds their size (MAX_LIVE_NUMBERS). The server's run at the released value draws
     the same picture.

@@ -64,7 +64,7 @@ def _rounded(values: np.ndarray) -> list:
 def _as_sent(values: np.ndarray) -> dict:
     """A float array as a figure's JSON carries its numpy arrays (plotly.js's typed array:
     dtype, the bytes in base64, the shape): a state with the figure's own arrays is the
-    figure's picture to the bit (the one drawn: ui/plotly_react.js may apply it at rest)."""
+    figure's picture to the bit (the one drawn: ui/chart/live.js may apply it at rest)."""
     array = np.ascontiguousarray(values)
     spec = {"dtype": {"float32": "f4", "float64": "f8"}[str(array.dtype)],
             "bdata": base64.b64encode(array).decode("ascii")}

@@ -244,7 +244,7 @@ def make_halves_figure(
 # --- the selected patch follows the pointer -----------------------------------------------------
 # A chart of the selected patch's maps carries them at other patches as live states of the
 # page's patch box (figures.common.add_live_states), each named "row,col" as the link writes it;
-# ui/plotly_react.js draws the state of the patch under the pointer (`layout.meta.hover`) on
+# ui/chart/hover.js draws the state of the patch under the pointer (`layout.meta.hover`) on
 # every chart that carries it, and the server's figure again when the pointer leaves.
 PATCH_CONTROL = "patch"
 
@@ -271,7 +271,7 @@ def patch_lattice(grid_h: int, grid_w: int, *, row: int, col: int, per_state: in
 
 def _follow_pointer(fig: go.Figure, traces: list[int]) -> go.Figure:
     """The pointer over a cell of `traces` (patch maps: x the column, y the row) previews that
-    patch (ui/plotly_react.js's hover previews)."""
+    patch (ui/chart/hover.js's hover previews)."""
     meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
     fig.layout.meta = {**meta, "hover": {"control": PATCH_CONTROL, "traces": traces,
                                          "text": "{y},{x}"}}

@@ -246,7 +246,7 @@ def make_clock_figure(frames: ClockFrames, *, start: int = 0, lang: Lang = "en",
     fig.update_xaxes(visible=False, range=[cx.min() - 1.4, cx.max() + 1.4])
     fig.update_yaxes(visible=False, range=[cy.min() - 1.6, 1.6], scaleanchor="x", scaleratio=1)
     # The chart element lays the clocks out again with fewer to a row where their labels would
-    # not fit (a phone): ui/plotly_react.js `fitTiles`.
+    # not fit (a phone): ui/chart/tiles.js `fitTiles`.
     fig.update_layout(meta={"tiles": {"count": m, "columns": min(m, per_row),
                                       "dx": CLOCK_DX, "dy": CLOCK_DY}})
     rows = -(-m // per_row)

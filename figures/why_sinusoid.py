@@ -14,7 +14,7 @@ from figures.similarity import CURVE_COLOR
 from figures.wavelengths import make_clock_figure
 from locales import Lang, message
 
-HEIGHT = 480  # the clocks two a row in a third of a laptop page (ui/plotly_react.js fitTiles)
+HEIGHT = 480  # the clocks two a row in a third of a laptop page (ui/chart/tiles.js)
 # No axes drawn: the circles take the width; the slider's room is below the plot, so that a
 # narrow column (drawn with the plot as high as it is wide) keeps them whole.
 _BARE_MARGIN = {"l": 10, "r": 10, "t": 60, "b": 110}

@@ -55,7 +55,7 @@ LABEL_FONT_PX = 17  # the label's size on a slide (the largest it is drawn): box
 PLOT_HEIGHT_PX = 420  # the 2-D plot's height (equal units: the y range sets the scale)
 # On a phone (the chart element's NARROW_WIDTH) the plot is a square ~270 px wide, the labels
 # 12 px (boxes taken as 13 px: room to spare): placed again for it, sent in layout.meta.narrow
-# (ui/plotly_react.js `useNarrow`).
+# (ui/chart/fit.js `useNarrow`).
 NARROW_PLOT_PX = 260
 NARROW_FONT_PX = 13
 

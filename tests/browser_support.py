@@ -71,7 +71,7 @@ CHART_SIGNATURE_JS = """() => {
 }"""
 
 
-# Resolves once every chart element (ui/plotly_react.js) has finished its draws with Plotly.react
+# Resolves once every chart element (ui/chart/element.js) has finished its draws with Plotly.react
 # and none was queued in the two frames after (a resize or new data queues one on the chart's
 # div): true then, false at once when a chart is an st.plotly_chart (it has no queue to wait on).
 # An element still loading (Streamlit's skeleton: a chart element's script not there yet, then
@@ -240,7 +240,7 @@ RAW_PREVIEW_WATCH_JS = """(chart) => {
 }"""
 
 # Installed before a drag: while it lasts, the time of each pointer move and of each chart drawn
-# by a live control (ui/plotly_react.js dispatches "pe-live" on the chart after its update). A
+# by a live control (ui/chart/live.js dispatches "pe-live" on the chart after its update). A
 # chart drawn in a task is painted in the next frame: its time is that frame's (its animation
 # callbacks, before the paint). One drawn in a frame's animation callbacks (Plotly.animate draws
 # there) is painted in that frame: its time is then. (A frame's first callback, registered in

@@ -2,7 +2,7 @@
 draws while a slider is dragged must be the one the server draws when that value is released.
 
 `assert_states_draw_the_servers_figures` applies each state to the figure at the value drawn, as
-ui/plotly_react.js does with `Plotly.update` (plotly.py's `plotly_update` follows the same rules:
+ui/chart/live.js does with `Plotly.update` (plotly.py's `plotly_update` follows the same rules:
 a list value gives trace i its i-th entry), and compares the result with the figure made at the
 state's value, everything but the states themselves.
 """

@@ -1,7 +1,7 @@
 """Live controls in headless Chromium: a view's slider dragged with the mouse, as a person drags
 it (pressed, moved across the track in 20 steps over a second, released), redraws its chart at
 each step before the release, with no script run; on release the value lands in the URL and
-the server draws it (ui/plotly_react.js, figures.common.add_live_states).
+the server draws it (ui/chart/live.js, figures.common.add_live_states).
 
 That each state is the server's picture at that value is checked in Python, chart by chart
 (tests/live_states.py); here, that the browser draws them while the thumb moves."""
@@ -138,7 +138,7 @@ def test_pressing_a_live_sliders_thumb_draws_its_value_as_the_server_did(browser
 
 
 # A live state that gives heatmaps new cells on the figure's colour range is drawn as pictures
-# over them (ui/plotly_react.js, heatmapPictures): the same picture plotly.js draws from the
+# over them (ui/chart/pictures.js): the same picture plotly.js draws from the
 # state's numbers. Categories and a reversed y axis, two panels (order); masked cells and
 # "fast" smoothing (ALiBi); numeric axes with edged cells (the shift matrix); the last of four
 # panels (ViT's RoPE-Mixed head).

@@ -2,7 +2,7 @@
 view collides with another, is cut by the chart's edge or lies under plotly's modebar, and no
 legend scrolls (tests.browser_support.CHART_TEXT_PROBLEMS_JS); a figure's panels side by side are
 stacked in one column there, and side by side again once the screen is wide (the chart element
-fits the figure to its width, ui/plotly_react.js `fitToWidth`)."""
+fits the figure to its width, ui/chart/fit.js `fitToWidth`)."""
 
 from __future__ import annotations
 

@@ -143,7 +143,7 @@ def _muted_text(value, path: str = ""):
 
 def _overflow_allowed(dump: dict) -> dict:
     """st.plotly_chart's dump as the element draws it: tick labels past the chart's edge not
-    measured to be hidden (ticklabeloverflow "allow" in the template, ui/plotly_react.js)."""
+    measured to be hidden (ticklabeloverflow "allow" in the template, ui/chart/figure.js)."""
     template = dump["layout"].setdefault("template", {}).setdefault("layout", {})
     for axis in ("xaxis", "yaxis"):
         template[axis] = {"ticklabeloverflow": "allow", **template.get(axis, {})}

@@ -198,7 +198,7 @@ def test_rotation_figure():
 
 
 # --- live states: what a drag draws before the release is the server's figure at that value -----
-# (tests/live_states.py applies each state as the browser does; ui/plotly_react.js draws them)
+# (tests/live_states.py applies each state as the browser does; ui/chart/live.js draws them)
 def offset_view(n: int, d_model: int, *, offset: int, anchor: int, metric: str = "cosine"):
     """The offset chart as the page makes it at `offset` and `anchor`, with its live states."""
     fig, _, _ = scatter_figure(n, d_model, metric, offset, anchor=anchor, positions=n)

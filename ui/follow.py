@@ -2,7 +2,7 @@
 
 A slider with live states (`figures.common.add_live_states`) moves its charts in the browser.
 Any other slider sends its value on release only, so its charts would stand still while it is
-dragged. Instead, while its thumb is dragged, the browser (ui/plotly_react.js, "following a drag")
+dragged. Instead, while its thumb is dragged, the browser (ui/chart/follow.js)
 sends the value under the pointer as a chart element's "follow" trigger. It sends one value at a
 time: the next goes when the run the last one started has finished, and it is the newest value
 then, so stale values never queue.
