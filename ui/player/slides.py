@@ -66,7 +66,7 @@ PLAYER_PAGE_CSS = f"<style>\n{asset('player-page.css')}</style>"
 # page's furniture is left off the screen, still run (its controls stay bound to the link): its
 # title and headings, prose, formulas and results, tables, captions, the view switcher, the
 # Export menus, `ui.text.page_only` parts, and a column beside the charts with none of its own.
-# Notices stay. The charts' blocks share the window's height (ui/plotly_react.js draws each at
+# Notices stay. The charts' blocks share the window's height (ui/chart/slide.js draws each at
 # its block's height on a slide).
 SLIDE = "pe-slide"
 _CHART = (f':is(.pe-plotly-react, [data-testid="stPlotlyChart"])'
