@@ -24,15 +24,14 @@ from server.cache import MB, bounded_cache
 from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
-from ui.rope_config import (
+from ui.rope_config import config_table, factor_context
+from ui.rope_workbench import (
     PANEL_KEYS,
     Drawn,
     coloured_pairs,
     coloured_table,
-    config_table,
     differences_from,
     drawn_curves,
-    factor_context,
     file_parts,
     workbench,
 )

@@ -31,7 +31,7 @@ from tests.apptest import decode, notices, open_page
 from tests.reference import published_config, rope_self_logit_loop
 from tests.test_rope_config_pages import CONFIG_CHARTS, OVERLAID, chart_keys, figure
 from ui.rope_codes import pack_overlay, pinned
-from ui.rope_config import Drawn, file_parts
+from ui.rope_workbench import Drawn, file_parts
 
 ROPE = "app_pages/rope.py"
 QWEN = PRESETS["qwen2.5-7b-yarn"]

@@ -210,7 +210,7 @@ PAGES: tuple[PageInfo, ...] = checked((
         ChoiceParam("compare", "none", ("none", *PRESETS)),
         # The config's method and each rope_scaling field it reads, as transformers' rope_utils
         # has them (core.rope_config.METHOD_FIELDS). Their defaults here are Llama 3.1's; on
-        # the page each is the chosen config's own (ui/rope_config.py), so that a link carries
+        # the page each is the chosen config's own (ui/rope_workbench.py), so that a link carries
         # only the fields it overrides. 0 for attention_factor, mscale and mscale_all_dim:
         # not set (transformers computes the attention factor from the factor).
         ChoiceParam("rope_type", "llama3", METHODS),
