@@ -7,11 +7,11 @@ import core
 from core import similarity
 from core.limits import DEFAULT_BASE
 from export.files import TableExport
+from figures.common import live_state_values
 from figures.similarity import (
     add_anchor_profile_states,
     add_offset_mark_states,
     add_rotation_view_states,
-    live_state_values,
     make_anchor_profile_figure,
     make_distance_figure,
     make_offset_scatter_figure,

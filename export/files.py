@@ -18,7 +18,6 @@ numpy structured array in .npy (no pickled objects: `np.load` reads it without a
 
 from __future__ import annotations
 
-import base64
 import csv
 import importlib.util
 import io
@@ -32,7 +31,7 @@ import plotly.graph_objects as go
 
 from core.overview import Overview
 from export.chromium import ImageExportError, find_browser  # noqa: F401  (figure_image raises it)
-from figures.common import EXPORT_HEIGHT, EXPORT_WIDTH
+from figures.common import EXPORT_HEIGHT, EXPORT_WIDTH, array_of
 
 ImageFormat = Literal["png", "svg"]
 MAX_PNG_SCALE = 4  # 7680 x 4320 pixels: a 4K slide, twice over
@@ -107,18 +106,6 @@ def close_browser_when_idle() -> None:
     CHROMIUM.close_when_idle()
 
 
-def _array(values) -> np.ndarray | None:
-    """A trace's data as numpy: lists, numpy arrays, or plotly's base64 typed arrays
-    ({dtype, bdata, shape}, as a figure read back from its JSON holds them)."""
-    if values is None:
-        return None
-    if isinstance(values, dict) and "bdata" in values:
-        array = np.frombuffer(base64.b64decode(values["bdata"]), dtype=np.dtype(values["dtype"]))
-        shape = values.get("shape")
-        return array.reshape([int(n) for n in str(shape).split(",")]) if shape else array
-    return np.asarray(values)
-
-
 def _heatmap_only(fig: go.Figure) -> go.Heatmap | None:
     traces = list(fig.data)
     if len(traces) == 1 and isinstance(traces[0], go.Heatmap):
@@ -129,12 +116,12 @@ def _heatmap_only(fig: go.Figure) -> go.Heatmap | None:
 def _column(values, count: int) -> list:
     if values is None:
         return [None] * count
-    return _array(values).ravel().tolist() if not isinstance(values, str) else [values]
+    return array_of(values).ravel().tolist() if not isinstance(values, str) else [values]
 
 
 def _axis_values(values, count: int) -> np.ndarray:
     """A heatmap's x or y: given, or 0 .. count-1 as plotly draws it."""
-    return np.arange(count) if values is None else _array(values)
+    return np.arange(count) if values is None else array_of(values)
 
 
 def figure_rows(fig: go.Figure) -> tuple[list[str], list[tuple]]:
@@ -144,7 +131,7 @@ def figure_rows(fig: go.Figure) -> tuple[list[str], list[tuple]]:
     for index, trace in enumerate(fig.data):
         name = trace.name if getattr(trace, "name", None) else f"trace {index}"
         if isinstance(trace, go.Heatmap):
-            z = _array(trace.z).astype(float)
+            z = array_of(trace.z).astype(float)
             x = _axis_values(trace.x, z.shape[1])
             y = _axis_values(trace.y, z.shape[0])
             rows += [(name, x[j].item(), y[i].item(), z[i, j].item())
@@ -154,7 +141,7 @@ def figure_rows(fig: go.Figure) -> tuple[list[str], list[tuple]]:
         y = getattr(trace, "y", None)
         if x is None and y is None:  # polar, pie ...: r and theta
             x, y = getattr(trace, "theta", None), getattr(trace, "r", None)
-        present = [_array(v) for v in (x, y) if v is not None]
+        present = [array_of(v) for v in (x, y) if v is not None]
         count = max((np.atleast_1d(v).size for v in present), default=0)
         z = getattr(trace, "z", None)  # scatter3d
         xs, ys, zs = _column(x, count), _column(y, count), _column(z, count)
@@ -230,7 +217,7 @@ def figure_csv(fig: go.Figure) -> bytes:
     writer = csv.writer(out)
     heatmap = _heatmap_only(fig)
     if heatmap is not None:
-        z = _array(heatmap.z).astype(float)
+        z = array_of(heatmap.z).astype(float)
         x = _axis_values(heatmap.x, z.shape[1])
         y = _axis_values(heatmap.y, z.shape[0])
         writer.writerow(["y \\ x", *map(_label, x.tolist())])
@@ -247,7 +234,7 @@ def figure_npy(fig: go.Figure) -> bytes:
     """The numbers behind the figure as a .npy file (`np.load` reads it, no pickle)."""
     heatmap = _heatmap_only(fig)
     if heatmap is not None:
-        array = _array(heatmap.z)
+        array = array_of(heatmap.z)
     else:
         columns, rows = figure_rows(fig)
         fields = []

@@ -1,4 +1,6 @@
-"""What every figure shares: the diverging scale and the base layout."""
+"""What every figure shares: the diverging scale and the base layout, live states (what a
+dragged slider draws before the server does), typed arrays (plotly's {dtype, bdata, shape}: the
+one encoder and decoder), the slides' and exports' styles."""
 
 from __future__ import annotations
 
@@ -6,9 +8,11 @@ import base64
 import functools
 import json
 import re
+from collections.abc import Callable
 
 import numpy as np
 import plotly.graph_objects as go
+from _plotly_utils.utils import to_typed_array_spec
 from plotly.subplots import make_subplots
 
 from figures.contrast import ensure_contrast
@@ -108,6 +112,7 @@ def arrow_trace(start: np.ndarray, end: np.ndarray, *, color: str, width: float 
     )
 
 
+# --- Live states: what a dragged slider draws in the browser before the server does ---------
 # Numbers a figure's live states may carry in all (`add_live_states`): ~0.4 MB of JSON at most
 # (the order page at its 64 tokens: 147,000, 15 MB more allocated per run: none sent there).
 MAX_LIVE_NUMBERS = 40_000
@@ -144,18 +149,6 @@ def add_live_states(fig: go.Figure, name: str,
     return fig
 
 
-def typed_array(values: np.ndarray) -> dict:
-    """`values` (float32 or float64, any shape) as plotly.js's typed array ({dtype, bdata,
-    shape}), the form plotly.py gives a figure's numpy arrays: a live state's numbers arrive
-    bit for bit as the server's figure draws them (a hover's 4th decimal included), in ~5.3
-    bytes a float32 instead of ~9 as rounded JSON text."""
-    array = np.asarray(values)
-    dtype = "<f4" if array.dtype == np.float32 else "<f8"
-    array = np.ascontiguousarray(array, dtype=dtype)
-    return {"dtype": dtype[1:], "bdata": base64.b64encode(array.tobytes()).decode("ascii"),
-            "shape": ", ".join(str(n) for n in array.shape)}
-
-
 def live_values(lowest: int, highest: int, *, drawn: int, per_state: int,
                 most: int = 101) -> list[int]:
     """The values from `lowest` to `highest` a figure carries live states for, when each state
@@ -168,6 +161,100 @@ def live_values(lowest: int, highest: int, *, drawn: int, per_state: int,
         return []
     spaced = np.rint(np.linspace(lowest, highest, count)).astype(int).tolist()
     return sorted({*spaced, min(max(drawn, lowest), highest)})
+
+
+State = tuple[dict, dict, list[int]]  # a Plotly.update: data, layout, trace indices
+# MAX_LIVE_NUMBERS' unit in JSON: its 40,000 numbers are ~0.4 MB.
+BYTES_PER_NUMBER = 10
+
+
+def state_weight(state: State) -> int:
+    """A state's weight in MAX_LIVE_NUMBERS' numbers: its JSON over BYTES_PER_NUMBER (a
+    state's texts count too, not its numbers alone)."""
+    text = json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+    return len(text.encode()) // BYTES_PER_NUMBER + 1
+
+
+def heaviest_state(state: Callable[[int], State], low: int, high: int, drawn: int) -> int:
+    """The weight of a control's states: it varies with the value (its numbers' digits, a zoom
+    cut at an end), the heaviest of the ends and the middle stands for all. The drawn one may
+    weigh more (the figure's own arrays): one state, left out."""
+    values = {low, (low + high) // 2, high} - {drawn} or {drawn}
+    return max(state_weight(state(value)) for value in values)
+
+
+def add_states_within_budget(
+    fig: go.Figure, controls: dict[str, tuple[Callable[[int], State], int, int, int]], *,
+    fixed: dict[str, list[int]] | None = None, animate: bool = False,
+) -> go.Figure:
+    """Give `fig` live states for each control, name -> (its state at a value, lowest,
+    highest, drawn), within MAX_LIVE_NUMBERS in all: those of `fixed` at the values given
+    (chosen with another chart's), the others sharing the rest evenly, a control whose every
+    value fits in less than its share leaving the rest to the others. A control that cannot
+    have two states has none: its chart follows on release."""
+    weights = {name: heaviest_state(*control) for name, control in controls.items()}
+    budget = MAX_LIVE_NUMBERS
+    for name, values in (fixed or {}).items():
+        if values:
+            add_live_states(fig, name, [(value, *controls[name][0](value)) for value in values],
+                            animate=animate)
+            budget -= len(values) * weights[name]
+    free = [name for name in controls if name not in (fixed or {})]
+    sizes = {name: high - low + 1 for name, (_, low, high, _) in controls.items()}
+    by_need = sorted(free, key=lambda name: sizes[name] * weights[name])
+    for index, name in enumerate(by_need):
+        state, low, high, drawn = controls[name]
+        fits = max(budget, 0) // (len(by_need) - index) // weights[name]
+        # Short of all of them, one fewer: the drawn value may come on top of the spaced ones.
+        count = sizes[name] if fits >= sizes[name] else fits - 1
+        values = live_values(low, high, drawn=drawn, per_state=weights[name], most=count)
+        if values:
+            add_live_states(fig, name, [(value, *state(value)) for value in values],
+                            animate=animate)
+            budget -= len(values) * weights[name]
+    return fig
+
+
+def live_state_values(fig: go.Figure, name: str) -> list[int]:
+    """The values of control `name` whose states `fig` carries (none: no live states)."""
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    return [int(value) for value in meta.get("live", {}).get(name, {}).get("values", [])]
+
+
+# --- Typed arrays: the one encoder and decoder of plotly's {dtype, bdata, shape} --------------
+def typed_array(values, dtype=None):
+    """`values` (a numpy array or what makes one, as `dtype` if given) as plotly.py writes a
+    figure's numpy arrays: plotly.js's typed array {dtype, bdata[, shape]} (the bytes in base64,
+    the shape for more than one dimension; int64 narrowed), by plotly.py's own writer
+    (`_plotly_utils.utils.to_typed_array_spec`, pinned: tests/test_plotly_internals.py). A live
+    state's numbers then arrive bit for bit as the server's figure draws them (a hover's 4th
+    decimal included), in ~5.3 bytes a float32 instead of ~9 as rounded JSON text. What
+    plotly.py writes as a list (an empty array, an unsupported dtype) comes back as the array.
+    The one encoder: `ui.plotly_react.figure_json` writes every figure's arrays with it."""
+    return to_typed_array_spec(np.asarray(values, dtype=dtype))
+
+
+def array_of(value) -> np.ndarray:
+    """A figure's array as numpy: a typed array ({dtype, bdata[, shape]}, as `typed_array` and
+    plotly.py write it) decoded, a list (or array) as it is. The one decoder (the browser's:
+    ui/chart/typed.js)."""
+    if isinstance(value, dict) and "bdata" in value:
+        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        shape = value.get("shape")
+        return array.reshape([int(n) for n in str(shape).split(",")]) if shape else array
+    return np.asarray(value)
+
+
+def with_arrays(value):
+    """`value` (a figure's JSON as dicts and lists) with every typed array in it decoded
+    (`array_of`)."""
+    if isinstance(value, dict):
+        if "bdata" in value and "dtype" in value:
+            return array_of(value)
+        return {key: with_arrays(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [with_arrays(item) for item in value]
+    return value
 
 
 # Above this many cells a heatmap is drawn as one image, a pixel per cell scaled up by the browser

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import json
 from collections.abc import Callable
 
 import numpy as np
@@ -16,9 +14,14 @@ from figures.common import (
     DIVERGING,
     MAX_LIVE_NUMBERS,
     NEUTRAL,
+    State,
     add_live_states,
+    add_states_within_budget,
     base_layout,
+    heaviest_state,
     live_values,
+    state_weight,
+    typed_array,
 )
 from figures.heatmap import make_pe_heatmap_figure
 from locales import Lang, message
@@ -43,9 +46,6 @@ def _metric_name(metric: str, lang: Lang) -> str:
 
 
 # --- live states (figures.common.add_live_states): what a drag draws before the release ------
-State = tuple[dict, dict, list[int]]  # a Plotly.update: data, layout, trace indices
-# MAX_LIVE_NUMBERS' unit in JSON: its 40,000 numbers are ~0.4 MB.
-BYTES_PER_NUMBER = 10
 
 
 def _rounded(values: np.ndarray) -> list:
@@ -59,71 +59,6 @@ def _rounded(values: np.ndarray) -> list:
     listed = rounded.astype(object)
     listed[rounded == 0] = 0
     return listed.tolist()
-
-
-def _as_sent(values: np.ndarray) -> dict:
-    """A float array as a figure's JSON carries its numpy arrays (plotly.js's typed array:
-    dtype, the bytes in base64, the shape): a state with the figure's own arrays is the
-    figure's picture to the bit (the one drawn: ui/chart/live.js may apply it at rest)."""
-    array = np.ascontiguousarray(values)
-    spec = {"dtype": {"float32": "f4", "float64": "f8"}[str(array.dtype)],
-            "bdata": base64.b64encode(array).decode("ascii")}
-    if array.ndim > 1:
-        spec["shape"] = str(array.shape)[1:-1]  # "32, 32", as plotly.py writes it
-    return spec
-
-
-def _weight(state: State) -> int:
-    """A state's weight in MAX_LIVE_NUMBERS' numbers: its JSON over BYTES_PER_NUMBER (a
-    state's texts count too, not its numbers alone)."""
-    text = json.dumps(state, separators=(",", ":"), ensure_ascii=False)
-    return len(text.encode()) // BYTES_PER_NUMBER + 1
-
-
-def _heaviest(state: Callable[[int], State], low: int, high: int, drawn: int) -> int:
-    """The weight of a control's states: it varies with the value (its numbers' digits, a zoom
-    cut at an end), the heaviest of the ends and the middle stands for all. The drawn one may
-    weigh more (the figure's own arrays): one state, left out."""
-    values = {low, (low + high) // 2, high} - {drawn} or {drawn}
-    return max(_weight(state(value)) for value in values)
-
-
-def _add_states_within_budget(
-    fig: go.Figure, controls: dict[str, tuple[Callable[[int], State], int, int, int]], *,
-    fixed: dict[str, list[int]] | None = None, animate: bool = False,
-) -> go.Figure:
-    """Give `fig` live states for each control, name -> (its state at a value, lowest,
-    highest, drawn), within MAX_LIVE_NUMBERS in all: those of `fixed` at the values given
-    (chosen with another chart's), the others sharing the rest evenly, a control whose every
-    value fits in less than its share leaving the rest to the others. A control that cannot
-    have two states has none: its chart follows on release."""
-    weights = {name: _heaviest(*control) for name, control in controls.items()}
-    budget = MAX_LIVE_NUMBERS
-    for name, values in (fixed or {}).items():
-        if values:
-            add_live_states(fig, name, [(value, *controls[name][0](value)) for value in values],
-                            animate=animate)
-            budget -= len(values) * weights[name]
-    free = [name for name in controls if name not in (fixed or {})]
-    sizes = {name: high - low + 1 for name, (_, low, high, _) in controls.items()}
-    by_need = sorted(free, key=lambda name: sizes[name] * weights[name])
-    for index, name in enumerate(by_need):
-        state, low, high, drawn = controls[name]
-        fits = max(budget, 0) // (len(by_need) - index) // weights[name]
-        # Short of all of them, one fewer: the drawn value may come on top of the spaced ones.
-        count = sizes[name] if fits >= sizes[name] else fits - 1
-        values = live_values(low, high, drawn=drawn, per_state=weights[name], most=count)
-        if values:
-            add_live_states(fig, name, [(value, *state(value)) for value in values],
-                            animate=animate)
-            budget -= len(values) * weights[name]
-    return fig
-
-
-def live_state_values(fig: go.Figure, name: str) -> list[int]:
-    """The values of control `name` whose states `fig` carries (none: no live states)."""
-    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
-    return [int(value) for value in meta.get("live", {}).get(name, {}).get("values", [])]
 
 
 def make_similarity_matrix_figure(
@@ -282,7 +217,7 @@ def add_offset_mark_states(
         return {key: [value] for key, value in drawn.items()}, {}, [marks]
 
     last = positions - 1
-    return _add_states_within_budget(fig, {
+    return add_states_within_budget(fig, {
         "offset": (lambda k: state(k, anchor), -last, last, offset),
         "anchor": (lambda p: state(offset, p), 0, last, anchor),
     }, animate=True)
@@ -343,8 +278,8 @@ def add_anchor_profile_states(
         # The figure's float32 arrays as it sends them (no more bytes than rounded decimals).
         # Trace i takes entry i of each list: the full curve's x (unchanged) is sent too.
         return (
-            {"x": [_as_sent(positions), _as_sent(positions[low:high])],
-             "y": [_as_sent(profile), _as_sent(profile[low:high])],
+            {"x": [typed_array(positions), typed_array(positions[low:high])],
+             "y": [typed_array(profile), typed_array(profile[low:high])],
              "hovertemplate": texts["hover"]},
             {"title.text": texts["title"], "yaxis.title.text": texts["y_title"],
              "annotations[1].text": texts["zoom"], "shapes[0].x0": at, "shapes[0].x1": at,
@@ -352,7 +287,7 @@ def add_anchor_profile_states(
             [0, 1],
         )
 
-    return _add_states_within_budget(fig, {"anchor": (state, 0, n - 1, anchor)})
+    return add_states_within_budget(fig, {"anchor": (state, 0, n - 1, anchor)})
 
 
 def make_distance_figure(
@@ -498,7 +433,7 @@ def add_rotation_view_states(
     def shift_state(k: int) -> State:
         window = window_at(k)  # (size, size)
         # The drawn one as the figure sends it (a float32 array); the others in fewer bytes.
-        z = _as_sent(window.astype(np.float32)) if k == offset else _rounded(window)
+        z = typed_array(window.astype(np.float32)) if k == offset else _rounded(window)
         return ({"z": [z]},
                 {"title.text": _shift_title(k, window.shape[0], d_model, lang)}, [0])
 
@@ -514,7 +449,7 @@ def add_rotation_view_states(
         # The arc in float32 (a thousandth of a pixel; fewer bytes than decimals), the drawn
         # one's the figure's own float64. The ends are exact.
         drawn = (at_anchor, at_offset, at_pair) == (anchor, offset, pair)
-        arc_x, arc_y = (_as_sent(a if drawn else a.astype(np.float32)) for a in (arc_x, arc_y))
+        arc_x, arc_y = (typed_array(a if drawn else a.astype(np.float32)) for a in (arc_x, arc_y))
         return (
             {"x": [arc_x, *([0, x] for x, _ in ends[:2]), [ends[2][0]]],
              "y": [arc_y, *([0, y] for _, y in ends[:2]), [ends[2][1]]],
@@ -527,12 +462,12 @@ def add_rotation_view_states(
     # The offsets both charts preview: as many as M_k's window allows, and at most half of the
     # rotation's budget (weighed at its longest texts). They depend on the offset alone: a
     # change of the anchor or the pair leaves M_k's figure as it was, not drawn again.
-    count = min(MAX_LIVE_NUMBERS // _heaviest(shift_state, -last, last, offset),
-                MAX_LIVE_NUMBERS // 2 // _weight(rotation_state(last, last, d_model // 2 - 1)))
+    count = min(MAX_LIVE_NUMBERS // heaviest_state(shift_state, -last, last, offset),
+                MAX_LIVE_NUMBERS // 2 // state_weight(rotation_state(last, last, d_model // 2 - 1)))
     offsets = live_values(-last, last, drawn=offset, per_state=1, most=count - 1)  # weighed
     if offsets:
         add_live_states(shift, "offset", [(k, *shift_state(k)) for k in offsets])
-    _add_states_within_budget(rotation, {
+    add_states_within_budget(rotation, {
         "anchor": (lambda p: rotation_state(p, offset, pair), 0, last, anchor),
         "offset": (lambda k: rotation_state(anchor, k, pair), -last, last, offset),
         "pair": (lambda i: rotation_state(anchor, offset, i, titles=True), 0, d_model // 2 - 1,

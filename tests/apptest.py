@@ -7,6 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from figures.common import array_of as decode  # noqa: F401  (the one decoder: tests import it)
 from locales import message
 from ui.text import WORD_JOINER
 
@@ -45,21 +46,6 @@ def plotly_figures(at: AppTest) -> list[dict]:
     import json
 
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-
-
-def decode(array: object):
-    """A plotly JSON array: plain lists, or plotly's base64 typed arrays {dtype, bdata, shape}."""
-    import base64
-
-    import numpy as np
-
-    if isinstance(array, dict) and "bdata" in array:
-        values = np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"]))
-        shape = array.get("shape")
-        if shape:
-            values = values.reshape([int(n) for n in str(shape).split(",")])
-        return values
-    return np.asarray(array)
 
 
 def has_cjk(text: str) -> bool:

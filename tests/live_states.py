@@ -9,11 +9,12 @@ state's value, everything but the states themselves.
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Callable
 
 import numpy as np
 import plotly.graph_objects as go
+
+from figures.common import with_arrays
 
 
 def live_states(fig: go.Figure, name: str) -> dict:
@@ -24,26 +25,13 @@ def live_states(fig: go.Figure, name: str) -> dict:
 
 
 def _without_states(fig: go.Figure) -> dict:
-    plain = _decoded(fig.to_dict())
+    plain = with_arrays(fig.to_dict())
     meta = plain.get("layout", {}).get("meta")
     if isinstance(meta, dict):
         meta.pop("live", None)
         if not meta:
             plain["layout"].pop("meta")
     return plain
-
-
-def _decoded(value):
-    """`value` with plotly's typed arrays ({"dtype", "bdata", "shape"}) as numpy arrays."""
-    if isinstance(value, dict):
-        if set(value) >= {"dtype", "bdata"}:
-            array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
-            shape = value.get("shape")
-            return array.reshape([int(n) for n in str(shape).split(",")]) if shape else array
-        return {key: _decoded(v) for key, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_decoded(v) for v in value]
-    return value
 
 
 def _numeric(value) -> bool:

@@ -4,8 +4,6 @@ server makes at that head."""
 
 from __future__ import annotations
 
-import base64
-
 import numpy as np
 import pytest
 
@@ -17,7 +15,7 @@ from figures.alibi import (
     make_alibi_bias_grid_figure,
     make_alibi_head_figure,
 )
-from figures.common import MAX_LIVE_NUMBERS, live_values, typed_array
+from figures.common import MAX_LIVE_NUMBERS, array_of, live_values, typed_array
 from tests.live_states import assert_states_draw_the_servers_figures, live_states
 
 
@@ -45,7 +43,7 @@ def test_alibi_head_states_carry_the_cells_bit_for_bit():
     fig = add_alibi_head_states(make_alibi_head_figure(overview, 0, slopes), overview, slopes,
                                 heads=[1, 5])
     spec = live_states(fig, "head")["updates"][1][0]["customdata"][0]
-    bias = np.frombuffer(base64.b64decode(spec["bdata"]), dtype=spec["dtype"]).reshape(6, 6)
+    bias = array_of(spec)
     assert spec["dtype"] == "f4" and bias[1, 0] == np.float32(-1 / 32)  # head 5: m = 2^-5
     assert bias[5, 0] == np.float32(-5 / 32) and np.isnan(bias[0, 1])  # masked: no cell
 
@@ -73,8 +71,7 @@ def test_typed_array_round_trips_float64_and_keeps_the_shape():
     values = np.arange(6, dtype=np.float64).reshape(2, 3) / 3
     spec = typed_array(values)
     assert (spec["dtype"], spec["shape"]) == ("f8", "2, 3")
-    np.testing.assert_array_equal(
-        np.frombuffer(base64.b64decode(spec["bdata"]), dtype="<f8").reshape(2, 3), values)
+    np.testing.assert_array_equal(array_of(spec), values)
 
 
 def test_alibi_head_states_at_the_pages_sizes_stay_within_the_bound():

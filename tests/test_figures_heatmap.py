@@ -4,7 +4,6 @@ window's live states (`add_zoom_window_states`)."""
 
 from __future__ import annotations
 
-import base64
 import math
 
 import numpy as np
@@ -12,6 +11,7 @@ import plotly.graph_objects as go
 import pytest
 
 import core
+from figures.common import array_of
 from figures.heatmap import (
     FORMULA_HOVER_CELLS,
     FormulaTable,
@@ -126,7 +126,8 @@ def test_zoom_window_state_carries_the_exact_float32_entries():
     assert (layout, traces) == ({}, [0])
     spec = data["z"][0]
     assert (spec["dtype"], spec["shape"]) == ("f4", "4, 4")
-    z = np.frombuffer(base64.b64decode(spec["bdata"]), dtype="<f4").reshape(4, 4)
+    z = array_of(spec)
+    assert z.shape == (4, 4)
     # PE(9..12, 4..7) by the paper's formula, float64: sin at even columns, cos at odd.
     pos = np.arange(9, 13)[:, None]
     dims = np.arange(4, 8)[None, :]

@@ -163,7 +163,8 @@ INTERNALS = [
      "ui.plotly_react.figure_json walks the same dicts to_dict copies, so it writes the same",
      _to_dict_is_built_from_them),
     ("_plotly_utils.utils.to_typed_array_spec(array)",
-     "ui.plotly_react._typed_arrays makes each numpy array the typed array to_dict makes",
+     "figures.common.typed_array (the one encoder, ui.plotly_react._typed_arrays's) writes "
+     "each numpy array as the typed array to_dict makes",
      _typed_array_spec_is_what_to_dict_writes),
     ("_plotly_utils.utils.is_skipped_key",
      "ui.plotly_react._LIST_KEYS: the keys convert_to_base64 does not look under",

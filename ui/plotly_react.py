@@ -77,8 +77,9 @@ import numpy as np
 import plotly
 import plotly.graph_objects as go
 import streamlit as st
-from _plotly_utils.utils import PlotlyJSONEncoder, to_typed_array_spec
+from _plotly_utils.utils import PlotlyJSONEncoder
 
+from figures.common import typed_array
 from ui.follow import on_follow
 
 _LOGGER = logging.getLogger(__name__)
@@ -277,7 +278,8 @@ _LEAVES = frozenset({int, float, str, bool, type(None), np.float32, np.float64, 
 
 def _typed_arrays(value: Any) -> Any:
     """`value` with each numpy array that is a dict's value made the typed array ({dtype,
-    bdata, shape}) plotly.py's `to_dict` makes of it (`convert_to_base64`); an array in a list
+    bdata, shape}) plotly.py's `to_dict` makes of it (`convert_to_base64`; `typed_array`, its
+    writer); an array in a list
     stays one (JSON writes it as a list, as plotly.py does: a slider step's arguments, say).
     Containers are copied only where something changes: the figure is not."""
     if isinstance(value, dict):
@@ -286,7 +288,7 @@ def _typed_arrays(value: Any) -> Any:
             if key in _LIST_KEYS:
                 continue
             if isinstance(item, np.ndarray):
-                new = to_typed_array_spec(item)
+                new = typed_array(item)
             elif isinstance(item, dict | list | tuple):
                 new = _typed_arrays(item)
             else:
