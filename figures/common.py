@@ -215,6 +215,25 @@ def add_states_within_budget(
     return fig
 
 
+def scaled_array(attribute: str, by: float, *, symlog_floor: float | None = None) -> dict:
+    """A state's array made in the browser (ui/chart/live.js, `scaledArray`) from one the figure
+    already carries: the sent figure's `attribute` of the same trace times `by`, then, with
+    `symlog_floor`, its `symlog`; float32, as the server's arrays. A state of one number, where
+    every value's array is one array scaled (ALiBi: head k's bias is m_k / m_h times the drawn
+    head h's): a drag previews every value whatever the array's size."""
+    spec = {"scaled": attribute, "by": float(by)}
+    if symlog_floor is not None:
+        spec["symlog"] = float(symlog_floor)
+    return spec
+
+
+def symlog(values: np.ndarray, floor: float) -> np.ndarray:
+    """-log10(1 + |values| / floor): 0 at 0, one unit per decade beyond `floor` (a symmetric
+    log, linear below `floor`), so values that differ 256-fold each span a visible part of one
+    colour scale. The browser's (ui/chart/live.js) computes the same for a `scaled_array`."""
+    return -np.log10(1.0 + np.abs(values) / floor)
+
+
 def live_state_values(fig: go.Figure, name: str) -> list[int]:
     """The values of control `name` whose states `fig` carries (none: no live states)."""
     meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}

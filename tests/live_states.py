@@ -3,7 +3,8 @@ draws while a slider is dragged must be the one the server draws when that value
 
 `assert_states_draw_the_servers_figures` applies each state to the figure at the value drawn, as
 ui/chart/live.js does with `Plotly.update` (plotly.py's `plotly_update` follows the same rules:
-a list value gives trace i its i-th entry), and compares the result with the figure made at the
+a list value gives trace i its i-th entry; an array the browser makes, `scaled_array`, is made
+here as there), and compares the result with the figure made at the
 state's value, everything but the states themselves.
 """
 
@@ -14,7 +15,7 @@ from collections.abc import Callable
 import numpy as np
 import plotly.graph_objects as go
 
-from figures.common import with_arrays
+from figures.common import symlog, with_arrays
 
 
 def live_states(fig: go.Figure, name: str) -> dict:
@@ -66,6 +67,39 @@ def _assert_close(got, want, path: str, rtol: float) -> None:
         assert got == want, (path, got, want)
 
 
+def previewed(base: go.Figure, name: str, text: str) -> go.Figure:
+    """`base` as the browser draws it while control `name` is at the value `text`: the state
+    of that value applied (ui/chart/live.js)."""
+    states = live_states(base, name)
+    data, layout, traces = states["updates"][states["values"].index(text)]
+    data = {attribute: [_made(value, base.data[traces[j]]) if isinstance(value, dict) else value
+                        for j, value in enumerate(values)] if isinstance(values, list) else values
+            for attribute, values in data.items()}
+    preview = go.Figure(base)
+    preview.plotly_update(restyle_data=data, relayout_data=layout, trace_indexes=traces)
+    return preview
+
+
+def _made(value, trace):
+    """A state's value for `trace` as the browser applies it: a `figures.common.scaled_array`
+    made from the trace's own array as the figure sent it (ui/chart/live.js, scaledArray: in
+    float64, stored as float32), anything else as it is."""
+    if not (isinstance(value, dict) and "scaled" in value):
+        return value
+    scaled = np.asarray(trace[value["scaled"]], dtype=np.float64) * value["by"]
+    if "symlog" in value:
+        scaled = symlog(scaled, value["symlog"])
+    return scaled.astype(np.float32)
+
+
+def assert_state_draws(base: go.Figure, name: str, text: str, want: go.Figure, *,
+                       rtol: float = 1e-3) -> None:
+    """`base` with control `name`'s state of value `text` applied equals `want` (the server's
+    figure at that value), states aside."""
+    _assert_close(_without_states(previewed(base, name, text)), _without_states(want),
+                  f"{name}={text}", rtol)
+
+
 def assert_states_draw_the_servers_figures(
     make: Callable[[object], go.Figure], name: str, drawn: object, *, rtol: float = 1e-3,
     values: list | None = None,
@@ -78,11 +112,6 @@ def assert_states_draw_the_servers_figures(
     assert len(states["values"]) == len(states["updates"]) >= 2, states["values"]
     wanted = states["values"] if values is None else [str(v) for v in values]
     for text in wanted:
-        index = states["values"].index(text)
-        data, layout, traces = states["updates"][index]
-        preview = go.Figure(base)
-        preview.plotly_update(restyle_data=data, relayout_data=layout, trace_indexes=traces)
         value = type(drawn)(float(text)) if isinstance(drawn, (int, float)) else text
-        _assert_close(_without_states(preview), _without_states(make(value)),
-                      f"{name}={text}", rtol)
+        assert_state_draws(base, name, text, make(value), rtol=rtol)
     return states["values"]

@@ -150,7 +150,12 @@ PICTURED = [("/order", "head", "order_attention_chart", 2),
 # hid shown: these figures' heatmaps are opaque).
 DRAW_STATE_JS = """async (gd, value) => {
     const P = window.__pePlotly, live = gd.layout.meta.live[NAME];
-    const [data, layout, traces] = live.updates[live.values.indexOf(value)];
+    // The state as live.js applies it (an array it makes from the figure's, made): its module.
+    const module = performance.getEntriesByType('resource').map(e => e.name)
+        .find(name => /\\/live\\.js$/.test(name));
+    const { madeUpdate } = await import(module);
+    const [data, layout, traces] = madeUpdate(live.updates[live.values.indexOf(value)],
+                                              gd.__pePlotlyReact.sent.data);
     await P.relayout(gd, { images: [] });
     await P.update(gd, { ...data, opacity: 1 }, {}, traces);
     await new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 50)));

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { installFakeCanvas } from "./fake_canvas.mjs";
 
 installFakeCanvas();
-const { frameOf, liveStates, nearestState, shownLayout, withKeepers } =
+const { frameOf, liveStates, madeUpdate, nearestState, scaledArray, shownLayout, withKeepers } =
   await import("../../ui/chart/live.js");
 const { cellEdges, colourScale, paintCells, picturable } = await import("../../ui/chart/pictures.js");
 const { hoverText } = await import("../../ui/chart/hover.js");
@@ -103,4 +103,48 @@ test("cells are coloured as plotly.js colours them: clamped, interpolated, none 
 test("a hovered point names its state: its x and y put in the template", () => {
   assert.equal(hoverText("{y},{x}", { x: 3, y: 7 }), "7,3");
   assert.equal(hoverText(undefined, { x: 12, y: 0 }), "12");
+});
+
+// [[.5, 1], [2, -4]] float32, as plotly.py writes it (typed.test.mjs).
+const F4 = { dtype: "f4", bdata: "AAAAPwAAgD8AAABAAACAwA==", shape: "2, 2" };
+
+test("a scaled array is the sent array times its factor, float32, in the sent shape", () => {
+  const rows = scaledArray({ scaled: "customdata", by: -0.25 }, F4);
+  assert.equal(rows.length, 2);
+  assert.ok(rows[0] instanceof Float32Array);
+  assert.deepEqual(rows.map(row => Array.from(row)), [[-0.125, -0.25], [-0.5, 1]]);
+  // plotly.js's own decoding of a spec (rows, with the spec's bdata, dtype and shape on them)
+  const decoded = Object.assign([new Float32Array([0.5, 1]), new Float32Array([2, -4])],
+                                { bdata: F4.bdata, dtype: "f4", shape: "2,2" });
+  assert.deepEqual(scaledArray({ scaled: "z", by: 2 }, decoded).map(row => Array.from(row)),
+                   [[1, 2], [4, -8]]);
+  // lists (null is JSON's NaN) and a flat list
+  const listed = scaledArray({ scaled: "z", by: 3 }, [[1, null], [0.5, 2]]);
+  assert.deepEqual(Array.from(listed[0]).map(String), ["3", "NaN"]);
+  assert.deepEqual(Array.from(scaledArray({ scaled: "y", by: 0.1 }, [1, 2])),
+                   [Math.fround(0.1), Math.fround(0.2)]);
+  assert.equal(scaledArray({ scaled: "z", by: 2 }, "text"), null);
+  assert.equal(scaledArray({ scaled: "z" }, F4), null);  // no factor
+});
+
+test("a scaled array on a symmetric log: -log10(1 + |x| / floor)", () => {
+  const rows = scaledArray({ scaled: "customdata", by: 1, symlog: 0.5 }, F4);
+  const want = [[0.5, 1], [2, -4]].map(row => row.map(
+    x => Math.fround(-Math.log10(1 + Math.abs(x) / 0.5))));
+  assert.deepEqual(rows.map(row => Array.from(row)), want);
+  assert.ok(Number.isNaN(scaledArray({ scaled: "z", by: 1, symlog: 1 }, [[null]])[0][0]));
+});
+
+test("a state's scaled arrays are made from the sent trace's, the rest kept", () => {
+  const plain = [{ z: [[[1]]] }, { "title.text": "t" }, [0]];
+  assert.equal(madeUpdate(plain, []), plain);  // nothing to make: the update itself
+  const sent = [{ customdata: [[1, 2]] }, { customdata: F4 }];
+  const [data, layout, traces] = madeUpdate(
+    [{ z: [{ scaled: "customdata", by: 2 }], customdata: [{ scaled: "customdata", by: -1 }] },
+     { "title.text": "Head 2" }, [1]], sent);
+  assert.deepEqual(data.z[0].map(row => Array.from(row)), [[1, 2], [4, -8]]);
+  assert.deepEqual(data.customdata[0].map(row => Array.from(row)), [[-0.5, -1], [-2, 4]]);
+  assert.deepEqual([layout, traces], [{ "title.text": "Head 2" }, [1]]);
+  // an array the figure does not hold: no state to draw
+  assert.equal(madeUpdate([{ z: [{ scaled: "x", by: 2 }] }, {}, [0]], sent), null);
 });

@@ -39,6 +39,8 @@ test("grid: rows of a 2-D typed array, nested lists as they are", () => {
   assert.deepEqual(grid(F4).map(row => Array.from(row)), [[0.5, 1], [2, -4]]);
   const nested = [[1, 2], [3, 4]];
   assert.equal(grid(nested), nested);
+  const typedRows = [new Float32Array([1, 2]), new Float32Array([3, 4])];  // plotly.js's decoding
+  assert.equal(grid(typedRows), typedRows);
   assert.equal(grid([1, 2]), null);  // a list of numbers is no grid
   assert.equal(grid(F8), null);  // no shape
   assert.equal(grid({ ...I2, shape: "3, 3" }), null);  // a shape its values do not fill

@@ -5,9 +5,11 @@
 // after the release draws the same picture from the truth. A value between two states sent
 // draws the nearer. A state is drawn one of three ways: as pictures over heatmaps
 // (pictures.js), as an animation of scatter traces (`live.animate`: computed and drawn without
-// the rest), or as a Plotly.update.
+// the rest), or as a Plotly.update. A state may carry, instead of an array, how to make it from one
+// the figure already holds (`scaledArray`: ALiBi's head, one number a state).
 
 import { picturesOf } from "./pictures.js";
+import { decode, grid } from "./typed.js";
 
 const ANIMATE_NOW = { mode: "immediate", transition: { duration: 0 },
                       frame: { duration: 0, redraw: false } };
@@ -63,6 +65,70 @@ export function shownLayout(layout, themeName) {
     ? { ...layout, "title.text": `<b>${title}</b>` } : layout;
 }
 
+// An array of numbers as {values, shape}: a typed array's spec, plotly.js's decoding of one (an
+// array with the spec's bdata, dtype and shape), rows of numbers or a list of them; else null.
+// `null` in a list (JSON's NaN) is NaN.
+function valuesOf(array) {
+  const typed = decode(array);
+  if (typed) return typed;
+  const rows = grid(array);
+  const number = v => (v === null ? NaN : Number(v));
+  if (rows && rows.length) {
+    return { values: rows.flatMap(row => Array.from(row, number)),
+             shape: [rows.length, rows[0].length] };
+  }
+  return Array.isArray(array) && array.every(v => v === null || typeof v === "number")
+    ? { values: array.map(number), shape: [array.length] } : null;
+}
+
+// The array a state makes from `sent` (the array of the same trace and attribute the figure was
+// drawn with) by `spec` ({scaled: attribute, by, symlog?}: figures.common.scaled_array): each
+// value times `by`, then, with `symlog`, -log10(1 + |x| / symlog) (figures.common.symlog);
+// float32, as the server's arrays, in the sent array's shape (a grid's rows); null when `sent`
+// holds no numbers. The server's figure at the value released is the truth (its cells).
+export function scaledArray(spec, sent) {
+  const source = valuesOf(sent);
+  if (!source || typeof spec.by !== "number") return null;
+  const floor = spec.symlog;
+  const out = new Float32Array(source.values.length);
+  for (let i = 0; i < out.length; i++) {
+    const x = source.values[i] * spec.by;
+    out[i] = typeof floor === "number" ? -Math.log10(1 + Math.abs(x) / floor) : x;
+  }
+  if (source.shape.length !== 2) return out;
+  const [rows, columns] = source.shape;
+  return Array.from({ length: rows }, (_, r) => out.subarray(r * columns, (r + 1) * columns));
+}
+
+const isScaled = value => typeof value === "object" && value !== null && !Array.isArray(value)
+  && typeof value.scaled === "string";
+
+// A state's update ([data, layout, traces]) with the arrays it makes (`scaledArray`) made from
+// `sentData` (the figure's traces as drawn); null when one cannot be made.
+export function madeUpdate(update, sentData) {
+  const [data, layout, traces] = update;
+  if (!Object.values(data).some(values => Array.isArray(values) && values.some(isScaled))) {
+    return update;
+  }
+  const made = {};
+  for (const [attribute, values] of Object.entries(data)) {
+    made[attribute] = values.map((value, j) => (isScaled(value)
+      ? scaledArray(value, ((sentData || [])[traces[j]] || {})[value.scaled]) : value));
+    if (made[attribute].some(value => value === null)) return null;
+  }
+  return [made, layout, traces];
+}
+
+// State `index` of `live` as drawn on the figure `sent`: made once per figure sent (a drag comes
+// back over the same states).
+const updatesMade = new WeakMap();
+function updateOf(live, index, sent) {
+  const made = updatesMade.get(live) || new Map();
+  updatesMade.set(live, made);
+  if (!made.has(index)) made.set(index, madeUpdate(live.updates[index], sent && sent.data));
+  return made.get(index);
+}
+
 // A Plotly.update's data ({attribute: [value for each trace]}) as an animation frame's traces
 // ([{attribute: value}, one per trace]).
 export function frameOf(data, traces) {
@@ -84,10 +150,12 @@ export function preview(name, text, warming = false) {
     if (!live || !window.__pePlotly || !gd._fullLayout) continue;
     const index = nearestState(live, text);
     if (index < 0 || state.previewing === `${name}=${index}`) continue;
-    const pictures = !live.animate && picturesOf(gd, state, live, index);
+    const update = updateOf(live, index, state.sent);
+    if (!update) continue;
+    const pictures = !live.animate && picturesOf(gd, state, live, index, update);
     if (warming && (pictures || state.previewing)) continue;
     state.previewing = `${name}=${index}`;
-    const [data, layout, traces] = live.updates[index];
+    const [data, layout, traces] = update;
     // What is drawn is no longer the server's figure: its next draw is not skipped as
     // unchanged, and keeps no trace's arrays where the preview changed traces (a preview of
     // the layout alone leaves them as the server drew them: ALiBi's 64 heads are not

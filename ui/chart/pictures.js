@@ -22,14 +22,15 @@ export function picturable(data, layout, traces) {
 }
 
 // A state's pictures (or null), made once per figure sent (a drag comes back over the same
-// states): `live` is the figure's states of one control, `index` the state's.
+// states): `live` is the figure's states of one control, `index` the state's, `update` its
+// [data, layout, traces] as drawn (live.js: arrays it makes, made).
 const picturesMade = new WeakMap();
-export function picturesOf(gd, state, live, index) {
+export function picturesOf(gd, state, live, index, update) {
   const made = picturesMade.get(live) || new Map();
   picturesMade.set(live, made);
   const opacityOf = trace => (state.hidden && trace in state.hidden ? state.hidden[trace]
                                                                      : gd.data[trace].opacity ?? 1);
-  if (!made.has(index)) made.set(index, heatmapPictures(gd, opacityOf, ...live.updates[index]));
+  if (!made.has(index)) made.set(index, heatmapPictures(gd, opacityOf, ...update));
   return made.get(index);
 }
 

@@ -26,10 +26,12 @@ export function numbers(values) {
   return typed ? Array.from(typed.values) : null;
 }
 
-// Rows of numbers: nested arrays as they are, a two-dimensional typed array's rows (views of
-// its values); else null.
+// Rows of numbers: nested arrays (lists or typed arrays: plotly.js's decoding of a grid) as they
+// are, a two-dimensional typed array's rows (views of its values); else null.
 export function grid(values) {
-  if (Array.isArray(values)) return values.every(Array.isArray) ? values : null;
+  if (Array.isArray(values)) {
+    return values.every(row => Array.isArray(row) || ArrayBuffer.isView(row)) ? values : null;
+  }
   const typed = values && typeof values.shape === "string" ? decode(values) : null;
   if (!typed) return null;
   const [rows, columns] = typed.shape;
