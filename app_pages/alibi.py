@@ -11,7 +11,6 @@ from figures.alibi import (
     make_alibi_reach_figure,
     make_alibi_slopes_figure,
 )
-from figures.common import live_values
 from figures.relative_bias import (
     make_t5_buckets_figure,
     make_t5_matrix_figure,
@@ -176,21 +175,13 @@ def head_section() -> None:
     causal, head = bias_controls()
     slopes = cached_reach(num_heads, positions).slopes
     large = cached_overview(num_heads, positions, causal, LARGE_SIDE)
-    # The chart follows a dragged head slider: every head's cells when they fit in what a
-    # figure may carry, else evenly spaced heads, none when one head alone is too large.
-    cells = large.values[0].size
-    previewed = live_values(1, num_heads, drawn=head, per_state=cells)
     figure = make_alibi_head_figure(large, head - 1, slopes, lang=lang)
     show_chart(
-        add_alibi_head_states(figure, large, slopes, heads=previewed, lang=lang),
+        add_alibi_head_states(figure, head - 1, slopes, lang=lang),  # follows a dragged head
         key="head_chart",
         name=file_stem("alibi-head", f"head{head}", *setting(causal)),
     )
     bias_caption(large.exact, causal)
-    if num_heads > 1 and len(previewed) < num_heads:
-        explain(t("alibi.preview_some", shown=len(previewed), heads=num_heads) if previewed
-                else t("alibi.preview_none", rows=large.values.shape[1],
-                       cols=large.values.shape[2]), caption=True)
 
 
 @st.fragment(key="alibi/reach")

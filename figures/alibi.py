@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -19,7 +18,8 @@ from figures.common import (
     grid_layout,
     grid_refs,
     heatmap_smoothing,
-    typed_array,
+    scaled_array,
+    symlog,
 )
 from locales import Lang, message
 
@@ -36,13 +36,6 @@ def head_colours(slopes: np.ndarray) -> list[str]:
     logs = np.log2(slopes)  # (H,)
     span = float(logs.max() - logs.min()) or 1.0
     return sample_colorscale("Plasma", list(0.85 * (logs.max() - logs) / span))
-
-
-def symlog_bias(bias: np.ndarray, floor: float) -> np.ndarray:
-    """-log10(1 + |bias| / floor): 0 at no penalty, one unit per decade of penalty beyond
-    `floor` (a symmetric log, linear below `floor`), so heads whose slopes differ 256-fold each
-    span a visible part of one colour scale."""
-    return -np.log10(1.0 + np.abs(bias) / floor)
 
 
 MAX_CURVE_POINTS = 512  # points per line of the attention-reach figure
@@ -102,7 +95,7 @@ def make_alibi_bias_grid_figure(
         values = overview.values[h]
         refs = grid_refs(h)
         traces.append(
-            go.Heatmap(z=symlog_bias(values, floor).astype(np.float32), x=x, y=y,
+            go.Heatmap(z=symlog(values, floor).astype(np.float32), x=x, y=y,
                        customdata=values.astype(np.float32),
                        hovertemplate=message("fig.alibi.grid_hover_head", lang, head=h + 1)
                        + hover.replace("%{z", "%{customdata"), coloraxis="coloraxis",
@@ -134,7 +127,7 @@ def make_alibi_bias_grid_figure(
 
 def _bias_colour_axis(overview: Overview, slopes: np.ndarray, lang: Lang, *,
                       short: bool = False) -> dict:
-    """The colour axis every head's bias is drawn on (`symlog_bias` of it, from the steepest
+    """The colour axis every head's bias is drawn on (`symlog` of it, from the steepest
     head's largest penalty in `overview` to 0), its bar labelled with the bias itself: 0 and
     every decade of penalty from 10 m_min. A `short` bar (a one-row grid's, ~100 px) labels
     every second decade."""
@@ -148,10 +141,10 @@ def _bias_colour_axis(overview: Overview, slopes: np.ndarray, lang: Lang, *,
         ticks = [0.0, *ticks[1:][::-1][::2][::-1]]
     colorbar = {
         "title": {"text": message("fig.alibi.bias_colorbar", lang)},
-        "tickvals": [float(symlog_bias(np.float64(t), floor)) for t in ticks],
+        "tickvals": [float(symlog(np.float64(t), floor)) for t in ticks],
         "ticktext": ["0"] + [f"−{-t:g}" for t in ticks[1:]],
     }
-    return {"colorscale": BIAS_SCALE, "cmin": float(symlog_bias(np.float64(lowest), floor)),
+    return {"colorscale": BIAS_SCALE, "cmin": float(symlog(np.float64(lowest), floor)),
             "cmax": 0, "colorbar": colorbar}
 
 
@@ -184,7 +177,7 @@ def make_alibi_head_figure(
     x, y, hover = _bias_hover(overview, lang)
     values = overview.values[head]
     fig = go.Figure(go.Heatmap(
-        z=symlog_bias(values, float(np.min(slopes))).astype(np.float32), x=x, y=y,
+        z=symlog(values, float(np.min(slopes))).astype(np.float32), x=x, y=y,
         customdata=values.astype(np.float32), hovertemplate=hover.replace("%{z", "%{customdata"),
         coloraxis="coloraxis", zsmooth=heatmap_smoothing(values),
     ))
@@ -202,22 +195,26 @@ def make_alibi_head_figure(
                                     slope=float(slopes[head])), height=520)
 
 
-def add_alibi_head_states(fig: go.Figure, overview: Overview, slopes: np.ndarray, *,
-                          heads: Sequence[int], lang: Lang = "en") -> go.Figure:
-    """The enlarged head (`make_alibi_head_figure` of `overview`) at each head of `heads`
-    (1-based; `figures.common.live_values` picks them within MAX_LIVE_NUMBERS), so that dragging
-    the head slider draws it in the browser (`add_live_states`): its cells and its title, the
-    rest (the colour scale included) is the same at every head. The hover's numbers are the
-    server's, on release. None for fewer than two heads."""
-    if len(heads) < 2:
+def add_alibi_head_states(fig: go.Figure, head: int, slopes: np.ndarray, *,
+                          lang: Lang = "en") -> go.Figure:
+    """The enlarged head (`make_alibi_head_figure` at `head`, 0-based) at every head, so that
+    dragging the head slider draws it in the browser (`add_live_states`): its cells and its
+    title, the rest (the colour scale included) is the same at every head. Head k's bias is
+    m_k / m_h times the drawn head h's (one distance matrix, scaled per head: the block means
+    of an overview too), so a state is that one number (`scaled_array`): the browser scales
+    the figure's own bias (customdata) and colours it as the figure does (`symlog`). Every head
+    at any size (256 x 256 cells a head were 65,536 numbers a state: none was sent). None for
+    one head."""
+    if slopes.size < 2:
         return fig
     floor = float(np.min(slopes))
+    drawn = float(slopes[head])
     return add_live_states(fig, "head", [
-        (h, {"z": [typed_array(symlog_bias(overview.values[h - 1], floor).astype(np.float32))],
-             "customdata": [typed_array(overview.values[h - 1].astype(np.float32))]},
-         {"title.text": message("fig.alibi.head_title", lang, head=h, slope=float(slopes[h - 1]))},
+        (h + 1, {"z": [scaled_array("customdata", slope / drawn, symlog_floor=floor)],
+                 "customdata": [scaled_array("customdata", slope / drawn)]},
+         {"title.text": message("fig.alibi.head_title", lang, head=h + 1, slope=float(slope))},
          [0])
-        for h in heads])
+        for h, slope in enumerate(slopes)])
 
 
 def make_alibi_reach_figure(reach: AttentionReach, *, lang: Lang = "en") -> go.Figure:

@@ -143,7 +143,7 @@ def test_pressing_a_live_sliders_thumb_draws_its_value_as_the_server_did(browser
 # "fast" smoothing (ALiBi); numeric axes with edged cells (the shift matrix); the last of four
 # panels (ViT's RoPE-Mixed head).
 PICTURED = [("/order", "head", "order_attention_chart", 2),
-            ("/alibi?view=head&positions=64", "head", "head_chart", 1),
+            ("/alibi?view=head", "head", "head_chart", 1),
             ("/similarity?view=rotation", "offset", "shift_chart", 1),
             ("/vit-grid?view=rope", "head", "rope_chart", 1)]
 # The state's numbers drawn by plotly.js itself, the pictures taken away (and the heatmaps they

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core import alibi
+from core import alibi, limits
 from figures.alibi import (
     HIGHLIGHT,
     add_alibi_head_states,
@@ -15,37 +15,54 @@ from figures.alibi import (
     make_alibi_bias_grid_figure,
     make_alibi_head_figure,
 )
-from figures.common import MAX_LIVE_NUMBERS, array_of, live_values, typed_array
-from tests.live_states import assert_states_draw_the_servers_figures, live_states
+from figures.common import MAX_LIVE_NUMBERS, array_of, state_weight, typed_array
+from tests.live_states import assert_states_draw_the_servers_figures, live_states, previewed
 
 
-@pytest.mark.parametrize(("causal", "positions", "side"), [(True, 12, 256), (False, 40, 16)])
-def test_alibi_head_states_draw_each_head(causal, positions, side):
+@pytest.mark.parametrize(("heads", "causal", "positions", "side"),
+                         [(8, True, 12, 256), (8, False, 40, 16), (12, True, 30, 256)])
+def test_alibi_head_states_draw_each_head(heads, causal, positions, side):
     """Exact cells (12 positions) and block means (40 positions in 16 x 16 cells), masked and
-    symmetric: every head's cells and title."""
-    overview = alibi.alibi_bias_overview(8, positions, causal=causal, max_side=side)
-    slopes = alibi.alibi_slopes(8)
+    symmetric, and 12 heads (slopes not all powers of two: a head's ratio to another is not
+    exact in binary): every head's cells and title."""
+    overview = alibi.alibi_bias_overview(heads, positions, causal=causal, max_side=side)
+    slopes = alibi.alibi_slopes(heads)
 
     def make(head):
-        fig = make_alibi_head_figure(overview, head - 1, slopes)
-        return add_alibi_head_states(fig, overview, slopes, heads=list(range(1, 9)))
+        return add_alibi_head_states(make_alibi_head_figure(overview, head - 1, slopes),
+                                     head - 1, slopes)
 
     values = assert_states_draw_the_servers_figures(make, "head", 3)
-    assert values == [str(h) for h in range(1, 9)]
+    assert values == [str(h) for h in range(1, heads + 1)]
 
 
 def test_alibi_head_states_carry_the_cells_bit_for_bit():
-    """The hover prints the bias to 4 decimals: the state's cells are the server's float32
-    numbers, not rounded text (-1/32 rounded to 4 decimals half to even is -0.0312, printed
-    from float32 it is -0.0313)."""
+    """The hover prints the bias to 4 decimals: a state's cells, made in the browser from the
+    drawn head's, are the server's float32 numbers (-1/32 rounded to 4 decimals half to even is
+    -0.0312, printed from float32 it is -0.0313): with a power of two's slopes, the scaling is
+    exact."""
     overview = alibi.alibi_bias_overview(8, 6, max_side=256)
     slopes = alibi.alibi_slopes(8)  # 1/2, 1/4, ..., 1/256
-    fig = add_alibi_head_states(make_alibi_head_figure(overview, 0, slopes), overview, slopes,
-                                heads=[1, 5])
-    spec = live_states(fig, "head")["updates"][1][0]["customdata"][0]
-    bias = array_of(spec)
-    assert spec["dtype"] == "f4" and bias[1, 0] == np.float32(-1 / 32)  # head 5: m = 2^-5
+    fig = add_alibi_head_states(make_alibi_head_figure(overview, 0, slopes), 0, slopes)
+    bias = np.asarray(previewed(fig, "head", "5").data[0].customdata)
+    assert bias.dtype == np.float32 and bias[1, 0] == np.float32(-1 / 32)  # head 5: m = 2^-5
     assert bias[5, 0] == np.float32(-5 / 32) and np.isnan(bias[0, 1])  # masked: no cell
+    np.testing.assert_array_equal(bias, make_alibi_head_figure(overview, 4, slopes)
+                                  .data[0].customdata)
+
+
+@pytest.mark.parametrize(("heads", "positions"), [(8, 256), (limits.MAX_HEADS, 2048)])
+def test_every_head_is_carried_at_any_size_as_one_number(heads, positions):
+    """A head's state is its scale and its title: every head is carried at the page's default
+    (8 heads x 256 x 256 cells: a state of cells was 65,536 numbers, past MAX_LIVE_NUMBERS, and
+    none was sent) and at the most, far within the bound."""
+    overview = alibi.alibi_bias_overview(heads, positions, max_side=256)
+    slopes = alibi.alibi_slopes(heads)
+    fig = add_alibi_head_states(make_alibi_head_figure(overview, 1, slopes), 1, slopes)
+    states = live_states(fig, "head")
+    assert states["values"] == [str(h) for h in range(1, heads + 1)]
+    weight = sum(state_weight(update) for update in states["updates"])
+    assert weight < MAX_LIVE_NUMBERS // 20, weight
 
 
 def test_alibi_head_is_coloured_on_the_grids_scale_for_every_head():
@@ -74,22 +91,10 @@ def test_typed_array_round_trips_float64_and_keeps_the_shape():
     np.testing.assert_array_equal(array_of(spec), values)
 
 
-def test_alibi_head_states_at_the_pages_sizes_stay_within_the_bound():
-    """The page asks `live_values` which heads to carry: at the default 256 positions one head
-    (256 x 256 cells) is too large to carry at all; at 64 positions with 64 heads some are
-    carried, evenly spaced, the drawn one among them."""
-    assert live_values(1, 8, drawn=1, per_state=256 * 256) == []
-    heads = live_values(1, 64, drawn=10, per_state=64 * 64)
-    assert len(heads) * 64 * 64 <= MAX_LIVE_NUMBERS + 64 * 64  # the drawn head may add one
-    assert heads[0] == 1 and heads[-1] == 64 and 10 in heads and len(heads) < 64
-    assert live_values(1, 8, drawn=1, per_state=64 * 64) == list(range(1, 9))
-
-
 def test_alibi_head_figure_without_two_heads_carries_no_states():
-    overview = alibi.alibi_bias_overview(2, 8)
-    slopes = alibi.alibi_slopes(2)
-    fig = add_alibi_head_states(make_alibi_head_figure(overview, 0, slopes), overview, slopes,
-                                heads=[1])
+    overview = alibi.alibi_bias_overview(1, 8)
+    slopes = alibi.alibi_slopes(1)
+    fig = add_alibi_head_states(make_alibi_head_figure(overview, 0, slopes), 0, slopes)
     assert not isinstance(fig.layout.meta, dict) or "live" not in fig.layout.meta
 
 
