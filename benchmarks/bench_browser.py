@@ -28,10 +28,11 @@ and browser.md (the table in docs/performance.md). Budgets: repaint median <= 1.
 default settings, <= 1.8x at maximum; a drag settles within 1.5x one change; <= 1.5 MB per rerun;
 cold start <= 1.5x the floor.
 
-Live controls (tests/browser_support.LIVE_CONTROLS: sliders whose chart follows the thumb in the
-browser, no round trip) get a table of their own: each dragged for a second through 20 pointer
-moves as a person drags, the chart states drawn before the release (budget: 8, or every stop of
-a shorter slider) and the time from each pointer move to the chart's next frame with the new
+Live controls (the registry's `live=True` sliders, tests/browser_support.LIVE_SLIDERS, on each
+view that shows them: sliders whose chart follows the thumb in the browser, no round trip) get a
+table of their own: each dragged for a second through 20 pointer moves as a person drags, the
+chart states drawn before the release (budget: 8, or every stop of a shorter slider) and the
+time from each pointer move to the chart's next frame with the new
 state (median, max; budget: 50 ms each), and script runs during the drag (budget: none).
 
 Each page is measured through its first page-wide control (a rerun of the parts of the page
@@ -666,10 +667,12 @@ def opened(browser, address: str):
 
 
 def measure_live(browser, path: str, url: str) -> list[LiveResult]:
-    """Each live control of page `path` (LIVE_CONTROLS) dragged for a second in 20 moves."""
+    """Each live slider shown at `path` (a view of a page of LIVE_SLIDERS) dragged for a second
+    in 20 moves."""
     out = []
     with opened(browser, url + path) as page:
-        for key, chart, rightward in browser_support.LIVE_CONTROLS[path]:
+        sliders = browser_support.LIVE_SLIDERS[path.split("?")[0]]
+        for key, chart, rightward in browser_support.live_controls_shown(page, sliders):
             low, high, step = page.locator(f".st-key-{key} input[type=range]").first.evaluate(
                 "e => [Number(e.min), Number(e.max), Number(e.step) || 1]")
             drag = browser_support.drag_live(page, key, chart, rightward=rightward)
@@ -726,7 +729,8 @@ def run_live(browser, pages: list[str] | None, machine: str) -> str:
         return not pages or path.split("?")[0].strip("/") in pages
 
     try:
-        results = [r for path in browser_support.LIVE_CONTROLS if chosen(path)
+        results = [r for page in browser_support.LIVE_SLIDERS if chosen(page)
+                   for path in browser_support.view_paths(page)
                    for r in measure_live(browser, path, url)]
         followed = [r for path in browser_support.FOLLOWED_CONTROLS if chosen(path)
                     for r in measure_followed(browser, path, url)]

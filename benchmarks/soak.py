@@ -7,8 +7,8 @@ All the time, from the start to the end of the load:
 - visitors: sessions on every page of ui/pages.py's registry (the home page and the tour too),
   each opened with new settings drawn from the page's parameters, then changed once more;
 - live drags: headless Chromium (Playwright) dragging each slider of
-  tests/browser_support.LIVE_CONTROLS and FOLLOWED_CONTROLS, the browser's list of sliders with
-  live states and of those the server follows;
+  tests/browser_support.LIVE_SLIDERS (on each view that shows them) and FOLLOWED_CONTROLS, the
+  registry's live sliders and the sliders the server follows;
 - a bystander: one more visitor opening /heatmap?positions=<a new value> over and over, each
   wait timed.
 
@@ -587,9 +587,12 @@ def page_boxes(page) -> list[str]:
 
 
 def live_round(browser, url: str, path: str, controls: list, record: Record) -> None:
-    """A visitor on `path` dragging each of its sliders across its track and releasing it."""
+    """A visitor on `path` dragging each of its sliders across its track and releasing it (its
+    live sliders found on the page: `browser_support.live_controls_shown`)."""
     with opened(browser, url + path) as page:
-        for key, chart, rightward in controls:
+        live = browser_support.LIVE_SLIDERS.get(path.split("?")[0], ())
+        for key, chart, rightward in [*browser_support.live_controls_shown(page, live),
+                                      *(controls or [])]:
             browser_support.drag_live(page, key, chart, steps=10, step_ms=60,
                                       rightward=rightward)
             page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=VISIT_TIMEOUT_S * 1e3)
@@ -685,9 +688,12 @@ class BrowserVisitor(threading.Thread):
         self.stopping = threading.Event()
         self.due = sorted((start, move.name, i) for move in MOVES if move.browser
                           for i, start in enumerate(move.starts(plan)))
-        controls = {**browser_support.LIVE_CONTROLS}
+        # A live slider's chart and direction are found on its view (None: live_controls_shown).
+        controls: dict[str, list | None] = {
+            path: None for page in browser_support.LIVE_SLIDERS
+            for path in browser_support.view_paths(page)}
         for path, followed in browser_support.FOLLOWED_CONTROLS.items():
-            controls[path] = controls.get(path, []) + followed
+            controls[path] = (controls.get(path) or []) + followed
         self.controls = controls
 
     def run(self) -> None:

@@ -279,24 +279,51 @@ LIVE_DRAG_WATCH_JS = """() => {
 }"""
 
 
-# The live controls, by page (with the query that opens their view): each slider's key, the chart
-# it moves and which way a drag from its default goes (tests/test_browser_live_controls.py,
-# benchmarks/bench_browser.py).
-LIVE_CONTROLS: dict[str, list[tuple[str, str, bool]]] = {
-    "/order": [("head", "order_attention_chart", True),
-               ("layer", "order_attention_chart", True)],
-    "/similarity?view=offset": [("offset", "offset_chart", True),
-                                ("anchor", "offset_chart", True)],
-    "/similarity?view=anchor": [("anchor", "anchor_chart", True)],
-    "/similarity?view=rotation": [("anchor", "rotation_chart", True),
-                                  ("offset", "shift_chart", True),
-                                  ("pair", "rotation_chart", True)],
-    "/learned-vs-sinusoidal?view=offset": [("anchor", "offset_chart", True)],
-    "/heatmap": [("zoom_pos", "zoom_chart", True), ("zoom_dim", "zoom_chart", True)],
-    "/alibi?view=heads": [("head", "bias_grid_chart", True)],
-    "/alibi?view=head&positions=64": [("head", "head_chart", True)],
-    "/vit-grid?view=rope": [("head", "rope_chart", True)],
-}
+def _live_sliders() -> dict[str, tuple[str, ...]]:
+    from ui.pages import PAGES
+    from ui.params import IntParam
+
+    return {f"/{page.url_path}": names for page in PAGES
+            if (names := tuple(p.name for p in page.live if isinstance(p, IntParam)))}
+
+
+# The live sliders, by page: the registry's (`live=True` in ui/pages.py), none listed here
+# (tests/test_browser_live_controls.py, benchmarks/bench_browser.py, benchmarks/soak.py).
+LIVE_SLIDERS: dict[str, tuple[str, ...]] = _live_sliders()
+
+
+def view_paths(page: str) -> list[str]:
+    """The address of each view of `page` ("/similarity": "/similarity?view=matrix", ...), at
+    its defaults: a live slider is found on the views that show it (`live_controls_shown`)."""
+    from ui.pages import PAGES
+
+    info = next(p for p in PAGES if f"/{p.url_path}" == page)
+    return [f"{page}?view={view}" if view else page for view in info.views]
+
+
+# Given slider keys: for each on the page (a range input) whose states a chart carries
+# (`layout.meta.live[key]` of the figure it drew), [key, that chart's key, whether the thumb has
+# more room to the right than to the left].
+LIVE_SHOWN_JS = """(keys) => keys.flatMap(key => {
+    const input = document.querySelector(`.st-key-${key} input[type=range]`);
+    if (!input) return [];
+    const chart = [...document.querySelectorAll('.js-plotly-plot')].find(gd => {
+        const drawn = gd.__pePlotlyReact ? gd.__pePlotlyReact.sent : gd;
+        const meta = drawn && drawn.layout && drawn.layout.meta;
+        return Boolean(meta && meta.live && meta.live[key]);
+    });
+    const box = chart && chart.closest('[class*="st-key-"]');
+    if (!box) return [];
+    const chartKey = [...box.classList].find(c => c.startsWith('st-key-')).slice(7);
+    const [low, high, value] = [input.min, input.max, input.value].map(Number);
+    return [[key, chartKey, !(value - low > high - value)]];
+})"""
+
+
+def live_controls_shown(page, keys) -> list[tuple[str, str, bool]]:
+    """The live sliders of `keys` the page shows, each with the chart whose states it moves and
+    which way a drag from its value goes: toward the end with more room."""
+    return [tuple(found) for found in page.evaluate(LIVE_SHOWN_JS, list(keys))]
 
 
 # Sliders whose pictures need new numbers: the server follows their drag (ui/follow.py), one

@@ -3,8 +3,10 @@ it (pressed, moved across the track in 20 steps over a second, released), redraw
 each step before the release, with no script run; on release the value lands in the URL and
 the server draws it (ui/chart/live.js, figures.common.add_live_states).
 
-That each state is the server's picture at that value is checked in Python, chart by chart
-(tests/live_states.py); here, that the browser draws them while the thumb moves."""
+The sliders are the registry's (`live=True` in ui/pages.py: tests/browser_support.LIVE_SLIDERS),
+found on each view that shows them. That each state is the server's picture at that value is
+checked in Python, chart by chart (tests/live_states.py, tests/test_live_controls.py); here, that
+the browser draws them while the thumb moves."""
 
 from __future__ import annotations
 
@@ -15,42 +17,60 @@ import pytest
 from PIL import Image
 
 from tests import browser_support
-from tests.browser_support import LIVE_CONTROLS
+from tests.browser_support import LIVE_SLIDERS
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.parametrize("path", sorted(LIVE_CONTROLS))
-def test_dragging_a_views_slider_moves_its_chart_before_the_release(browser_page, path):
-    page = browser_page.page
-    browser_page.open(path)
-    for key, chart, rightward in LIVE_CONTROLS[path]:
-        # Eight states at least, or every stop of a shorter slider (the order page's 6 layers).
-        low, high, step = page.locator(f".st-key-{key} input[type=range]").first.evaluate(
-            "e => [Number(e.min), Number(e.max), Number(e.step) || 1]")
-        wanted = min(8, round((high - low) / step) + 1)
-        layers = page.evaluate(browser_support.CHART_LAYERS_JS)
-        page.evaluate(browser_support.SCATTER_LAYERS_TAKEN_JS)
-        page.evaluate(browser_support.RAW_PREVIEW_WATCH_JS, chart)
-        drag = browser_support.drag_live(page, key, chart, rightward=rightward, release=False)
-        shown = browser_support.shown_value(page, key)
-        assert drag.runs == 0, f"{key}: the server ran during the drag"
-        assert len(set(drag.states)) >= wanted, (key, wanted, drag.states)
-        # Every chart still draws all its traces (another panel's, another kind's).
-        assert page.evaluate(browser_support.CHART_LAYERS_JS) == layers, key
-        # ...and leaves the points of the traces it does not move in place (not drawn again).
-        assert page.evaluate("window.__peScatterTaken") == 0, key
-        # Each new state is drawn as the pointer moves, not once the next frame dispatches
-        # the move (its work then held that frame back).
-        raw = page.evaluate("window.__peRawPreview")
-        assert raw["changed"] >= 1 and raw["early"] >= 0.8 * raw["changed"], (key, raw)
-        page.mouse.up()
-        page.wait_for_function(
-            "([key, value]) => new URL(location.href).searchParams.get(key) === value",
-            arg=[key, shown], timeout=30_000)
-        browser_page.wait_idle()
-        assert browser_support.shown_value(page, key) == shown
+@pytest.mark.parametrize("page", sorted(LIVE_SLIDERS))
+def test_dragging_a_live_slider_moves_its_chart_before_the_release(browser_page, page):
+    """Every live slider of the page (the registry's: ui/pages.py), on each view that shows it,
+    at the page's defaults: eight states at least in a one-second drag, or every stop of a
+    shorter slider (the order page's 6 layers)."""
+    drawn: dict[str, list[int]] = {}
+    for path in browser_support.view_paths(page):
+        browser_page.open(path)
+        for key, chart, rightward in browser_support.live_controls_shown(
+                browser_page.page, LIVE_SLIDERS[page]):
+            drawn.setdefault(key, []).append(drag_and_release(browser_page, key, chart,
+                                                              rightward, where=path))
+    print(f"\n{page}: states drawn in a 1 s drag, by slider and view: {drawn}")
+    assert set(drawn) == set(LIVE_SLIDERS[page]), (
+        f"{page}: live slider(s) on no view, or moving no chart: "
+        f"{sorted(set(LIVE_SLIDERS[page]) - set(drawn))}")
     assert browser_page.exceptions() == []
+
+
+def drag_and_release(browser_page, key: str, chart: str, rightward: bool, *, where: str) -> int:
+    """Drag slider `key` for a second (`browser_support.drag_live`): chart `chart` draws a new
+    state at each step, no script run, every layer kept; then release: the value lands in the
+    URL and the server draws it. Returns the number of states drawn."""
+    page = browser_page.page
+    low, high, step = page.locator(f".st-key-{key} input[type=range]").first.evaluate(
+        "e => [Number(e.min), Number(e.max), Number(e.step) || 1]")
+    wanted = min(8, round((high - low) / step) + 1)
+    layers = page.evaluate(browser_support.CHART_LAYERS_JS)
+    page.evaluate(browser_support.SCATTER_LAYERS_TAKEN_JS)
+    page.evaluate(browser_support.RAW_PREVIEW_WATCH_JS, chart)
+    drag = browser_support.drag_live(page, key, chart, rightward=rightward, release=False)
+    shown = browser_support.shown_value(page, key)
+    assert drag.runs == 0, f"{where} {key}: the server ran during the drag"
+    assert len(set(drag.states)) >= wanted, (where, key, wanted, drag.states)
+    # Every chart still draws all its traces (another panel's, another kind's).
+    assert page.evaluate(browser_support.CHART_LAYERS_JS) == layers, (where, key)
+    # ...and leaves the points of the traces it does not move in place (not drawn again).
+    assert page.evaluate("window.__peScatterTaken") == 0, (where, key)
+    # Each new state is drawn as the pointer moves, not once the next frame dispatches
+    # the move (its work then held that frame back).
+    raw = page.evaluate("window.__peRawPreview")
+    assert raw["changed"] >= 1 and raw["early"] >= 0.8 * raw["changed"], (where, key, raw)
+    page.mouse.up()
+    page.wait_for_function(
+        "([key, value]) => new URL(location.href).searchParams.get(key) === value",
+        arg=[key, shown], timeout=30_000)
+    browser_page.wait_idle()
+    assert browser_support.shown_value(page, key) == shown
+    return len(set(drag.states))
 
 
 def test_dragging_a_slider_that_needs_new_numbers_redraws_as_the_server_keeps_up(browser_page):

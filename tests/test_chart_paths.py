@@ -23,7 +23,7 @@ from tests.apptest import APP, open_page, plotly_figures
 from ui import pages as registry
 from ui import plotly_react
 from ui.pages import PageInfo
-from ui.params import ChoiceParam, IntParam
+from ui.params import IntParam
 
 PAGES = ["app_pages/heatmap.py", "app_pages/similarity.py", "app_pages/alibi.py",
          "app_pages/learned_vs_sinusoidal.py", "app_pages/vit_grid.py", "app_pages/rope.py"]
@@ -81,12 +81,6 @@ def test_figure_json_is_plotly_pys_json_to_the_byte():
 
 
 # --- figure_json against plotly.py on every page and view ---------------------------------------
-def views(page: PageInfo) -> tuple[str | None, ...]:
-    """The page's views: its `view` choices, or the page as it is (None) when it has none."""
-    view = next((p for p in page.params if isinstance(p, ChoiceParam) and p.name == "view"), None)
-    return view.choices if view is not None else (None,)
-
-
 def maximum_settings(page: PageInfo) -> dict[str, str]:
     """Every whole-number parameter of the page at its maximum (the largest multiple it takes).
     None is capped: no page and view opens in more than ~4 s at its maximum (vit-grid's encoding,
@@ -99,7 +93,7 @@ def maximum_settings(page: PageInfo) -> dict[str, str]:
 FIGURE_CASES = [
     pytest.param(page.script, {**settings, **({"view": view} if view else {})},
                  id="-".join(part for part in (page.slug, view, name) if part))
-    for page in (registry.HOME, *registry.PAGES) for view in views(page)
+    for page in (registry.HOME, *registry.PAGES) for view in page.views
     for name, settings in (("default", {}), ("max", maximum_settings(page)))
 ]
 

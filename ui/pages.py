@@ -54,6 +54,19 @@ class PageInfo:
     def slug(self) -> str:
         return self.url_path or "home"
 
+    @property
+    def views(self) -> tuple[str | None, ...]:
+        """The page's views: its `view` choices, or (None,) for a page that has none."""
+        view = next((p for p in self.params if isinstance(p, ChoiceParam) and p.name == "view"),
+                    None)
+        return view.choices if view is not None else (None,)
+
+    @property
+    def live(self) -> tuple[Param, ...]:
+        """The parameters its charts follow in the browser (`live=True`): the sliders a drag
+        previews, the patch the pointer previews."""
+        return tuple(p for p in self.params if getattr(p, "live", False))
+
     def title_in(self, lang: Lang) -> str:
         return message(f"pages.{self.slug}.title", lang)
 
@@ -105,8 +118,9 @@ PAGES: tuple[PageInfo, ...] = checked((
         TIMESCALES_PARAM,
         IntParam("pos", 1, 0, 10**6),  # the worked example's position
         IntParam("dim", 2, 0, limits.MAX_D_MODEL - 1),  # ... and dimension
-        IntParam("zoom_pos", 0, 0, limits.MAX_POSITIONS - 1),  # the exact zoom window's corner
-        IntParam("zoom_dim", 0, 0, limits.MAX_D_MODEL - 1),
+        # The exact zoom window's corner.
+        IntParam("zoom_pos", 0, 0, limits.MAX_POSITIONS - 1, live=True),
+        IntParam("zoom_dim", 0, 0, limits.MAX_D_MODEL - 1, live=True),
         IntParam("zoom_size", 32, 4, limits.MAX_ZOOM_SIZE),
     )),
     # --- wavelengths, similarity, vit-grid ----------------------------------------------------
@@ -129,12 +143,13 @@ PAGES: tuple[PageInfo, ...] = checked((
         IntParam("positions", 128, 2, _SIMILARITY_POSITIONS, stops="count"),
         BASE_PARAM,
         # The middle of the default table (the TF tutorial's 1000 of 2048); < positions.
-        IntParam("anchor", 64, 0, _SIMILARITY_POSITIONS - 1),
+        IntParam("anchor", 64, 0, _SIMILARITY_POSITIONS - 1, live=True),
         # k of PE[p + k] = M_k PE[p].
-        IntParam("offset", 3, -(_SIMILARITY_POSITIONS - 1), _SIMILARITY_POSITIONS - 1),
+        IntParam("offset", 3, -(_SIMILARITY_POSITIONS - 1), _SIMILARITY_POSITIONS - 1,
+                 live=True),
         ChoiceParam("metric", "cosine", METRICS),
         # The frequency pair drawn as a rotating vector; < d/2.
-        IntParam("pair", 0, 0, _SIMILARITY_D_MODEL // 2 - 1),
+        IntParam("pair", 0, 0, _SIMILARITY_D_MODEL // 2 - 1, live=True),
         # The section shown: one at a time, so a rerun redraws one or two charts.
         ChoiceParam("view", "matrix", ("matrix", "offset", "anchor", "distance", "rotation")),
     )),
@@ -146,10 +161,10 @@ PAGES: tuple[PageInfo, ...] = checked((
         BASE_PARAM,
         BoolParam("cls_token", True),  # ViT's (197, 768) = 1 cls + 14 x 14 patches
         # The selected patch "row,col"; empty: the centre. Parsed by core.vit_grid.parse_patch.
-        TextParam("patch", "", max_length=40),
+        TextParam("patch", "", max_length=40, live=True),
         # 2-D RoPE's head width (ViT-B: 768 / 12 heads) and the RoPE-Mixed head drawn.
         IntParam("d_head", 64, 4, 256, multiple_of=4, stops="size"),
-        IntParam("head", 1, 1, ROPE_2D_HEADS),
+        IntParam("head", 1, 1, ROPE_2D_HEADS, live=True),
         # M-RoPE's text around the image (the image: the page's grid, one frame).
         IntParam("text_before", 3, 1, 256),
         IntParam("text_after", 4, 1, 256),
@@ -176,8 +191,9 @@ PAGES: tuple[PageInfo, ...] = checked((
         # The articles' sentence, and the same words in another order: the model reads both.
         TextParam("text", "The cat sat on the mat", work_per_word=WORD_WORK),
         TextParam("other", "The mat sat on the cat", work_per_word=WORD_WORK),
-        IntParam("layer", 1, 1, NUM_LAYERS),  # the attention shown: layer and head, 1-based
-        IntParam("head", 1, 1, NUM_HEADS),
+        # The attention shown: layer and head, 1-based.
+        IntParam("layer", 1, 1, NUM_LAYERS, live=True),
+        IntParam("head", 1, 1, NUM_HEADS, live=True),
         # NoPE's random sentences (core.nope): their length and their vectors' width.
         IntParam("length", 256, 2, limits.MAX_NOPE_LENGTH, stops="count"),
         IntParam("width", 64, 1, limits.MAX_NOPE_WIDTH, stops="size"),
@@ -187,7 +203,7 @@ PAGES: tuple[PageInfo, ...] = checked((
         # The learned rows; past them only the sinusoid.
         IntParam("positions", _LEARNED_ROWS, 2, 2048, stops="count"),
         ChoiceParam("metric", "cosine", METRICS[::-1]),  # cosine first: the default
-        IntParam("anchor", 100, 0, _LEARNED_ROWS - 1),  # a row of the learned table
+        IntParam("anchor", 100, 0, _LEARNED_ROWS - 1, live=True),  # a row of the learned table
         ChoiceParam("view", "tables", ("tables", "similarity", "offset", "space", "extent")),
     )),
     # --- rope, alibi, extrapolation -----------------------------------------------------------
@@ -241,7 +257,7 @@ PAGES: tuple[PageInfo, ...] = checked((
         IntParam("num_heads", 8, 1, limits.MAX_HEADS, work=True),
         IntParam("positions", 256, 1, limits.MAX_ALIBI_POSITIONS, stops="count"),
         BoolParam("causal", True),  # the paper's decoder; false: the symmetric -m|i - j|
-        IntParam("head", 1, 1, limits.MAX_HEADS),  # numbered from 1, as in the paper
+        IntParam("head", 1, 1, limits.MAX_HEADS, live=True),  # numbered from 1, as in the paper
         # T5's buckets (T5's own settings) and xPos (torchscale's defaults; d_head 64).
         IntParam("num_buckets", 32, 4, 128, multiple_of=2),
         IntParam("max_distance", 128, 1, limits.MAX_ALIBI_POSITIONS, stops="count"),

@@ -67,6 +67,11 @@ class IntParam:
     # The page's work grows with it (a slide file's cost, ui.tour.slide_cost): widths and counts
     # (those with stops) and the grid's sides and heads.
     work: bool = False
+    # A live slider: its charts carry their look at its values (figures.common.add_live_states)
+    # and follow a drag in the browser before the server draws the value released. Said here
+    # once; the tests (tests/test_live_controls.py, the browser's drag) and the user guide's
+    # list are derived from it.
+    live: bool = False
 
     @property
     def sizes_work(self) -> bool:
@@ -208,6 +213,9 @@ class TextParam:
     # What each word past the default's adds to a slide's cost (ui.tour.slide_cost): text a model
     # reads, counted up to the words a model reads (core.word_position.MAX_TOKENS).
     work_per_word: float = 0.0
+    # Its charts carry their look at some of its values (IntParam.live): the pointer previews
+    # them (the ViT grid's patch, under the pointer: `layout.meta.hover`).
+    live: bool = False
 
     @property
     def allowed(self) -> str:
