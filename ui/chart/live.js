@@ -86,8 +86,11 @@ function valuesOf(array) {
 // value times `by`, then, with `symlog`, -log10(1 + |x| / symlog) (figures.common.symlog);
 // float32, as the server's arrays, in the sent array's shape (a grid's rows); null when `sent`
 // holds no numbers. The server's figure at the value released is the truth (its cells).
+const valuesMade = new WeakMap();  // a sent array's values, read once (every state scales them)
 export function scaledArray(spec, sent) {
-  const source = valuesOf(sent);
+  const known = typeof sent === "object" && sent !== null;
+  if (known && !valuesMade.has(sent)) valuesMade.set(sent, valuesOf(sent));
+  const source = known ? valuesMade.get(sent) : null;
   if (!source || typeof spec.by !== "number") return null;
   const floor = spec.symlog;
   const out = new Float32Array(source.values.length);
