@@ -5,8 +5,8 @@ import { test } from "node:test";
 import { installFakeCanvas } from "./fake_canvas.mjs";
 
 installFakeCanvas();
-const { frameOf, liveStates, madeUpdate, nearestState, scaledArray, shownLayout, withKeepers } =
-  await import("../../ui/chart/live.js");
+const { frameOf, liveStates, madeUpdate, nearestState, scaledArray, shownLayout,
+        withKeepers } = await import("../../ui/chart/live.js");
 const { cellEdges, colourScale, paintCells, picturable } = await import("../../ui/chart/pictures.js");
 const { hoverText } = await import("../../ui/chart/hover.js");
 

@@ -5,8 +5,8 @@
 // after the release draws the same picture from the truth. A value between two states sent
 // draws the nearer. A state is drawn one of three ways: as pictures over heatmaps
 // (pictures.js), as an animation of scatter traces (`live.animate`: computed and drawn without
-// the rest), or as a Plotly.update. A state may carry, instead of an array, how to make it from one
-// the figure already holds (`scaledArray`: ALiBi's head, one number a state).
+// the rest), or as a Plotly.update. A state may carry, instead of an array, how to make it from
+// one the figure already holds (`scaledArray`: ALiBi's head, one number a state).
 
 import { picturesOf } from "./pictures.js";
 import { decode, grid } from "./typed.js";
@@ -115,6 +115,10 @@ export function madeUpdate(update, sentData) {
   }
   const made = {};
   for (const [attribute, values] of Object.entries(data)) {
+    if (!Array.isArray(values)) {  // one value for every trace
+      made[attribute] = values;
+      continue;
+    }
     made[attribute] = values.map((value, j) => (isScaled(value)
       ? scaledArray(value, ((sentData || [])[traces[j]] || {})[value.scaled]) : value));
     if (made[attribute].some(value => value === null)) return null;
