@@ -15,7 +15,7 @@ from figures.alibi import (
     make_alibi_bias_grid_figure,
     make_alibi_head_figure,
 )
-from figures.common import MAX_LIVE_NUMBERS, array_of, state_weight, typed_array
+from figures.common import MAX_LIVE_NUMBERS, state_weight
 from tests.live_states import assert_states_draw_the_servers_figures, live_states, previewed
 
 
@@ -82,13 +82,6 @@ def test_alibi_head_is_coloured_on_the_grids_scale_for_every_head():
         m = 2.0 ** -(head + 1)
         assert trace.customdata[5][0] == np.float32(-5 * m)
         assert trace.z[5][0] == pytest.approx(-np.log10(1 + 5 * m * 256), rel=1e-6)
-
-
-def test_typed_array_round_trips_float64_and_keeps_the_shape():
-    values = np.arange(6, dtype=np.float64).reshape(2, 3) / 3
-    spec = typed_array(values)
-    assert (spec["dtype"], spec["shape"]) == ("f8", "2, 3")
-    np.testing.assert_array_equal(array_of(spec), values)
 
 
 def test_alibi_head_figure_without_two_heads_carries_no_states():

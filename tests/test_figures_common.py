@@ -1,12 +1,15 @@
-"""figures.common's subplot grid: the layout `make_subplots` makes, built once per shape."""
+"""figures.common: the subplot grid (the layout `make_subplots` makes, built once per shape), live
+states' budget, typed arrays (the one encoder and decoder), the slides' style."""
 
 from __future__ import annotations
 
+import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 from plotly.subplots import make_subplots
 
-from figures.common import grid_axes, grid_layout, grid_refs
+from figures.common import array_of, grid_axes, grid_layout, grid_refs, typed_array, with_arrays
 
 
 @pytest.mark.parametrize(("rows", "cols", "titles", "shared"), [
@@ -71,3 +74,26 @@ def test_presentation_style_keeps_a_shapes_line_visible(dark):
     defaults = styled.layout.template.layout.shapedefaults
     assert defaults.line.width is None and defaults.opacity is None
     assert styled.layout.shapes[0].line.color is not None
+
+
+@pytest.mark.parametrize("array", [
+    np.arange(6, dtype=np.float64).reshape(2, 3) / 3, np.linspace(0, 1, 5, dtype=np.float32),
+    np.array([1.0, np.nan, -np.inf]), np.arange(300), np.arange(12, dtype=np.int16).reshape(3, 4)])
+def test_typed_arrays_are_written_as_plotly_writes_them_and_read_back(array):
+    """The one encoder writes what plotly.py's figure JSON holds for the array (int64 narrowed,
+    a shape for more than one dimension); the one decoder gives the array back, bit for bit."""
+    spec = typed_array(array)
+    written = pio.to_json(go.Figure(go.Scatter(customdata=array)).to_dict(), validate=False)
+    assert pio.json.from_json_plotly(written)["data"][0]["customdata"] == spec
+    assert ("shape" in spec) == (array.ndim > 1)
+    np.testing.assert_array_equal(array_of(spec), array)
+
+
+def test_a_figures_arrays_are_decoded_wherever_they_are():
+    spec = typed_array(np.float32([0.5, 2.0]))
+    tree = {"data": [{"z": spec, "x": [1, 2], "name": "a"}], "layout": {"meta": [spec, 3]}}
+    decoded = with_arrays(tree)
+    np.testing.assert_array_equal(decoded["data"][0]["z"], np.float32([0.5, 2.0]))
+    assert decoded["data"][0]["x"] == [1, 2] and decoded["data"][0]["name"] == "a"
+    np.testing.assert_array_equal(decoded["layout"]["meta"][0], [0.5, 2.0])
+    np.testing.assert_array_equal(array_of([1, 2]), [1, 2])  # a list, as it is
