@@ -65,7 +65,7 @@ from tests.reference import published_config
 from tests.test_fuzz_pages import valid_value
 from ui.codec import pack
 from ui.pages import HOME, PAGES, TOUR_PAGE, app_params
-from ui.params import ChoiceParam, IntParam, Param, ParamError, TextParam
+from ui.params import IntParam, Param, ParamError, TextParam
 from ui.rope_codes import (
     ENTRY_KEYS,
     MAX_INFLATED,
@@ -98,13 +98,7 @@ METHODS = tuple(METHOD_FIELDS)
 RAW_ROPE_TYPES = (*ROPE_TYPES, *ROPE_TYPE_ALIASES)
 
 
-def views_of(page: str) -> tuple[str | None, ...]:
-    """A page's views (its ChoiceParam `view`), or (None,) for a page of one view."""
-    view = {spec.name: spec for spec in PARAMS[page]}.get("view")
-    return view.choices if isinstance(view, ChoiceParam) else (None,)
-
-
-PAGE_VIEWS = [(page, view) for page in PARAMS for view in views_of(page)]
+PAGE_VIEWS = [(page.url_path, view) for page in EVERY_PAGE for view in page.views]
 
 
 def carried_slide_fields() -> tuple[str, ...]:

@@ -12,7 +12,7 @@ import pytest
 
 from figures.common import display_width, presentation_style, wrap_words
 from tests.apptest import open_page
-from ui.pages import PAGE_PARAMS, PAGES
+from ui.pages import PAGES
 
 OVER_A_HEATMAP = {"vit-grid"}  # its black guide lines lie on heatmap cells
 INVISIBLE_ON_ONE_THEME = re.compile(r'^(black|white|#000(000)?|#fff(fff)?|rgb\(0, ?0, ?0\))$',
@@ -39,9 +39,7 @@ def views():
     for page in PAGES:
         if page.url_path in OVER_A_HEATMAP:
             continue
-        specs = {spec.name: spec for spec in PAGE_PARAMS.get(page.url_path, ())}
-        sections = specs["view"].choices if "view" in specs else (None,)
-        for view in sections:
+        for view in page.views:
             yield pytest.param(page, {"view": view} if view else {},
                                id=f"{page.url_path}-{view}" if view else page.url_path)
 

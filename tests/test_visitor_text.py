@@ -32,7 +32,6 @@ from tests.visitor_text import (
     live_in_markdown,
     strings,
     typed,
-    views,
 )
 from ui.pages import PAGES
 from ui.params import TextParam
@@ -140,7 +139,7 @@ def _reached(sent: dict[str, list[str]]) -> str:
 def test_every_text_field_reaches_every_view_escaped(page):
     info = next(p for p in TEXT_PAGES if p.url_path == page)
     reached = []
-    for view in views(info):
+    for view in info.views:
         query = {**hostile_settings(info), **({"view": view} if view else {})}
         reached.append(_reached(assert_nothing_live(open_page(info.script, query))))
     assert any("www" in text for text in reached)  # it reached the page (order: as tokens)

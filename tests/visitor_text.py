@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 from core.rope_config import PRESETS
 from ui.pages import PAGES, TOUR_PAGE, PageInfo
-from ui.params import ChoiceParam, TextParam
+from ui.params import TextParam
 from ui.rope_codes import (
     MAX_NAME,
     config_from_fields,
@@ -108,14 +108,6 @@ def hostile_settings(page: PageInfo) -> dict[str, str]:
     """Every text field of `page` holding hostile text, where the page draws it."""
     return {**SHOWN.get(page.url_path, {}),
             **{p.name: hostile_value(p) for p in text_params(page)}}
-
-
-def views(page: PageInfo) -> tuple[str | None, ...]:
-    """The page's views (its `view` choice), or (None,) for a page of one."""
-    for param in page.params:
-        if isinstance(param, ChoiceParam) and param.name == "view":
-            return param.choices
-    return (None,)
 
 
 def deck_slides() -> list[Slide]:
