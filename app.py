@@ -104,7 +104,9 @@ if presenting():
 # After st.navigation: a rerun before it (a URL value to correct) would lose the page's path.
 share.begin_run()
 note_asked_language()
-controls = PageControls("app", app_params(browser_language()))
+# The tour's address says its language on every slide (a link copied mid-talk).
+controls = PageControls("app", app_params(
+    browser_language(), language_carried=navigation.url_path == TOUR_PAGE.url_path))
 with st.sidebar:
     controls.choice("lang", t("app.language"), help=t("app.language_help"),
                     captions=[LANGUAGE_NAMES[code] for code in LANGUAGES])

@@ -217,6 +217,29 @@ def test_the_player_is_in_a_thumbs_reach_on_a_phone_in_chinese(browser, app_url)
         seen.close()
 
 
+def test_a_link_copied_mid_talk_opens_in_the_talks_language(browser, app_url):
+    """A talk given in Chinese in a Chinese browser: every move keeps `lang` (and `present`)
+    in the address, although Chinese is that browser's default; the address copied from it
+    opens in Chinese in an English browser."""
+    seen = new_page(browser, app_url, fresh=True, locale="zh-CN")
+    try:
+        seen.open("/tour?slide=1&lang=zh", charts=1, timeout=120_000)
+        for number, key in ((2, "ArrowRight"), (3, "PageDown"), (2, "ArrowLeft")):
+            press(seen, key)
+            assert counter(seen) == f"{number} / {len(TOUR)}"
+            assert query(seen)["lang"] == "zh" and query(seen)["present"] == "true"
+        link = seen.page.url
+    finally:
+        seen.close()
+    english = new_page(browser, app_url, fresh=True, locale="en-US")
+    try:
+        english.open(link.replace(app_url, ""), charts=1, timeout=120_000)
+        assert line(english) == message(TOUR[1].takeaway, "zh")
+        assert query(english)["lang"] == "zh"
+    finally:
+        english.close()
+
+
 def test_a_deck_becomes_a_pdf_of_16_9_pages_and_a_zip_of_its_slides(browser, app_url):
     deck = encode_deck((TOUR[1], TOUR[5]))  # the heatmap, the similarity by offset
     seen = new_page(browser, app_url, accept_downloads=True)

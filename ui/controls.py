@@ -92,7 +92,8 @@ class PageControls:
                     del st.query_params[name]
                 state[f"_notices:{page}"] = [found[name] for name in unusable]
                 st.rerun()
-        choices = {p.name: {"values": list(p.choices), "default": p.default}
+        choices = {p.name: {"values": list(p.choices),
+                            "default": None if p.carried else p.default}
                    for p in params if isinstance(p, ChoiceParam)}
         if choices:
             _choice_address_bar(page, choices)

@@ -32,8 +32,9 @@ def note_asked_language() -> None:
 
 
 def language_asked() -> bool:
-    """Whether an address of this session named the language (or the visitor chose one)."""
-    return bool(st.session_state.get(_ASKED)) or "lang" in st.query_params
+    """Whether an address of this session named the language (or the visitor chose one), as
+    noted before the switch ran: on the tour the switch writes its value, the browser's too."""
+    return bool(st.session_state.get(_ASKED))
 
 
 def current_language() -> Lang:

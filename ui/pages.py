@@ -316,11 +316,13 @@ def takeaway_key(page: str, view: str | None = None) -> str | None:
     return next((key for key in keys if key in words), None)
 
 
-def app_params(default_language: str = DEFAULT_LANGUAGE) -> tuple[Param, ...]:
+def app_params(default_language: str = DEFAULT_LANGUAGE, *,
+               language_carried: bool = False) -> tuple[Param, ...]:
     """The app-wide controls, on every page: the interface language (its default is the
-    browser's, so a link without ``lang`` opens in the visitor's language) and presentation
-    mode."""
+    browser's, so a link without ``lang`` opens in the visitor's language; with
+    `language_carried`, the tour's, the address says it always: a talk's link opens in the
+    talk's language in any browser) and presentation mode."""
     return (
-        ChoiceParam("lang", default_language, LANGUAGES),
+        ChoiceParam("lang", default_language, LANGUAGES, carried=language_carried),
         BoolParam("present", False),  # present=1: slides (ui.i18n.presenting)
     )

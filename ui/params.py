@@ -158,6 +158,9 @@ class ChoiceParam:
     # What choosing a value adds to a slide's cost (ui.tour.slide_cost), measured against a
     # slide at its page's defaults (benchmarks/slide_cost.py): a 3-D scene, the model.
     work: tuple[tuple[str, float], ...] = ()
+    # In the URL even at its default: a default that is the visitor's own (the language, the
+    # browser's) means another thing in another browser, so a link that must say it carries it.
+    carried: bool = False
 
     @property
     def allowed(self) -> str:
@@ -246,7 +249,7 @@ Param = IntParam | FloatParam | ChoiceParam | BoolParam | TextParam
 def url_value(param: Param, value: object) -> str | None:
     """`value` as a URL query value that `param.parse` reads back; None for the default (a
     shared link carries only what differs, as Streamlit's bound widgets do)."""
-    if value == param.default:
+    if value == param.default and not getattr(param, "carried", False):
         return None
     if isinstance(param, BoolParam):
         return "true" if value else "false"
