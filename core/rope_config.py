@@ -60,6 +60,11 @@ DEFAULT_ROPE_THETA = limits.DEFAULT_BASE  # transformers' default_theta when a c
 # until told otherwise: Llama's, Qwen2.5's and Mistral's 128. parse_config never assumes it; the
 # app offers it as a control's default (`default_head_dim`).
 DEFAULT_HEAD_DIM = 128
+# The context a config without max_position_embeddings (RoPE's fields alone) is drawn to until
+# told otherwise: Llama 3's 8192, the model whose rope_theta 500000 such an excerpt often has.
+# Plain RoPE's frequencies do not depend on it (only a scaling method reads a context); it is
+# how far the distances are drawn. parse_config never assumes it (`default_context`).
+DEFAULT_CONTEXT = 8192
 
 
 def _freeze(value: Any) -> Any:
@@ -225,6 +230,10 @@ class NoHeadWidthError(ValueError):
     """A config.json with none of the fields a head's width is read from."""
 
 
+class NoContextError(ValueError):
+    """A config.json without max_position_embeddings (RoPE's fields alone)."""
+
+
 def _head_dim(config: Mapping[str, Any], partial_rotary_factor: object,
               default: int | None = None) -> int:
     """The rotated width: qk_rope_head_dim (DeepSeek's MLA), head_dim, or hidden / heads (or
@@ -271,15 +280,17 @@ CONFIG_KEYS: tuple[str, ...] = (
 def parse_config(
     text: str, *, name: str = "custom", label: str = "Pasted config.json",
     source: str = "pasted config.json", default_head_dim: int | None = None,
+    default_context: int | None = None,
 ) -> RopeConfig:
     """Read a pasted config.json into a `RopeConfig` (ValueError naming the field if unusable).
 
     Fields, as transformers reads them: the head width (see `_head_dim`); ``rope_theta`` (10000
     when absent; transformers 5's ``rope_parameters`` may hold it); ``max_position_embeddings``
-    (required); ``rope_scaling``, or else ``rope_parameters`` (``rope_theta`` and
-    ``partial_rotary_factor`` are lifted out of it; a ``default`` type is stored as None); a
-    top-level ``original_max_position_embeddings``. Every other field is ignored. A config
-    without a head width raises NoHeadWidthError, or takes `default_head_dim` if given.
+    (the context: without it NoContextError, or `default_context` if given); ``rope_scaling``,
+    or else ``rope_parameters`` (``rope_theta`` and ``partial_rotary_factor`` are lifted out of
+    it; a ``default`` type is stored as None); a top-level ``original_max_position_embeddings``.
+    Every other field is ignored. A config without a head width raises NoHeadWidthError, or
+    takes `default_head_dim` if given.
     """
     config = _load_json(text)
     scaling = config.get("rope_scaling") or config.get("rope_parameters")
@@ -295,17 +306,32 @@ def parse_config(
     partial = scaling.pop("partial_rotary_factor", None)
     if partial is None:
         partial = config.get("partial_rotary_factor")
-    if "max_position_embeddings" not in config:
-        raise ValueError("config has no max_position_embeddings: it is required (the context "
-                         "window the frequencies are scaled for)")
+    # (a null one is kept: RopeConfig refuses it, naming it)
+    context = config.get("max_position_embeddings", default_context)
+    if "max_position_embeddings" not in config and context is None:
+        raise NoContextError("config has no max_position_embeddings: the context window is "
+                             "required unless one is given apart (plain RoPE's frequencies do "
+                             "not depend on it; a scaling method reads it)")
     rope_scaling = scaling if scaling and rope_type_of(scaling) != "default" else None
     return RopeConfig(
         name=name, label=label, d_head=_head_dim(config, partial, default_head_dim),
         rope_theta=theta,
-        max_position_embeddings=config["max_position_embeddings"], rope_scaling=rope_scaling,
+        max_position_embeddings=context, rope_scaling=rope_scaling,
         source=source,
         original_max_position_embeddings=config.get("original_max_position_embeddings"),
     )
+
+
+def config_name(text: str) -> str | None:
+    """The model a pasted config.json names (transformers' ``_name_or_path``, e.g.
+    "meta-llama/Llama-3.1-8B"), one line; None when it names none (or is not a config)."""
+    try:
+        name = _load_json(text).get("_name_or_path")
+    except ValueError:
+        return None
+    if not isinstance(name, str):
+        return None
+    return " ".join(name.split()) or None
 
 
 _CONFIG_FIELDS = ("d_head", "rope_theta", "max_position_embeddings")

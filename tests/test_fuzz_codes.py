@@ -51,6 +51,7 @@ from core.rope_config import (
     variant,
 )
 from core.rope_scaling import (
+    MAX_CONTEXT,
     ROPE_INIT_FUNCTIONS,
     ROPE_TYPE_ALIASES,
     ROPE_TYPES,
@@ -486,9 +487,9 @@ def overlay_drawn_or_refused(code: str) -> None:
         drawn_or_refused(pin.config)
 
 
-def pasted_drawn_or_refused(code: str, head_dim: int = 128) -> None:
+def pasted_drawn_or_refused(code: str, head_dim: int = 128, context: int = 8192) -> None:
     refused_only_with(CodeError, pasted_fields, code)
-    config = refused_only_with(CodeError, unpack_pasted, code, head_dim)
+    config = refused_only_with(CodeError, unpack_pasted, code, head_dim, context)
     if config is not None:
         drawn_or_refused(config)
 
@@ -500,8 +501,10 @@ def deck_played_or_refused(code: str) -> None:
         assert dict(parse_qsl(slide.query, keep_blank_values=True)) == slide.settings
 
 
-def text_drawn_or_refused(text: str, head_dim: int | None = None) -> None:
-    config = refused_only_with(ValueError, parse_config, text, default_head_dim=head_dim)
+def text_drawn_or_refused(text: str, head_dim: int | None = None,
+                          context: int | None = None) -> None:
+    config = refused_only_with(ValueError, parse_config, text, default_head_dim=head_dim,
+                               default_context=context)
     if config is not None:
         drawn_or_refused(config)
 
@@ -601,9 +604,10 @@ def test_overlay_codes_are_drawn_or_refused_with_a_code_error(code):
 
 
 @settings(max_examples=150, database=None)
-@given(pasted_codes, st.sampled_from([2, 64, 128, 1024]))
-def test_pasted_codes_are_drawn_or_refused_with_a_code_error(code, head_dim):
-    pasted_drawn_or_refused(code, head_dim)
+@given(pasted_codes, st.sampled_from([2, 64, 128, 1024]),
+       st.sampled_from([1, 8192, MAX_CONTEXT]))
+def test_pasted_codes_are_drawn_or_refused_with_a_code_error(code, head_dim, context):
+    pasted_drawn_or_refused(code, head_dim, context)
 
 
 @settings(max_examples=150, database=None)
@@ -613,9 +617,9 @@ def test_deck_codes_are_played_or_refused_with_a_deck_error(code):
 
 
 @settings(max_examples=150, database=None)
-@given(pasted_texts, st.sampled_from([None, 2, 128]))
-def test_pasted_config_text_is_read_or_refused_with_a_value_error(text, head_dim):
-    text_drawn_or_refused(text, head_dim)
+@given(pasted_texts, st.sampled_from([None, 2, 128]), st.sampled_from([None, 1, MAX_CONTEXT]))
+def test_pasted_config_text_is_read_or_refused_with_a_value_error(text, head_dim, context):
+    text_drawn_or_refused(text, head_dim, context)
 
 
 @settings(max_examples=150, database=None)

@@ -16,6 +16,7 @@ from core.rope_config import (
     LOGIT_BINS,
     MAX_CONFIG_CHARS,
     PRESETS,
+    NoContextError,
     NoHeadWidthError,
     beyond_trained_angles,
     config_contexts,
@@ -552,7 +553,7 @@ def test_a_pasted_config_is_drawn_instead_of_the_preset_and_the_url_carries_its_
     at = open_page(ROPE, {"view": "config", "compare": "mistral-7b"})
     paste(at, GOOD_PASTE)
     assert notices(at) == []
-    assert list(table(at).columns) == ["Pasted config.json", "Mistral 7B"]
+    assert list(table(at).columns) == ["pasted 1", "Mistral 7B"]  # named (`name`)
     assert table(at).iloc[:5, 0].tolist() == ["linear ×2.5", "64", "10,000", "16,384", "40,960"]
     assert at.query_params.get("config") in (None, ["llama-3.1-8b"])
     assert "pasted_config" not in at.query_params  # the text itself never
@@ -620,7 +621,7 @@ def test_the_qwen_snippet_pasted_alone_is_drawn_at_the_stated_head_width_as_tran
     assert "128" in width.help
     assert any("The paste gives no head width" in c.value and "128" in c.value
                for c in at.caption)
-    assert list(table(at).columns) == ["Pasted config.json"]
+    assert list(table(at).columns) == ["pasted 1"]
     assert table(at).iloc[1, 0] == "128"
     assert table(at).iloc[2, 0] == "1,000,000"  # as people write it, not 1e+06
     inv_freq, attention = transformers_yarn(128)
@@ -687,7 +688,6 @@ def test_a_head_width_the_config_does_not_need_is_said_and_dropped():
     ('{"head_dim": 128, "max_position_embeddings": 4096, "rope_theta": NaN}', "NaN"),
     ('{"hidden_size": 4095, "num_attention_heads": 32, "max_position_embeddings": 8}',
      "hidden_size=4095 is not a multiple of num_attention_heads=32"),
-    ('{"head_dim": 128}', "no max_position_embeddings"),
     ('{"head_dim": 127, "max_position_embeddings": 8}', "rotated head width is 127"),
     ('{"head_dim": 64, "max_position_embeddings": 8, "rope_scaling": {"type": "yarn"}}',
      "rope_scaling has no 'factor'"),
@@ -726,10 +726,85 @@ def test_a_long_paste_is_cut_after_its_notice():
 
 def test_a_paste_notice_in_chinese():
     at = open_page(ROPE, {"view": "config", "lang": "zh"})
-    paste(at, '{"head_dim": 128}')
+    paste(at, '{"head_dim": 127, "max_position_embeddings": 8}')
     [notice] = notices(at)
     assert notice.startswith("粘贴的 config.json 未被使用（仍用预设）：")
-    assert "max_position_embeddings" in notice
+    assert "head width is 127" in notice
+
+
+# RoPE's fields alone, as a note keeps Llama 3's: no context window.
+ROPE_ONLY = '{"rope_theta": 500000, "head_dim": 128}'
+
+
+def test_a_rope_only_paste_draws_plain_rope_to_a_stated_context():
+    """No max_position_embeddings: not refused. Plain RoPE is drawn (its frequencies need no
+    context); the context is a control, its default 8192 said beside it, and it travels in the
+    link apart from the pasted fields."""
+    at = paste(open_page(ROPE, {"view": "config"}), ROPE_ONLY)
+    assert notices(at) == [] and chart_keys(at) == CONFIG_CHARTS
+    assert list(table(at).columns) == ["pasted 1"]
+    assert table(at).iloc[:5, 0].tolist()[1:5] == ["128", "500,000", "8,192", "8,192"]
+    expected = parse_config(json.dumps({"rope_theta": 500000, "head_dim": 128,
+                                        "max_position_embeddings": 8192}))
+    assert expected.rope_type == "default"
+    inv_freq, _ = expected.scaled_frequencies()
+    np.testing.assert_allclose(inv_freq, 500000.0 ** (-np.arange(0, 128, 2) / 128), rtol=1e-12)
+    context = control(at, "max_position_embeddings")
+    assert context.value == 8192 and "8192" in context.help
+    assert any("no context window" in c.value and "8,192" in c.value for c in at.caption)
+    assert not [w for w in at.number_input if w.key == "head_dim"]  # it has its own width
+    fields = pasted_fields(at.query_params["pasted"])
+    assert "max_position_embeddings" not in fields
+    context.set_value(32768).run()
+    assert not at.exception and notices(at) == []
+    link = link_values(at)
+    assert link["max_position_embeddings"] == "32768"
+    assert table(at).iloc[3, 0] == "32,768"
+    again = open_page(ROPE, link)  # the link opened afresh: the same context
+    assert not again.exception and notices(again) == []
+    assert control(again, "max_position_embeddings").value == 32768
+    assert table(again).iloc[3, 0] == "32,768"
+    with pytest.raises(NoContextError):  # core itself assumes nothing
+        parse_config(ROPE_ONLY)
+
+
+def test_a_context_the_config_does_not_need_is_said_and_dropped():
+    at = open_page(ROPE, {"view": "config", "max_position_embeddings": "4096"})
+    assert not at.exception
+    assert notices(at) == [message("rope-config.max_position_embeddings_unused", "en",
+                                   value=4096)]
+    assert not [w for w in at.number_input if w.key == "max_position_embeddings"]
+
+
+def test_a_refused_paste_leaves_nothing_to_pin():
+    """The preset drawn in a refused paste's place is not pinned silently: the button is off and
+    says why (before, it pinned the preset: two identical "Llama 3.1 8B" columns)."""
+    at = paste(open_page(ROPE, {"view": "config"}),
+               '{"head_dim": 127, "max_position_embeddings": 8}')
+    assert list(table(at).columns) == ["Llama 3.1 8B"]
+    pin = at.button(key="pin_config")
+    assert pin.disabled
+    assert message("rope-config.pin_fallback", "en") in [c.value for c in at.caption]
+    paste(at, "")  # the box emptied: the preset is the config, and can be pinned
+    assert not at.button(key="pin_config").disabled
+
+
+def test_each_paste_has_a_name_of_its_own_and_it_can_be_changed():
+    at = paste(open_page(ROPE, {"view": "config"}), ROPE_ONLY)
+    assert list(table(at).columns) == ["pasted 1"]
+    at.button(key="pin_config").click().run()
+    paste(at, '{"rope_theta": 10000, "head_dim": 64}')
+    assert list(table(at).columns) == ["pasted 2", "pasted 1"]  # the edited one, the pin
+    named = json.dumps({"_name_or_path": "meta-llama/Llama-3.1-8B", "head_dim": 128,
+                        "rope_theta": 500000.0, "max_position_embeddings": 131072})
+    paste(at, named)
+    assert list(table(at).columns) == ["meta-llama/Llama-3.1-8B", "pasted 1"]
+    at.text_input(key="name").input("my Llama").run()
+    assert not at.exception
+    assert list(table(at).columns) == ["my Llama", "pasted 1"]
+    assert link_values(at)["name"] == "my Llama"
+    zh = paste(open_page(ROPE, {"view": "config", "lang": "zh"}), ROPE_ONLY)
+    assert list(table(zh).columns) == ["粘贴 1"]
 
 
 @pytest.mark.parametrize("arrange, charts", [("overlay", CONFIG_CHARTS), ("side", BOTH_CHARTS)])

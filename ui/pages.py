@@ -19,7 +19,7 @@ from core import limits
 from core.minilm_encoder import NUM_HEADS, NUM_LAYERS
 from core.rope import ROPE_LAYOUTS, SCALINGS
 from core.rope_2d import MIXED_HEADS as ROPE_2D_HEADS
-from core.rope_config import DEFAULT_HEAD_DIM, METHODS, PRESETS
+from core.rope_config import DEFAULT_CONTEXT, DEFAULT_HEAD_DIM, METHODS, PRESETS
 from core.rope_scaling import MAX_CONTEXT
 from core.similarity import METRICS
 from core.vit_grid import MAX_GRID_SIDE
@@ -251,6 +251,9 @@ PAGES: tuple[PageInfo, ...] = checked((
         # The head width of a pasted config.json that gives none (RoPE's fields alone): a
         # control shown only then, its default Llama's, Qwen2.5's and Mistral's 128.
         IntParam("head_dim", DEFAULT_HEAD_DIM, 2, limits.MAX_D_HEAD, multiple_of=2),
+        # Its context window when it gives none: plain RoPE draws without one (the distances
+        # drawn reach it), a scaling method reads it. Llama 3's 8192.
+        IntParam("max_position_embeddings", DEFAULT_CONTEXT, 1, MAX_CONTEXT),
     )),
     PageInfo("app_pages/alibi.py", ":material/trending_down:", "alibi", (
         # The paper's 8 heads: slopes 1/2 ... 1/256.

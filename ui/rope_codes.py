@@ -4,7 +4,8 @@
 - `pasted`: a pasted config.json's RoPE fields only (``head_dim``, ``rope_theta``,
   ``max_position_embeddings``, ``rope_scaling``, a top-level
   ``original_max_position_embeddings``), never the whole file; its name is `name`. A paste that
-  gives no head width is carried without ``head_dim``: its width is the `head_dim` control's.
+  gives no head width is carried without ``head_dim``: its width is the `head_dim` control's;
+  one without a context, without ``max_position_embeddings``: the control of that name gives it.
 - `overlay`: up to `MAX_PINNED` configs pinned beside the one the controls edit, each
   ``{"n": name, "p": preset}`` or ``{"n": name, "c": RoPE fields}``, with ``"t"`` (the method)
   and ``"f"`` (the rope_scaling fields set by the controls) when it is a variant.
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.rope_config import (
+    DEFAULT_CONTEXT,
     DEFAULT_HEAD_DIM,
     METHOD_FIELDS,
     PRESETS,
@@ -94,25 +96,29 @@ def rope_fields(config: RopeConfig) -> dict[str, Any]:
     return config.to_config_json()
 
 
-def config_from_fields(fields: object, name: str, *,
-                       head_dim: int | None = None) -> RopeConfig:
-    """The config of RoPE fields in config.json's shape; `head_dim` is the width of fields
-    without one (None: they must have one)."""
+def config_from_fields(fields: object, name: str, *, head_dim: int | None = None,
+                       context: int | None = None) -> RopeConfig:
+    """The config of RoPE fields in config.json's shape; `head_dim` is the width and `context`
+    the max_position_embeddings of fields without one (None: they must have one)."""
     if not isinstance(fields, dict) or not set(fields) <= set(PASTED_FIELDS):
         raise CodeError(f"a config's fields must be an object of {', '.join(PASTED_FIELDS)}")
     try:
         return parse_config(json.dumps(fields), label=name or "Pasted config.json",
-                            default_head_dim=head_dim)
+                            default_head_dim=head_dim, default_context=context)
     except _REFUSED as error:
         raise CodeError.of(error) from None
 
 
-def pack_pasted(config: RopeConfig, *, head_width: bool = True) -> str:
+def pack_pasted(config: RopeConfig, *, head_width: bool = True, context: bool = True) -> str:
     """The `pasted` code of a pasted config: its RoPE fields, without ``head_dim`` when the
-    paste gave no head width (`head_width` false: the link's `head_dim` gives it)."""
+    paste gave no head width (`head_width` false: the link's `head_dim` gives it), without
+    ``max_position_embeddings`` when it gave no context (`context` false: the link's
+    `max_position_embeddings` gives it)."""
     fields = rope_fields(config)
     if not head_width:
         del fields["head_dim"]
+    if not context:
+        del fields["max_position_embeddings"]
     return pack(fields)
 
 
@@ -130,15 +136,16 @@ def pasted_fields(code: str) -> dict[str, Any]:
     """The RoPE fields a `pasted` code carries, checked (CodeError if it is none): what the
     paste box shows when a link opens."""
     fields = _unpack(code, MAX_PASTED_CODE, "a pasted config's code")
-    config_from_fields(fields, "", head_dim=DEFAULT_HEAD_DIM)
+    config_from_fields(fields, "", head_dim=DEFAULT_HEAD_DIM, context=DEFAULT_CONTEXT)
     return fields
 
 
-def unpack_pasted(code: str, head_dim: int = DEFAULT_HEAD_DIM) -> RopeConfig:
+def unpack_pasted(code: str, head_dim: int = DEFAULT_HEAD_DIM,
+                  context: int = DEFAULT_CONTEXT) -> RopeConfig:
     """The config of a `pasted` code (CodeError if it is none), at `head_dim` when its fields
-    give no head width."""
+    give no head width, to `context` when they give no max_position_embeddings."""
     return config_from_fields(_unpack(code, MAX_PASTED_CODE, "a pasted config's code"), "",
-                              head_dim=head_dim)
+                              head_dim=head_dim, context=context)
 
 
 def pinned(name: str, base: RopeConfig, rope_type: str | None,

@@ -6,8 +6,11 @@ are pinned beside each other, is the workbench: `ui.rope_workbench`.)
 parameters like every control. A pasted config.json is not: the URL carries the preset and the
 overridden fields, never the pasted text. A usable paste is drawn instead of the preset (the
 preset's choice says so); an unusable one gets a notice naming the field, and the preset stays.
-A paste with RoPE's fields alone (no head_dim, no hidden_size and num_attention_heads) is drawn
-at the `head_dim` control's width, a control shown only then, its default 128 stated beside it.
+A paste with RoPE's fields alone (no head_dim, no hidden_size and num_attention_heads; no
+max_position_embeddings) is drawn at the `head_dim` control's width and to the
+`max_position_embeddings` control's context, each a control shown only then, its default (128,
+8192) stated beside it: plain RoPE needs no context, the charts' distances and a scaling method
+chosen in the workbench do.
 
 `factor` overrides the config's rope_scaling factor only when the link carries it. Its slider's
 default is the chosen config's own factor (Streamlit leaves a bound widget's default out of the
@@ -26,9 +29,11 @@ import pandas as pd
 import streamlit as st
 
 from core.rope_config import (
+    DEFAULT_CONTEXT,
     DEFAULT_HEAD_DIM,
     MAX_CONFIG_CHARS,
     PRESETS,
+    NoContextError,
     NoHeadWidthError,
     RopeConfig,
     RopeConfigCurves,
@@ -60,6 +65,7 @@ class ConfigChoice:
     pasted: RopeConfig | None  # a usable pasted config.json, drawn instead of the preset
     paste_problem: str | None  # why the pasted text is not used (names the field)
     needs_width: bool  # the paste gives no head width: drawn at `head_dim`
+    needs_context: bool  # no max_position_embeddings: drawn to the control's context
     own_factor: int | None  # the preset's own factor (factor's default); None: no scaling
     page_factor: int  # factor's default where it is not a config's (the page's spec)
 
@@ -108,24 +114,40 @@ def own_factor(config: RopeConfig | None, maximum: int) -> int | None:
     return whole if abs(factor - whole) < 1e-9 and 1 <= whole <= maximum else None
 
 
-def read_paste(text: str, head_dim: int | None) -> tuple[RopeConfig | None, str | None, bool]:
-    """The pasted config, a notice (why it is not used, or what was assumed) and whether it
-    gives no head width. Without one it is drawn at `head_dim` (the config view's control); a
-    page without that control (None) draws it at DEFAULT_HEAD_DIM and says so."""
+def read_paste(text: str, head_dim: int | None, context: int | None = None
+               ) -> tuple[RopeConfig | None, str | None, frozenset[str]]:
+    """The pasted config, a notice (why it is not used, or what was assumed) and the fields it
+    lacks that drawing takes from a control: ``head_dim`` (the width) and
+    ``max_position_embeddings`` (the context). Without them it is drawn at `head_dim` and to
+    `context` (the config view's controls); a page without those controls (None) draws it at
+    DEFAULT_HEAD_DIM and DEFAULT_CONTEXT and says so."""
     if not text.strip():
-        return None, None, False
-    assumed = None
+        return None, None, frozenset()
+    missing: set[str] = set()
+    label = t("rope-config.pasted_label")
     try:
-        try:
-            return parse_config(text, label=t("rope-config.pasted_label")), None, False
-        except NoHeadWidthError:  # RoPE's fields alone (a note's excerpt): a width to choose
-            config = parse_config(text, label=t("rope-config.pasted_label"),
-                                  default_head_dim=head_dim or DEFAULT_HEAD_DIM)
-            if head_dim is None:
-                assumed = t("rope-config.paste_head_assumed", d_head=DEFAULT_HEAD_DIM)
+        while True:  # RoPE's fields alone (a note's excerpt): a width and a context to choose
+            try:
+                config = parse_config(
+                    text, label=label,
+                    default_head_dim=(head_dim or DEFAULT_HEAD_DIM) if "head_dim" in missing
+                    else None,
+                    default_context=(context or DEFAULT_CONTEXT)
+                    if "max_position_embeddings" in missing else None)
+                break
+            except NoHeadWidthError:
+                missing.add("head_dim")
+            except NoContextError:
+                missing.add("max_position_embeddings")
     except ValueError as error:  # json.loads only: the text is never evaluated
-        return None, t("rope-config.paste_problem", problem=str(error)), False
-    return config, assumed, True
+        return None, t("rope-config.paste_problem", problem=str(error)), frozenset()
+    assumed = []
+    if head_dim is None and "head_dim" in missing:
+        assumed.append(t("rope-config.paste_head_assumed", d_head=DEFAULT_HEAD_DIM))
+    if context is None and "max_position_embeddings" in missing:
+        assumed.append(t("rope-config.paste_context_assumed",
+                         context=plain_number(DEFAULT_CONTEXT)))
+    return config, " ".join(assumed) or None, frozenset(missing)
 
 
 def factor_context(controls: PageControls, *, active: bool,
@@ -148,7 +170,9 @@ def config_controls(controls: PageControls, *, fields: bool = False) -> ConfigCh
     # The paste box comes after the factor; its text of this run is already in the state.
     text = st.session_state.get(PASTE_KEY) or ""
     head_dim = controls.current("head_dim") if "head_dim" in controls.params else None
-    pasted, problem, needs_width = read_paste(text, head_dim)
+    context = (controls.current("max_position_embeddings")
+               if "max_position_embeddings" in controls.params else None)
+    pasted, problem, missing = read_paste(text, head_dim, context)
     with controls.shown(True, "config"):
         # A paste drawn in the preset's place: the preset's choice is greyed, and says so.
         name = controls.choice("config", t("rope-config.config"),
@@ -165,7 +189,8 @@ def config_controls(controls: PageControls, *, fields: bool = False) -> ConfigCh
     preset = PRESETS.get(name)
     own = None if fields else factor_context(controls, active=True, preset=preset)
     return ConfigChoice(preset=preset, compare=PRESETS.get(compare), pasted=pasted,
-                        paste_problem=problem, needs_width=needs_width, own_factor=own,
+                        paste_problem=problem, needs_width="head_dim" in missing,
+                        needs_context="max_position_embeddings" in missing, own_factor=own,
                         page_factor=params_of(controls.page)["factor"].default)
 
 

@@ -16,6 +16,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from core.rope_config import (
+    DEFAULT_CONTEXT,
     DEFAULT_HEAD_DIM,
     METHOD_FIELDS,
     PRESETS,
@@ -23,6 +24,7 @@ from core.rope_config import (
     RopeConfig,
     RopeConfigCurves,
     config_difference,
+    config_name,
     field_value,
     parse_config,
 )
@@ -36,6 +38,7 @@ from ui.rope_codes import (
     MAX_PINNED,
     CodeError,
     Pinned,
+    clean_name,
     pack_overlay,
     pack_pasted,
     pasted_fields,
@@ -108,10 +111,35 @@ def _field_defaults(base: RopeConfig, page_factor: int, maximum: int) -> dict[st
 
 def _paste_changed() -> None:
     """The paste box's text, as the `pasted` code the link carries (or none): without head_dim
-    when the paste gives no head width (the link's `head_dim` then gives it)."""
-    config, _, needs_width = read_paste(st.session_state.get(PASTE_KEY) or "", DEFAULT_HEAD_DIM)
-    st.session_state["pasted"] = ("" if config is None
-                                  else pack_pasted(config, head_width=not needs_width))
+    or max_position_embeddings when the paste gives none (the link's controls of those names
+    then give them). Each new paste is named (`name`, editable): the model its config.json
+    names (``_name_or_path``), else "pasted 1", "pasted 2", ... (a number no pinned config's
+    name has)."""
+    state = st.session_state
+    text = state.get(PASTE_KEY) or ""
+    config, _, missing = read_paste(text, DEFAULT_HEAD_DIM, DEFAULT_CONTEXT)
+    state["pasted"] = ("" if config is None else pack_pasted(
+        config, head_width="head_dim" not in missing,
+        context="max_position_embeddings" not in missing))
+    state["name"] = "" if config is None else clean_name(config_name(text)
+                                                          or _next_pasted_name())
+
+
+def _next_pasted_name() -> str:
+    """"pasted n": n one more than the pastes named so far in this session, past any name a
+    pinned config has."""
+    state = st.session_state
+    taken = {pin.name.split(" · ")[0] for pin in _pins(state.get("overlay", ""))}
+    number = state.get(_PASTES_NAMED, 0)
+    while True:
+        number += 1
+        name = t("rope-config.pasted_number", number=number)
+        if name not in taken:
+            state[_PASTES_NAMED] = number
+            return name
+
+
+_PASTES_NAMED = "_rope_pastes_named"  # the last n of "pasted n" given in this session
 
 
 def _pin(entry: Pinned) -> None:
@@ -202,24 +230,35 @@ def _file_source(base: RopeConfig, name: str) -> str:
 
 
 # --- the view's controls -----------------------------------------------------------------------
-def _head_dim_control(controls: PageControls, needs_width: bool, notices: list[str]) -> None:
-    """The head width of a paste that gives none: made only then (so that a link carries it only
-    then), its default said beside it. A link's head_dim with no such paste is said, and left
-    out of the link."""
-    default = params_of(controls.page)["head_dim"].default
+def _missing_field_control(controls: PageControls, name: str, needed: bool,
+                           notices: list[str]) -> None:
+    """The control for a field a paste lacks (`head_dim`, `max_position_embeddings`): made only
+    then (so that a link carries it only then), its default said beside it. A link's value with
+    no such paste is said, and left out of the link."""
+    default = params_of(controls.page)[name].default
     state = st.session_state
-    if not needs_width:
-        if "head_dim" in st.query_params:
-            if "head_dim" not in state:  # a link's, not the control's of the last run
-                notices.append(t("rope-config.head_dim_unused",
-                                 value=st.query_params["head_dim"]))
+    width = name == "head_dim"
+    if not needed:
+        if name in st.query_params:
+            if name not in state:  # a link's, not the control's of the last run
+                value = st.query_params[name]
+                notices.append(t("rope-config.head_dim_unused", value=value) if width
+                               else t("rope-config.max_position_embeddings_unused", value=value))
             with contextlib.suppress(StreamlitAPIException):  # the control's goes with it
-                del st.query_params["head_dim"]
-        state.get(f"{KEPT_PREFIX}{controls.page}", {}).pop("head_dim", None)  # a new paste
+                del st.query_params[name]
+        state.get(f"{KEPT_PREFIX}{controls.page}", {}).pop(name, None)  # a new paste
         return  # starts at the default
-    controls.number("head_dim", t("rope-config.head_dim"),
-                    help=t("rope-config.head_dim_help", default=default))
-    st.caption(t("rope-config.head_dim_note", default=default))
+    if width:
+        label, help_text, note = (
+            t("rope-config.head_dim"), t("rope-config.head_dim_help", default=default),
+            t("rope-config.head_dim_note", default=default))
+    else:
+        label, help_text, note = (
+            t("rope-config.max_position_embeddings"),
+            t("rope-config.max_position_embeddings_help", default=default),
+            t("rope-config.max_position_embeddings_note", default=plain_number(default)))
+    controls.number(name, label, help=help_text)
+    st.caption(note)
 
 
 def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
@@ -244,7 +283,7 @@ def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
         try:  # fields only drawing reads (the contexts) may still be unusable
             defaults = _field_defaults(choice.pasted, page_factor, most)
         except ValueError as error:
-            choice = replace(choice, pasted=None, needs_width=False,
+            choice = replace(choice, pasted=None, needs_width=False, needs_context=False,
                              paste_problem=t("rope-config.paste_problem", problem=str(error)))
     base = choice.pasted or choice.preset
     assert base is not None  # the rope page's config has no "none"
@@ -256,9 +295,14 @@ def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
         with controls.shown(choice.pasted is not None, "name"):
             pasted_name = controls.text("name", t("rope-config.name"),
                                         help=t("rope-config.name_help"))
-        _head_dim_control(controls, choice.pasted is not None and choice.needs_width, notices)
+        for name, needed in (("head_dim", choice.needs_width),
+                             ("max_position_embeddings", choice.needs_context)):
+            _missing_field_control(controls, name, choice.pasted is not None and needed,
+                                   notices)
     label = ((pasted_name or t("rope-config.pasted_label")) if choice.pasted
              else short_label(base))
+    # A paste in the box that is not drawn: the preset drawn in its place is no config to pin.
+    fallback = choice.pasted is None and bool((state.get(PASTE_KEY) or "").strip())
     [method_row] = controls.view_row(1)
     with method_row:
         rope_type = controls.choice("rope_type", t("rope-config.rope_type"),
@@ -330,21 +374,26 @@ def workbench(controls: PageControls) -> tuple[list[Drawn], list[str]]:
         shown = shown[:len(OVERLAY_COLOURS)]
     drawn = [replace(entry, colour=colour)
              for entry, colour in zip(shown, shown_colours(), strict=False)]
-    overlay_row(controls, pins, live, drawn)
+    overlay_row(controls, pins, live, drawn, fallback=fallback)
     baseline_row(controls, drawn, notices)
     return drawn, notices
 
 
 def overlay_row(controls: PageControls, pins: tuple[Pinned, ...], live: Pinned,
-                drawn: list[Drawn]) -> None:
+                drawn: list[Drawn], *, fallback: bool = False) -> None:
     """The configs drawn, each in its colour (pinned ones with a button to unpin), the button
-    that pins the edited config, and overlay, side by side or their differences."""
+    that pins the edited config (none while a refused paste has the preset drawn in its
+    place: `fallback`, said), and overlay, side by side or their differences."""
     pin_column, list_column, arrange_column = controls.view_row([1.5, 3, 1.5])
     with pin_column:
         st.button(t("rope-config.pin"), icon=":material/push_pin:", key="pin_config",
-                  help=t("rope-config.pin_help", most=MAX_PINNED),
-                  disabled=len(pins) >= MAX_PINNED or len(drawn) >= len(OVERLAY_COLOURS),
+                  help=t("rope-config.pin_fallback") if fallback
+                  else t("rope-config.pin_help", most=MAX_PINNED),
+                  disabled=fallback or len(pins) >= MAX_PINNED
+                  or len(drawn) >= len(OVERLAY_COLOURS),
                   on_click=_pin, args=(live,))
+        if fallback:
+            st.caption(t("rope-config.pin_fallback"))
     with list_column, st.container(horizontal=True, gap="medium",
                                    vertical_alignment="center"):
         first = len(drawn) - len(pins)  # the pinned ones come last
