@@ -11,9 +11,11 @@ in turn with every visitor's work):
    title (the takeaway, or the deck's note) and its charts' figures, as the slide layout
    shows them (ui/player/: the page's furniture and `ui.text.page_only` parts left out).
 2. `photograph_slide`: in the slide's turn of the heavy work (server.memory_budget.image_turn,
-   alone), the images' Chromium (export.chromium) lays the content out on a white 1920 x 1080
-   page of its own, plotly.js and the app's font and nothing else (~260 MB at the largest
-   heatmap, against ~340 MB for the app's page in a tab), and photographs it (a PNG). The server
+   alone), the images' Chromium (export.chromium) lays the content out on a 1920 x 1080 page of
+   its own, plotly.js and the app's font and nothing else (~260 MB at the largest heatmap,
+   against ~340 MB for the app's page in a tab), and photographs it (a PNG): white, or for a
+   deck shown dark Streamlit's dark background (its session was told the theme as a browser
+   tells it, so its figures are styled for it). The server
    runs nothing for it, so the model and the caches may give their room back for the photograph.
 
 The title's formulas are drawn as MathML (export/slide_text.py). Charts are drawn by plotly.js
@@ -76,6 +78,7 @@ class SlideContent:
     title: str  # the takeaway (markdown, with $formulas$) or the deck's note (text)
     title_is_note: bool  # the title is the visitor's text: shown as typed
     charts: tuple[str, ...]  # each chart's figure, as plotly JSON ({"data", "layout"})
+    dark: bool = False  # computed and laid out in the dark theme
 
     @property
     def webgl(self) -> bool:
@@ -121,7 +124,8 @@ class _Content:
     place (a later message at the same place replaces an earlier one), those a slide shows (the
     slide's title, its charts but those in blocks whose key holds `hidden`)."""
 
-    def __init__(self, hidden: str = "") -> None:
+    def __init__(self, hidden: str = "", *, dark: bool = False) -> None:
+        self.dark = dark
         self.elements: dict[tuple[int, ...], tuple[str, Any]] = {}
         self.hidden_key = hidden
         self.hidden: set[tuple[int, ...]] = set()  # the places of the blocks left out
@@ -155,16 +159,18 @@ class _Content:
         return SlideContent(
             title=note if note is not None else first.get("title", ""),
             title_is_note=note is not None,
-            charts=tuple(value for kind, value in ordered if kind == "chart")[:MAX_CHARTS])
+            charts=tuple(value for kind, value in ordered if kind == "chart")[:MAX_CHARTS],
+            dark=self.dark)
 
 
-async def _run_session(server: str, page: str, query: str, hidden: str) -> SlideContent:
+async def _run_session(server: str, page: str, query: str, hidden: str,
+                       dark: bool) -> SlideContent:
     import websockets
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     early = ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN
-    content = _Content(hidden)
+    content = _Content(hidden, dark=dark)
     try:
         async with websockets.connect(
                 server.replace("http", "ws", 1) + "/_stcore/stream",
@@ -172,6 +178,8 @@ async def _run_session(server: str, page: str, query: str, hidden: str) -> Slide
             rerun = BackMsg()
             rerun.rerun_script.query_string = query
             rerun.rerun_script.page_name = page
+            # The theme, as a browser states it (st.context.theme: the slide's figures follow it).
+            rerun.rerun_script.context_info.color_scheme = "dark" if dark else "light"
             await socket.send(rerun.SerializeToString())
             while True:
                 message = ForwardMsg()
@@ -185,18 +193,21 @@ async def _run_session(server: str, page: str, query: str, hidden: str) -> Slide
         raise ImageExportError("browser", f"the slide's session: {error!r}"[:300]) from error
 
 
-def compute_slide(server: str, page: str, query: str, *, hidden: str = "",
+def compute_slide(server: str, page: str, query: str, *, hidden: str = "", dark: bool = False,
                   poll: Callable[[], None] | None = None) -> SlideContent:
     """Run page `page` (a url_path) with `query` on the server at `server` (its loopback
-    address and base path) as a browser asks for it, and return what it shows once that run
-    has ended, but for blocks whose key holds `hidden` (what a slide leaves out). `poll()` runs
-    meanwhile every POLL_S seconds (what it raises stops the run)."""
-    return _run_in_loop(_run_session(server, page, query, hidden), COMPUTE_TIMEOUT_S, poll)
+    address and base path) as a browser in the light or `dark` theme asks for it, and return
+    what it shows once that run has ended, but for blocks whose key holds `hidden` (what a
+    slide leaves out). `poll()` runs meanwhile every POLL_S seconds (what it raises stops the
+    run)."""
+    return _run_in_loop(_run_session(server, page, query, hidden, dark), COMPUTE_TIMEOUT_S,
+                        poll)
 
 
 # --- 2. the slide's photograph: the content laid out on a page of its own ----------------------
 # The slide's page: plotly.js (the installed plotly package's), the app's font (Streamlit's own
-# Source Sans, for the title; charts keep their figures' fonts), white.
+# Source Sans, for the title; charts keep their figures' fonts), white, or Streamlit's dark
+# theme's background and text (`.pe-dark`: the dark figures' paper is transparent).
 _PAGE_HTML = """<!DOCTYPE html>
 <html><head><meta charset="utf-8">
 <style>
@@ -207,6 +218,8 @@ html, body {{ margin: 0; background: #fff; }}
   font-family: "Source Sans", "Source Sans Pro", "Noto Sans CJK SC", sans-serif; }}
 #pe-slide h1 {{ margin: 0; font-size: 40px; font-weight: 700; line-height: 1.2; }}
 #pe-slide math {{ font-size: 1.05em; }}
+body.pe-dark {{ background: #0e1117; }}
+body.pe-dark #pe-slide {{ color: #fafafa; }}
 #pe-charts {{ flex: 1; min-height: 0; display: grid; gap: 16px; }}
 </style>
 <script src="{plotly}"></script>
@@ -215,7 +228,8 @@ html, body {{ margin: 0; background: #fff; }}
 
 # Fills the page with one slide and resolves once it is drawn: its title (HTML), each chart
 # redrawn at its cell's size without its play buttons and sliders.
-_LAYOUT_JS = """async (title, charts, maxWebgl, webglTypes) => {
+_LAYOUT_JS = """async (title, charts, maxWebgl, webglTypes, dark) => {
+  document.body.classList.toggle('pe-dark', dark);
   const titleBox = document.querySelector('#pe-slide h1');
   titleBox.innerHTML = title;
   titleBox.style.display = title ? '' : 'none';
@@ -310,7 +324,7 @@ async def _photograph(content: SlideContent) -> bytes:
         drawn = await tab.send_command("Runtime.evaluate", params={
             "expression": f"({_LAYOUT_JS})({json.dumps(title)}, "
                           f"{json.dumps(list(content.charts))}, {MAX_WEBGL_PIXELS}, "
-                          f"{json.dumps(WEBGL_TYPES)})",
+                          f"{json.dumps(WEBGL_TYPES)}, {json.dumps(content.dark)})",
             "returnByValue": True, "awaitPromise": True})
         if "exceptionDetails" in drawn.get("result", {}):
             raise ImageExportError("figure", str(drawn["result"]["exceptionDetails"])[:300])

@@ -10,13 +10,14 @@ import io
 import re
 import struct
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
 
 from locales import message
 from tests import browser_support
-from tests.conftest import new_page
+from tests.conftest import ARTIFACTS, new_page
 from ui.pages import HOME, PAGES
 from ui.tour import TOUR, encode_deck
 
@@ -41,6 +42,38 @@ PLAYER_COVERS_JS = r"""() => {
   }
   return covered;
 }"""
+
+
+def pdf_pages(pdf: bytes) -> list:
+    """Each page's image of a slide PDF (export.slides.slides_pdf: one RGB PNG a page, its
+    IDAT data kept as the PDF's Flate stream with PNG predictors), as a PIL image: the stream
+    put back in a PNG of its own."""
+    from PIL import Image
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+
+    pages = []
+    for found in re.finditer(rb"obj\n<<\n(.*?)>>\nstream\n", pdf, re.S):
+        head = found.group(1)
+        if b"/Subtype /Image" not in head or b"/DeviceRGB" not in head:
+            continue  # (an alpha channel's soft mask)
+        width, height, length = (int(re.search(rb"/" + name + rb" (\d+)", head)[1])
+                                 for name in (b"Width", b"Height", b"Length"))
+        png = (b"\x89PNG\r\n\x1a\n"
+               + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+               + chunk(b"IDAT", pdf[found.end():found.end() + length]) + chunk(b"IEND", b""))
+        pages.append(Image.open(io.BytesIO(png)).convert("RGB"))
+    return pages
+
+
+def background_and_bright(page) -> tuple[int, float]:
+    """A page's background (its most common grey, 0-255) and its share of bright pixels
+    (> 200: text on a dark page)."""
+    histogram = page.convert("L").histogram()
+    return (max(range(256), key=histogram.__getitem__),
+            sum(histogram[201:]) / sum(histogram))
 
 
 def query(seen) -> dict[str, str]:
@@ -265,6 +298,9 @@ def test_a_deck_becomes_a_pdf_of_16_9_pages_and_a_zip_of_its_slides(browser, app
     boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", pdf)
     assert boxes and all(float(w) / float(h) == pytest.approx(16 / 9) for w, h in boxes)
     assert 50_000 < len(pdf) < 8 * 2**20
+    pages = pdf_pages(pdf)
+    assert [page.size for page in pages] == [(1920, 1080)] * 2
+    assert all(background_and_bright(page)[0] > 240 for page in pages)  # shown light: light
     with zipfile.ZipFile(io.BytesIO(files["zip"])) as archive:
         names = archive.namelist()
         assert names == ["pe-deck-01.png", "pe-deck-02.png"]
@@ -273,3 +309,32 @@ def test_a_deck_becomes_a_pdf_of_16_9_pages_and_a_zip_of_its_slides(browser, app
             width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
             assert (width, height) == (1920, 1080)
             assert len(set(png[100:4000])) > 50  # drawn, not a blank page
+
+
+def test_a_deck_shown_dark_becomes_a_dark_pdf(browser, app_url):
+    """A deck shown in the dark theme: its file menu offers the dark theme first, and the PDF's
+    pages are dark (Streamlit's dark background, light text and charts drawn for it)."""
+    deck = encode_deck((TOUR[1], TOUR[5]))  # the heatmap, the similarity by offset
+    seen = new_page(browser, app_url, fresh=True, accept_downloads=True, color_scheme="dark")
+    try:
+        seen.open(f"/tour?deck={deck}", charts=1, timeout=120_000)
+        seen.page.locator('[data-testid="stExpandSidebarButton"]').click()
+        theme = seen.page.locator(".st-key-tour_file_theme")
+        assert theme.locator("input:checked").count() == 1
+        assert theme.locator("label:has(input:checked)").inner_text().strip() == "Dark"
+        seen.page.locator(".st-key-tour_file_pdf button").first.click()
+        save = seen.page.locator(".st-key-tour_file_save button")
+        save.wait_for(timeout=180_000)
+        with seen.page.expect_download() as download:
+            save.click()
+        pdf = Path(download.value.path()).read_bytes()
+        assert seen.exceptions() == []
+    finally:
+        seen.close()
+    pages = pdf_pages(pdf)
+    assert [page.size for page in pages] == [(1920, 1080)] * 2
+    for number, page in enumerate(pages, start=1):
+        page.save(ARTIFACTS / f"tour-pdf-dark-page-{number}.png")
+        background, bright = background_and_bright(page)
+        assert background < 40, background  # a dark page
+        assert bright > 0.002, bright  # with its title and charts' text drawn light on it

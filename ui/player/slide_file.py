@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from server.memory_budget import MemoryBudget
-from ui.charts import plain_charts
+from ui.charts import dark_theme, plain_charts
 from ui.i18n import current_language, t
 from ui.pages import TOUR_PAGE
 from ui.player.common import slide_query
@@ -102,6 +102,11 @@ def file_menu(code: str, slides: tuple[Slide, ...]) -> None:
                    "no_browser": t("export.reason_no_browser")}
         st.caption(t("export.unavailable", reason=reasons[problem]))
         return
+    # The theme the deck is shown in, or the other (a light PDF of a talk given dark).
+    theme = st.radio(t("tour.file_theme"), ("light", "dark"), horizontal=True,
+                     index=1 if dark_theme() else 0, key="tour_file_theme",
+                     format_func=lambda choice: t("tour.file_theme_dark") if choice == "dark"
+                     else t("tour.file_theme_light"), help=t("tour.file_theme_help"))
     count, cost = len(slides), file_cost(slides)
     too_costly = cost > MAX_FILE_COST
     if too_costly:
@@ -149,7 +154,8 @@ def file_menu(code: str, slides: tuple[Slide, ...]) -> None:
                                  text=t("tour.file_computing", number=number, count=count))
                     content = compute_slide(server, TOUR_PAGE.url_path,
                                             _file_slide_query(slides, number, code),
-                                            hidden=PAGE_ONLY, poll=still_there)
+                                            hidden=PAGE_ONLY, dark=theme == "dark",
+                                            poll=still_there)
                     with image_turn(content.draw_cost, on_wait=waiting, on_memory_wait=memory,
                                     kind="slide"):
                         bar = status.progress((number - 0.5) / count, text=t(
