@@ -3,7 +3,7 @@ of every page).
 
 - `slides`: the player itself: the slide the address bar names, run as its page runs, the bar
   of buttons and the presenter's keys, the slide's one-screen layout (assets/slide.css).
-- `presenter`: the presenter's window: notes, the next slide, a clock.
+- `presenter`: the presenter's window: previews of the slide and the next, notes, a clock.
 - `deck`: "Add this view to my deck", and the deck's editor in the tour's sidebar.
 - `slide_file`: the tour or a deck as a PDF or a ZIP, drawn on the server.
 - `common`: what they share (the session's keys, a slide's address, a page run inside the

@@ -5,7 +5,10 @@ const OWNERS = "input, textarea, select, [contenteditable=''], [contenteditable=
                "[role='slider'], [role='radio'], [role='radiogroup'], [role='combobox'], " +
                "[role='listbox'], [role='option'], [role='tab'], [role='menu'], " +
                "[role='menuitem'], [role='dialog'], .js-plotly-plot";
-const channel = window.__peTourChannel || ("BroadcastChannel" in window
+// A slide framed in the presenter's window (assets/preview.js) is a picture: it neither takes
+// keys nor speaks on the channel (its moves would move the windows it shows).
+const FRAMED = window.self !== window.top;
+const channel = FRAMED ? null : window.__peTourChannel || ("BroadcastChannel" in window
   ? (window.__peTourChannel = new BroadcastChannel("pe-tour")) : null);
 
 // A slide's address with the app's settings the window has now (its language, presentation
@@ -99,7 +102,7 @@ export default function ({ parentElement, data }) {
   root.querySelector(".pe-tour-count").textContent = data.counter;
   // One listener for the page's life, reading the player last drawn: a redrawn player's
   // clean-up can run after its successor is drawn, and would take the keys with it.
-  if (!window.__peTourKeys) {
+  if (!window.__peTourKeys && !FRAMED) {
     window.__peTourKeys = true;
     document.addEventListener("keydown", onKey);
   }
