@@ -803,6 +803,13 @@ def test_each_paste_has_a_name_of_its_own_and_it_can_be_changed():
     assert not at.exception
     assert list(table(at).columns) == ["my Llama", "pasted 1"]
     assert link_values(at)["name"] == "my Llama"
+    paste(at, named.replace("131072", "65536"))  # the paste edited: the name typed stays
+    assert list(table(at).columns) == ["my Llama", "pasted 1"]
+    paste(at, "")  # emptied, then a paste of RoPE's fields alone: numbered again
+    paste(at, '{"rope_theta": 1000000, "head_dim": 128}')
+    assert list(table(at).columns) == ["pasted 2", "pasted 1"]
+    paste(at, '{"rope_theta": 2000000, "head_dim": 128}')  # edited: the same number
+    assert list(table(at).columns) == ["pasted 2", "pasted 1"]
     zh = paste(open_page(ROPE, {"view": "config", "lang": "zh"}), ROPE_ONLY)
     assert list(table(zh).columns) == ["粘贴 1"]
 

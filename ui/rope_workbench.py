@@ -112,34 +112,45 @@ def _field_defaults(base: RopeConfig, page_factor: int, maximum: int) -> dict[st
 def _paste_changed() -> None:
     """The paste box's text, as the `pasted` code the link carries (or none): without head_dim
     or max_position_embeddings when the paste gives none (the link's controls of those names
-    then give them). Each new paste is named (`name`, editable): the model its config.json
-    names (``_name_or_path``), else "pasted 1", "pasted 2", ... (a number no pinned config's
-    name has)."""
+    then give them); and its name (`_paste_name`)."""
     state = st.session_state
     text = state.get(PASTE_KEY) or ""
     config, _, missing = read_paste(text, DEFAULT_HEAD_DIM, DEFAULT_CONTEXT)
     state["pasted"] = ("" if config is None else pack_pasted(
         config, head_width="head_dim" not in missing,
         context="max_position_embeddings" not in missing))
-    state["name"] = "" if config is None else clean_name(config_name(text)
-                                                          or _next_pasted_name())
+    if not text.strip():  # the box emptied: the next paste is named afresh
+        state["name"] = ""
+    elif config is not None:
+        _paste_name(text)
 
 
-def _next_pasted_name() -> str:
-    """"pasted n": n one more than the pastes named so far in this session, past any name a
-    pinned config has."""
+_AUTO_NAME = "_rope_paste_auto_name"  # (the name the view gave the paste, whether numbered)
+
+
+def _paste_name(text: str) -> None:
+    """A usable paste's name (`name`, editable, in the link), unless the visitor typed one: the
+    model its config.json names (``_name_or_path``), else "pasted n", the first n no pinned
+    config's name has (a paste edited keeps its number; a second paste beside a pinned
+    "pasted 1" is "pasted 2")."""
     state = st.session_state
-    taken = {pin.name.split(" · ")[0] for pin in _pins(state.get("overlay", ""))}
-    number = state.get(_PASTES_NAMED, 0)
-    while True:
-        number += 1
-        name = t("rope-config.pasted_number", number=number)
-        if name not in taken:
-            state[_PASTES_NAMED] = number
-            return name
-
-
-_PASTES_NAMED = "_rope_pastes_named"  # the last n of "pasted n" given in this session
+    current = state.get("name") or ""
+    given, numbered = state.get(_AUTO_NAME) or ("", False)
+    if current and current != given:  # the visitor's own name: kept
+        return
+    own = config_name(text)
+    if own:
+        name, numbered = clean_name(own), False
+    else:
+        taken = {pin.name.split(" · ")[0] for pin in _pins(state.get("overlay", ""))}
+        if not (numbered and current and current not in taken):
+            number = 1
+            while t("rope-config.pasted_number", number=number) in taken:
+                number += 1
+            current = t("rope-config.pasted_number", number=number)
+        name, numbered = current, True
+    state["name"] = name
+    state[_AUTO_NAME] = (name, numbered)
 
 
 def _pin(entry: Pinned) -> None:
