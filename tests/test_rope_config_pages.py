@@ -768,6 +768,13 @@ def test_a_rope_only_paste_draws_plain_rope_to_a_stated_context():
         parse_config(ROPE_ONLY)
 
 
+def test_a_rope_only_paste_on_the_extrapolation_page_says_the_context_it_assumed():
+    """A page without the context control draws the paste to 8192 positions and says so."""
+    at = paste(open_page(EXTRAPOLATION, {"config": "llama-3.1-8b"}), ROPE_ONLY)
+    assert notices(at) == [message("rope-config.paste_context_assumed", "en", context="8,192")]
+    assert "Llama 3.1 8B" not in figure(at, "rope_chart")["layout"]["title"]["text"]
+
+
 def test_a_context_the_config_does_not_need_is_said_and_dropped():
     at = open_page(ROPE, {"view": "config", "max_position_embeddings": "4096"})
     assert not at.exception
