@@ -79,10 +79,14 @@ def test_the_presenter_window_is_a_speakers_screen(browser, app_url):
             assert all(not shown.nth(i).is_visible() for i in range(shown.count())), control
         # The slide shown and the next one, each a preview with its charts drawn.
         frames = _wait_previews(presenter, similarity)
+        # Laid out as the audience's window is (1600 x 1000 here: it told its size).
+        presenter.wait_for_function(
+            "() => [...document.querySelectorAll('.pe-preview iframe')].every("
+            "f => f.style.width === '1600px' && f.style.height === '1000px')", timeout=30_000)
         current = presenter.locator(".st-key-presenter_current .pe-preview").bounding_box()
         upcoming = presenter.locator(".st-key-presenter_next .pe-preview").bounding_box()
         assert current["width"] > upcoming["width"] > 300  # the slide shown the larger
-        assert current["width"] / current["height"] == pytest.approx(16 / 9, rel=0.02)
+        assert current["width"] / current["height"] == pytest.approx(1.6, rel=0.02)
         # A large clock and the time elapsed.
         clock = presenter.locator(".pe-clock")
         assert clock.inner_text().startswith("Elapsed")

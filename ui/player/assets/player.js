@@ -77,14 +77,38 @@ function onKey(event) {
   moveTo(data.targets[step], true);
 }
 
+// The audience's window tells its size ("size"; its "at" carries it too), so the presenter's
+// previews lay a slide out as the audience's screen does (assets/preview.js reads
+// window.__peAudienceSize and its "pe-audience-size" event). A size only: never a move.
+const ownSize = () => [window.innerWidth, window.innerHeight];
+
+function audienceSize(size) {
+  if (!Array.isArray(size) || size.length !== 2 || !size.every(n => n > 0)) return;
+  window.__peAudienceSize = size;
+  window.dispatchEvent(new CustomEvent("pe-audience-size", { detail: size }));
+}
+
 if (channel && !channel.__peListening) {
   channel.__peListening = true;
   channel.addEventListener("message", event => {
     const data = current(), message = event.data || {};
     if (!data || message.from === data.mode) return;
+    if (data.mode === "presenter" && message.from === "audience") audienceSize(message.size);
     if (message.kind === "go") moveTo(message.number, false);
     else if (message.kind === "at" && data.mode === "presenter") moveTo(message.number, false);
-    else if (message.kind === "blank" && data.mode === "audience") blank();
+    else if (message.kind === "at" && data.mode === "audience") {  // a presenter has come
+      channel.postMessage({ kind: "size", size: ownSize(), from: data.mode });
+    } else if (message.kind === "blank" && data.mode === "audience") blank();
+  });
+  let resized = 0;
+  window.addEventListener("resize", () => {
+    window.clearTimeout(resized);
+    resized = window.setTimeout(() => {
+      const data = current();
+      if (data && data.mode === "audience") {
+        channel.postMessage({ kind: "size", size: ownSize(), from: data.mode });
+      }
+    }, 300);
   });
 }
 
@@ -107,6 +131,8 @@ export default function ({ parentElement, data }) {
     document.addEventListener("keydown", onKey);
   }
   if (data.replace) go(data.replace, true);
-  else if (channel) channel.postMessage({ kind: "at", number: data.number, from: data.mode });
+  else if (channel) {
+    channel.postMessage({ kind: "at", number: data.number, from: data.mode, size: ownSize() });
+  }
   return () => {};
 }

@@ -1,9 +1,11 @@
 // A slide as the audience sees it, small: the app's own page in a frame (same origin), laid out
-// at 1280 x 720 and scaled down to the frame's box, as reveal.js's speaker view shows the
+// at the audience's window size (its player tells it over the channel: player.js; 1920 x 1080
+// until it has) and scaled down to the frame's box, as reveal.js's speaker view shows the
 // current and the upcoming slide. The frame is the audience's page but quiet: player.js knows
 // it is framed (no keys, no BroadcastChannel), and the page's chrome (sidebar, header, the
 // player's bar) is hidden from here, the document being the app's.
-const WIDTH = 1280, HEIGHT = 720;
+const PROJECTOR = [1920, 1080];
+const audience = () => window.__peAudienceSize || PROJECTOR;
 const FRAME_CSS = `
   [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
   [data-testid="stExpandSidebarButton"], header[data-testid="stHeader"],
@@ -38,6 +40,16 @@ function show(frame, url) {
   frame.src = target.href;
 }
 
+// The frame at the audience's size, scaled to its box (whose shape is the audience's).
+function fit(box) {
+  const frame = box.querySelector("iframe");
+  const [width, height] = audience();
+  box.style.aspectRatio = `${width} / ${height}`;
+  frame.style.width = `${width}px`;
+  frame.style.height = `${height}px`;
+  frame.style.transform = `scale(${box.clientWidth / width})`;
+}
+
 export default function ({ parentElement, data }) {
   let box = parentElement.querySelector(".pe-preview");
   if (!box) {
@@ -47,17 +59,21 @@ export default function ({ parentElement, data }) {
     frame.setAttribute("tabindex", "-1");
     frame.setAttribute("aria-hidden", "true");
     frame.setAttribute("scrolling", "no");
-    frame.style.cssText = `width:${WIDTH}px;height:${HEIGHT}px;border:0;` +
-      "transform-origin:0 0;pointer-events:none;position:absolute;left:0;top:0;";
+    frame.style.cssText = "border:0;transform-origin:0 0;pointer-events:none;" +
+      "position:absolute;left:0;top:0;";
     frame.addEventListener("load", () => { frame.dataset.loaded = "1"; quiet(frame); });
     box.appendChild(frame);
     parentElement.appendChild(box);
-    const fit = () => {
-      frame.style.transform = `scale(${box.clientWidth / WIDTH})`;
+    const observer = new ResizeObserver(() => fit(box));
+    const refit = () => {
+      if (box.isConnected) { fit(box); return; }
+      window.removeEventListener("pe-audience-size", refit);  // an element gone
+      observer.disconnect();
     };
-    new ResizeObserver(fit).observe(box);
-    fit();
+    observer.observe(box);
+    window.addEventListener("pe-audience-size", refit);
   }
+  fit(box);
   box.setAttribute("aria-label", data.label);
   box.title = data.label;
   show(box.querySelector("iframe"), data.url);
