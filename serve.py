@@ -16,12 +16,17 @@ from starlette.middleware import Middleware
 from server.allocator import tune_allocator
 from server.doors import PublicDoors
 from server.guard import close_doors
+from server.memory_probe import start_if_asked
+from server.sessions import forget_departed_sessions
 from ui.unexpected import show_unexpected
 
+start_if_asked()  # a look inside the memory, only when PE_MEMORY_PROBE is set (measuring)
 tune_allocator()  # glibc's arenas and mmap threshold, before any session's thread allocates
 close_doors()
 # What the public entry adds to the app (tests/apps/unexpected_serve.py serves a script of its
 # own with the same). `streamlit run` finds the app by reading this file: `app = st.App(...)`
 # must stay a plain assignment of that call (streamlit/web/server/app_discovery.py).
-PUBLIC = {"middleware": [Middleware(PublicDoors)], "on_script_error": show_unexpected}
+# Its lifespan forgets departed visitors' sessions once past their TTL (server/sessions.py).
+PUBLIC = {"middleware": [Middleware(PublicDoors)], "on_script_error": show_unexpected,
+          "lifespan": forget_departed_sessions}
 app = st.App("app.py", **PUBLIC)

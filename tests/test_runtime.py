@@ -48,3 +48,30 @@ def test_frozen_objects_are_not_walked_by_a_full_collection():
     before, after = (int(n) for n in out.strip("[]").split(","))
     assert before > 50_000 and after < before / 100
     assert gc.isenabled()  # collections stay on for what reruns make
+
+
+def test_a_session_frozen_with_the_libraries_is_collected_once_none_is_left():
+    """A freeze in a run also freezes the sessions alive then: cycles, never collected once
+    frozen. refreeze_when_idle, with no session left, collects them and freezes the rest again;
+    without a freeze since, it does nothing."""
+    out = run("""
+        import gc, json, weakref
+        import plotly.graph_objects
+        from server.runtime import freeze_long_lived_objects, refreeze_when_idle
+
+        class Session:  # a departed visitor's session: a cycle, as Streamlit's are
+            pass
+
+        session = Session()
+        session.itself = session
+        gone = weakref.ref(session)
+        freeze_long_lived_objects()  # a page's first run, the session alive
+        del session
+        gc.collect()
+        kept_after_a_collection = gone() is not None
+        frozen = gc.get_freeze_count()
+        refrozen = refreeze_when_idle()
+        print(json.dumps([kept_after_a_collection, refrozen, gone() is None,
+                          gc.get_freeze_count() > frozen / 2, refreeze_when_idle()]))
+    """)
+    assert out == "[true, true, true, true, false]"

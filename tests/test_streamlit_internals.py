@@ -5,7 +5,8 @@ server/guard.py replaces four of AppSession's and NumberInputSerde's methods; ui
 context (its session, script path, fragments, history flag, page script cache) and asks the
 Runtime about sessions; ui/not_found.py replaces st.navigation's "page not found" message;
 export/slides.py speaks the browser's websocket protocol (/_stcore/stream, BackMsg and ForwardMsg)
-to the server itself. A release that moves one of them breaks the hosted demo without an error at
+to the server itself; server/sessions.py shuts down and drops the sessions Streamlit keeps past
+their TTL. A release that moves one of them breaks the hosted demo without an error at
 import: each test here names the internal, what uses it and why, so a failure after an upgrade
 says what to port. Found by grepping app.py, serve.py, app_pages/, ui/, server/ and export/ for
 `._`, `streamlit.runtime`, `streamlit.proto`, `streamlit.web`, `streamlit.commands`,
@@ -41,10 +42,12 @@ from streamlit.runtime.caching.ttl_cache import TTLCache
 from streamlit.runtime.fragment import MemoryFragmentStorage
 from streamlit.runtime.memory_session_storage import MemorySessionStorage
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
 from streamlit.runtime.scriptrunner_utils.script_run_context import (
     ScriptRunContext,
     get_script_run_ctx,
 )
+from streamlit.runtime.session_manager import SessionInfo
 from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 from streamlit.testing.v1.app_test import AppTest
 from streamlit.web.server import app_discovery
@@ -81,6 +84,14 @@ def _oneof(message, *names: str) -> bool:
 
 def _is_classmethod(cls, name: str) -> bool:
     return isinstance(inspect.getattr_static(cls, name, None), classmethod)
+
+
+def _expired_pairs() -> bool:
+    clock = [0.0]
+    cache = TTLCache(maxsize=4, ttl=1, timer=lambda: clock[0])
+    cache["a"] = "session"
+    clock[0] = 2.0
+    return cache.currsize == 0 and cache.expire() == [("a", "session")] and not cache.expire()
 
 
 def _raises(call, error: type[BaseException]) -> bool:
@@ -196,16 +207,33 @@ INTERNALS = [
      "server.guard.pass_nonfinite_ints tells an integer box from a float box by them",
      lambda: "data_type" in {field.name for field in dataclasses.fields(NumberInputSerde)}
      and NumberInput.DataType.Name(NumberInput.INT) == "INT"),
-    # --- server/memory_probe.py (only with PE_MEMORY_PROBE set) --------------------------------
-    ("Runtime._session_mgr: list_active_sessions(), _session_storage._cache (a TTLCache: "
-     "_data, reaped by len), AppSession.__init__ and ._state",
-     "server.memory_probe counts the sessions connected, kept for a reconnection and alive",
+    # --- server/sessions.py: departed sessions forgotten past their TTL ----------------------
+    ("Runtime._session_mgr: _storage_lock, list_active_sessions(), _session_storage._cache",
+     "server.sessions.forget_expired_sessions reaches the stored sessions through them (under "
+     "the manager's own lock), and tells an idle server by them",
      lambda: "self._session_mgr" in inspect.getsource(Runtime.__init__)
-     and _parameters(WebsocketSessionManager.list_active_sessions) == ["self"]
+     and "self._storage_lock" in inspect.getsource(WebsocketSessionManager.__init__)
      and "self._session_storage" in inspect.getsource(WebsocketSessionManager.__init__)
-     and "self._cache" in inspect.getsource(MemorySessionStorage.__init__)
-     and "self._data" in inspect.getsource(TTLCache.__init__)
-     and "self.expire()" in inspect.getsource(TTLCache.__len__)
+     and _parameters(WebsocketSessionManager.list_active_sessions) == ["self"]
+     and "self._cache" in inspect.getsource(MemorySessionStorage.__init__)),
+    ("TTLCache.expire() returns the expired (key, value) pairs it removes; currsize",
+     "server.sessions.forget_expired_sessions shuts down each session it drops (Streamlit's own "
+     "reaping, when the next session is saved, never does), and reads currsize for none left",
+     lambda: _expired_pairs()),
+    ("SessionInfo.session; AppSession.shutdown(self)",
+     "server.sessions shuts an expired session down as Streamlit's close_session does",
+     lambda: "session" in SessionInfo.__dataclass_fields__
+     and _parameters(AppSession.shutdown) == ["self"]),
+    ("a script run's thread is named \"ScriptRunner.scriptThread\"",
+     "server.sessions refreezes the libraries (server.runtime.refreeze_when_idle) only once no "
+     "run is left, and server.memory_probe counts them",
+     lambda: 'name="ScriptRunner.scriptThread"' in inspect.getsource(ScriptRunner.start)),
+    # --- server/memory_probe.py (only with PE_MEMORY_PROBE set) --------------------------------
+    ("TTLCache._data (an expired entry stays there until reaped), AppSession.__init__ and "
+     "._state",
+     "server.memory_probe counts the sessions kept, expired ones included, and every session "
+     "alive with its state",
+     lambda: "self._data" in inspect.getsource(TTLCache.__init__)
      and "self._state" in inspect.getsource(AppSession.__init__)),
     # --- export/slides.py: a websocket session of the server's own ----------------------------
     ("the websocket route /_stcore/stream, subprotocol \"streamlit\"",
