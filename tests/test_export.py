@@ -223,6 +223,32 @@ def test_file_stems_say_what_and_with_which_parameters():
     assert file_stem("word", "a/b c", None, "") == "pe-word_a-b-c"
 
 
+def _why_figures() -> list[go.Figure]:
+    from core.why_sinusoid import why_sinusoid
+    from figures.why_sinusoid import make_code_figure, make_nearby_figure, make_shift_figure
+
+    why = why_sinusoid()
+    return [make(why, lang="en") for make in (make_code_figure, make_nearby_figure,
+                                               make_shift_figure)]
+
+
+def test_the_menu_rebuilds_the_figure_it_keeps_pickled_as_the_chart_drew_it():
+    """The Export menu keeps its chart's figure pickled between runs (ui.charts.KeptFigure: a
+    session keeps its fragments' arguments as long as it lives): rebuilt, it is the figure the
+    chart drew, with its frames, sliders, live states and arrays (as numpy arrays)."""
+    import plotly.io as pio
+
+    from figures.contrast import ensure_contrast
+    from ui.charts import KeptFigure
+
+    heatmap = make_pe_heatmap_figure(core.sinusoid_overview(8192, 4096), title="t")
+    for fig in [*_why_figures(), heatmap]:
+        fig = ensure_contrast(fig)
+        rebuilt = KeptFigure.of(fig).figure()
+        assert json.loads(pio.to_json(rebuilt)) == json.loads(pio.to_json(fig))
+    assert isinstance(rebuilt.data[0].z, np.ndarray)
+
+
 def open_export_menu(at):
     """Open the main chart's Export popover (its buttons exist only while it is open)."""
     at.session_state["heatmap_chart_export"] = True

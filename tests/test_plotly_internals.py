@@ -1,6 +1,6 @@
 """The plotly.py the app is built on: the release requirements.txt pins is the one installed (the
 one this suite ran on), and every private part of it that `ui.plotly_react.figure_json` reads is
-there and behaves as figure_json assumes.
+there and behaves as figure_json assumes (`ui.charts.KeptFigure` pickles the same dicts).
 
 figure_json writes a figure's JSON from the figure's own dicts (`_data`, `_layout`, the frames'
 `_props`) with plotly.py's own encoder and typed-array converter, instead of `to_dict`'s deep
@@ -151,13 +151,15 @@ def _json_engine_is_the_json_module() -> bool:
 INTERNALS = [
     ("BaseFigure._data",
      "ui.plotly_react.figure_json reads each trace's own property dict from it, in order, "
-     "instead of to_dict's deep copy",
+     "instead of to_dict's deep copy; ui.charts.KeptFigure pickles them",
      _trace_dicts_are_the_traces_own),
     ("BaseFigure._layout",
-     "ui.plotly_react.figure_json and plotly_react_chart's height read the layout's own dict",
+     "ui.plotly_react.figure_json and plotly_react_chart's height read the layout's own dict; "
+     "ui.charts.KeptFigure pickles it",
      _layout_dict_is_the_layouts_own),
     ("BaseFigure._frame_objs and BasePlotlyType._props",
-     "ui.plotly_react.figure_json writes each frame's own property dict",
+     "ui.plotly_react.figure_json writes each frame's own property dict; ui.charts.KeptFigure "
+     "pickles them",
      _frames_and_their_dicts),
     ("BaseFigure.to_dict built from _data, _layout, the frames' _props, then convert_to_base64",
      "ui.plotly_react.figure_json walks the same dicts to_dict copies, so it writes the same",

@@ -9,7 +9,9 @@ File names say what and with which parameters (`pe-heatmap_d128_pos64_interleave
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import pickle
 import re
 from collections.abc import Callable
 
@@ -108,7 +110,32 @@ def show_chart(fig: go.Figure, *, key: str, name: str, table: TableExport | None
                         selection_mode="points")
     else:
         st.plotly_chart(fig, key=key, theme=theme, config=config)
-    export_menu(fig, key=key, name=name, table=table)
+    export_menu(KeptFigure.of(fig), key=key, name=name, table=table)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class KeptFigure:
+    """A figure as a fragment keeps it between runs: its properties pickled, one block of bytes.
+
+    Streamlit keeps a fragment's arguments as long as the session, and a session 30 s after its
+    visitor has left. A go.Figure is thousands of small Python objects (the home page's: ~1 MB
+    a visitor); freed, they leave Python's allocator arenas spread out, and the arenas stay: 200
+    quiet visitors gone, their sessions forgotten, left +224 MB kept as figures, +36 MB pickled
+    (tests/test_serve_memory.py). Pickling costs ~10 ms a figure in each run that draws it,
+    rebuilding 0.1-0.3 s, only while its Export menu is open (a loaded 2-core machine)."""
+
+    pickled: bytes
+
+    @classmethod
+    def of(cls, fig: go.Figure) -> KeptFigure:
+        # Its validated properties as they are (as plotly_react.figure_json reads them), not
+        # `to_dict`'s deep copy.
+        props = (fig._data, fig._layout, [frame._props for frame in fig._frame_objs])
+        return cls(pickle.dumps(props, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def figure(self) -> go.Figure:
+        data, layout, frames = pickle.loads(self.pickled)  # bytes this process pickled
+        return go.Figure({"data": data, "layout": layout, "frames": frames})
 
 
 IMAGE_KINDS = {"png2": ("png", 2), "png4": ("png", 4), "svg": ("svg", 1)}  # menu order
@@ -201,11 +228,13 @@ def _draw_in_turn(printable: go.Figure, kind: str, status) -> bytes:
 
 
 @st.fragment
-def export_menu(fig: go.Figure, *, key: str, name: str, table: TableExport | None = None) -> None:
+def export_menu(kept: KeptFigure, *, key: str, name: str,
+                table: TableExport | None = None) -> None:
     """The Export popover: PNG at 2x and 4x of 1920 x 1080 (16:9), SVG, CSV and .npy.
 
     Its buttons exist only while it is open: opening it reruns this fragment alone, and a rerun
-    of the page (a control changed) does not redraw five hidden buttons per chart.
+    of the page (a control changed) does not redraw five hidden buttons per chart. Its figure
+    is kept pickled between runs (`KeptFigure`), rebuilt while it is open.
 
     An image is drawn on the server when its button is pressed, in its turn of the process's heavy
     work (server.memory_budget.image_turn: one at a time, first come first served). Meanwhile
@@ -217,6 +246,7 @@ def export_menu(fig: go.Figure, *, key: str, name: str, table: TableExport | Non
                       key=f"{key}_export", on_change="rerun")
     if not menu.open:
         return
+    fig = kept.figure()
     printable = fig if presenting() else export_style(fig)
     problem = image_export_problem()
     job_key, note_key = f"{key}_image_job", f"{key}_image_note"
