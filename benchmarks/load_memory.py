@@ -322,11 +322,19 @@ class ExportVisitor(Stream):
                     FINISHED.FINISHED_EARLY_FOR_RERUN:
                 return
 
+    def _drawn(self, key: str, what: str) -> str:
+        """The element id of `key`; if the run drew none, why (what the page said instead)."""
+        if key not in self.ids:
+            said = self.exceptions or self.notes[-3:] or ["nothing"]
+            raise RuntimeError(f"{what} not drawn ({key}); the page said: {said}")
+        return self.ids[key]
+
     async def open_menu(self, chart: str = "heatmap_chart") -> None:
         await self.send([])
         await self.run_ends()
         menu = f"{chart}_export"
-        await self.send([WidgetState(id=self.ids[menu], bool_value=True)], self.fragments[menu])
+        opened = WidgetState(id=self._drawn(menu, "no Export menu"), bool_value=True)
+        await self.send([opened], self.fragments[menu])
         await self.run_ends()
 
     async def export(self, kind: str, chart: str = "heatmap_chart") -> dict:
@@ -341,8 +349,9 @@ class ExportVisitor(Stream):
             "export_queue.failed_figure", "export_queue.stopped")}
         self.notes.clear()
         start = time.monotonic()
-        await self.send([WidgetState(id=self.ids[menu], bool_value=True),
-                         WidgetState(id=self.ids[button], trigger_value=True)],
+        pressed = WidgetState(id=self._drawn(button, f"no {kind} button in the open menu"),
+                              trigger_value=True)
+        await self.send([WidgetState(id=self.ids[menu], bool_value=True), pressed],
                         self.fragments[button])
         while saved not in self.files:
             await self.run_ends()

@@ -546,12 +546,15 @@ async def closed_tab(plan: Plan, url: str, record: Record, i: int) -> dict:
     leave_s = random.Random(f"closed{i}").uniform(2, 8)
     move = "tab closed mid-export"
     if i % 2 == 0:
-        async with ExportVisitor(url) as visitor:
-            await visitor.open_menu()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(visitor.export("png4"), leave_s)
-        record.boxes(move, "/heatmap Export menu", shown_errors(visitor.exceptions,
-                                                                visitor.notes))
+        visitor = ExportVisitor(url)
+        try:
+            async with visitor:
+                await visitor.open_menu()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(visitor.export("png4"), leave_s)
+        finally:  # what the page showed counts, whatever became of the menu
+            record.boxes(move, "/heatmap Export menu", shown_errors(visitor.exceptions,
+                                                                    visitor.notes))
         shown = visitor.labels[-1:] or ["nothing yet"]
         return {"said": "PNG left", "left_after_s": round(leave_s, 1), "shown": shown}
     slides = new_deck(random.Random(f"closed{i}"), 2)
