@@ -80,7 +80,23 @@ def neighbour_similarity(table: np.ndarray, metric: Metric = "cosine") -> np.nda
 
 def toeplitz_deviation(matrix: np.ndarray) -> float:
     """Root-mean-square distance of `matrix` ``(n, n)`` from its Toeplitz part (each diagonal
-    replaced by its mean). 0 when the similarity depends only on the offset, as the sinusoid's.
+    replaced by its mean). 0 when the similarity depends only on the offset, as the sinusoid's."""
+    residual, _, n = _toeplitz_squares(matrix)
+    return float(np.sqrt(residual / (n * n)))
+
+
+def offset_only_share(matrix: np.ndarray) -> float:
+    r"""How much of the similarity the offset alone explains: the share of the variance of
+    `matrix` ``(n, n)`` that its Toeplitz part (each diagonal replaced by its mean) carries,
+    $1 - \sum (S - \bar S_{i-j})^2 / \sum (S - \bar S)^2$. 1 for the sinusoid, whose similarity is
+    a function of the offset; 1 also for a constant matrix (nothing is left to explain)."""
+    residual, total, _ = _toeplitz_squares(matrix)
+    return 1.0 - residual / total if total > 0 else 1.0
+
+
+def _toeplitz_squares(matrix: np.ndarray) -> tuple[float, float, int]:
+    """(sum of squares about the diagonals' means, about the overall mean, n) of a square
+    matrix.
 
     Read in blocks of rows, so that no (n, n) temporary is made (at n = 2048 the matrix is 32 MB
     and whole-matrix temporaries took four times that)."""
@@ -100,9 +116,11 @@ def toeplitz_deviation(matrix: np.ndarray) -> float:
                             weights=matrix[start:stop].ravel(), minlength=2 * n - 1)
     counts = n - np.abs(np.arange(2 * n - 1) - (n - 1))  # (2n-1,) entries on each diagonal
     means = sums / counts  # (2n-1,)
-    squares = sum(float(np.sum((matrix[start:stop] - means[diagonal_index(start, stop)]) ** 2))
-                  for start, stop in blocks)
-    return float(np.sqrt(squares / (n * n)))
+    mean = sums.sum() / (n * n)
+    residual = sum(float(np.sum((matrix[start:stop] - means[diagonal_index(start, stop)]) ** 2))
+                   for start, stop in blocks)
+    total = sum(float(np.sum((matrix[start:stop] - mean) ** 2)) for start, stop in blocks)
+    return residual, total, n
 
 
 _TOEPLITZ_BLOCK = 256  # rows per block: (256, n) temporaries, 4 MB at n = 2048
@@ -114,6 +132,7 @@ class DominantWaves:
 
     share: np.ndarray  # (d,): fraction of the column's variance in that single frequency
     period: np.ndarray  # (d,): its period in positions (inf for a constant column)
+    samples: int = 0  # m, the positions read: periods are m / k, one bin is 1/m cycles apart
 
 
 def dominant_waves(table: np.ndarray) -> DominantWaves:
@@ -131,7 +150,7 @@ def dominant_waves(table: np.ndarray) -> DominantWaves:
     peak = power.argmax(axis=0)  # (d,) strongest frequency index k
     share = np.divide(power.max(axis=0), total, out=np.zeros(total.shape), where=total > 0)
     period = np.divide(float(m), peak, out=np.full(total.shape, np.inf), where=peak > 0)
-    return DominantWaves(share=share, period=period)
+    return DominantWaves(share=share, period=period, samples=m)
 
 
 def periodic_dimensions(table: np.ndarray, count: int = 4, *, min_cycles: int = 2) -> np.ndarray:

@@ -75,3 +75,12 @@ MAX_ORDER_TOKENS = 64
 # (16 MB at most as float64).
 MAX_NOPE_LENGTH = 2048
 MAX_NOPE_WIDTH = 1024
+
+# Position tables a visitor brings (core.learned_tables, the learned-vs-sinusoidal page): BERT's
+# table is 512 x 768, GPT-2's wpe 1024 x 768, ViT-L/16's pos_embed 577 x 1024. The largest,
+# 4096 x 1024 float32, is 16 MiB of numbers; a file may be 1 MiB more for its header (and a
+# text file's digits). Streamlit's upload limit (server.maxUploadSize, in MiB) is the same.
+MAX_TABLE_POSITIONS = 4096
+MAX_TABLE_WIDTH = 1024
+MAX_TABLE_FILE_MB = 17
+MAX_TABLE_FILE_BYTES = MAX_TABLE_FILE_MB * 2**20
