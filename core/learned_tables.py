@@ -65,7 +65,41 @@ _ZIP = b"PK\x03\x04"  # torch.save's files: a zip of pickles
 
 
 class TableFileError(InputError):
-    """A file that does not hold a usable position table (see the module docstring)."""
+    """A file that does not hold a usable position table (see the module docstring):
+    ``reason`` is a key of `MESSAGES`, ``details`` its values, ``str()`` the English sentence."""
+
+
+# Every refusal, in English (the app's catalogues word the same reasons in each language).
+MESSAGES = {
+    "format": "{name} is not a table file this app reads: the name must end in one of "
+              "{allowed}",
+    "empty": "the file is empty",
+    "file_too_large": "the file is {size_mb} MB: at most {max_mb} MB is read ({max_rows} "
+                      "positions x {max_cols} dimensions of float32)",
+    "pickle": "the {format} file is a Python pickle, which can run code when read: it is not "
+              "read. Save the table with numpy.save or safetensors",
+    "not_format": "the file is named {format}, but its content is not a {format} file's",
+    "truncated": "the {format} file is cut short: it promises {expected} bytes, it holds {got}",
+    "not_2d": "the table has shape {shape}: a position table is 2-D, rows = positions and "
+              "columns = dimensions (a ViT's pos_embed of shape (1, N, d): save pos_embed[0])",
+    "too_small": "the table has shape {shape}: at least 2 positions and 1 dimension are needed",
+    "too_large": "the table is {rows} x {cols}: at most {max_rows} positions x {max_cols} "
+                 "dimensions are read",
+    "dtype": "the table holds {dtype} values: only real numbers are read",
+    "not_finite": "the table holds {count} values that are NaN or infinite (or beyond "
+                  "float32), the first at position {position}, dimension {dimension}",
+    "no_tensor": "the file has no tensor named {tensor}",
+    "no_table": "no tensor of the file is a 2-D table of at most {max_rows} x {max_cols}: "
+                "{tensors}",
+    "ragged": "line {line} has {count} values, the first line {expected}: every position "
+              "needs the same number of dimensions",
+    "not_number": "line {line} holds '{text}', not a number",
+}
+
+
+def _refuse(reason: str, **details: object) -> TableFileError:
+    """The error for `reason` (a key of MESSAGES) with these details."""
+    return TableFileError(reason, MESSAGES[reason].format(**details), **details)
 
 
 @dataclass(frozen=True)
@@ -89,9 +123,7 @@ def table_format(file_name: str) -> TableFormat:
     """The format a file's name says (its extension, any case)."""
     suffix = PurePath(str(file_name)).suffix.lower()
     if suffix not in FORMATS:
-        raise TableFileError(
-            "format", f"{shorten(file_name)} is not a table file this app reads: the name must "
-            f"end in one of {ALLOWED}", name=shorten(file_name), allowed=ALLOWED)
+        raise _refuse("format", name=shorten(file_name), allowed=ALLOWED)
     return FORMATS[suffix]
 
 
@@ -135,72 +167,53 @@ def position_tensor(tensors: list[TensorInfo]) -> str | None:
 
 def _check_file_size(size: int) -> None:
     if size > limits.MAX_TABLE_FILE_BYTES:
-        raise TableFileError(
-            "file_too_large", f"the file is {size / 2**20:.1f} MB: at most "
-            f"{limits.MAX_TABLE_FILE_MB} MB is read ({limits.MAX_TABLE_POSITIONS} positions x "
-            f"{limits.MAX_TABLE_WIDTH} dimensions of float32)",
-            size_mb=round(size / 2**20, 1), max_mb=limits.MAX_TABLE_FILE_MB,
-            max_rows=limits.MAX_TABLE_POSITIONS, max_cols=limits.MAX_TABLE_WIDTH)
+        raise _refuse("file_too_large", size_mb=f"{size / 2**20:.1f}",
+                      max_mb=limits.MAX_TABLE_FILE_MB, max_rows=limits.MAX_TABLE_POSITIONS,
+                      max_cols=limits.MAX_TABLE_WIDTH)
     if size == 0:
-        raise TableFileError("empty", "the file is empty")
+        raise _refuse("empty")
 
 
 def _refuse_pickles(data: bytes, kind: TableFormat) -> None:
     """Pickles (and torch.save's zips of them) are never read: they can run code."""
     if data.startswith(_PICKLE) or data.startswith(_ZIP):
-        raise TableFileError(
-            "pickle", f"the .{kind} file is a Python pickle (or torch.save's zip of them), "
-            "which can run code when read: it is not read. Save the table with numpy.save or "
-            "safetensors (the user guide shows how)", format="." + kind)
+        raise _refuse("pickle", format="." + kind)
 
 
 def _not_format(kind: str, problem: str) -> TableFileError:
-    return TableFileError("not_format", f"the file is not a {kind} file: {problem}",
-                          format=kind, problem=problem)
+    """Not what its name says; `problem` (English) is kept in the details for the server's log."""
+    return _refuse("not_format", format=kind, problem=problem)
 
 
 def _truncated(kind: str, expected: int, got: int) -> TableFileError:
-    return TableFileError(
-        "truncated", f"the {kind} file is cut short: its header promises {expected} bytes of "
-        f"numbers, it holds {got}", format=kind, expected=expected, got=got)
+    return _refuse("truncated", format=kind, expected=expected, got=got)
 
 
 def _check_shape(shape: tuple[int, ...]) -> None:
     """Rows = positions, columns = dimensions, within the caps (before any number is read)."""
     if len(shape) != 2:
-        hint = (" (a ViT's pos_embed of shape (1, N, d): save pos_embed[0])"
-                if len(shape) == 3 and shape[0] == 1 else "")
-        raise TableFileError(
-            "not_2d", f"the table has shape {shape}: a position table is 2-D, rows = positions "
-            f"and columns = dimensions{hint}", shape=str(tuple(shape)))
+        raise _refuse("not_2d", shape=str(tuple(shape)))
     rows, cols = shape
     if rows < 2 or cols < 1:
-        raise TableFileError(
-            "too_small", f"the table has shape {shape}: at least 2 positions and 1 dimension "
-            "are needed", shape=str(tuple(shape)))
+        raise _refuse("too_small", shape=str(tuple(shape)))
     if rows > limits.MAX_TABLE_POSITIONS or cols > limits.MAX_TABLE_WIDTH:
-        raise TableFileError(
-            "too_large", f"the table is {rows} x {cols}: at most {limits.MAX_TABLE_POSITIONS} "
-            f"positions x {limits.MAX_TABLE_WIDTH} dimensions are read", rows=rows, cols=cols,
-            max_rows=limits.MAX_TABLE_POSITIONS, max_cols=limits.MAX_TABLE_WIDTH)
+        raise _refuse("too_large", rows=rows, cols=cols, max_rows=limits.MAX_TABLE_POSITIONS,
+                      max_cols=limits.MAX_TABLE_WIDTH)
 
 
 def _checked_table(table: np.ndarray) -> np.ndarray:
     """A real table of the right shape as float32, read-only; NaN/inf (also from values past
     float32's range) refused, naming the first."""
     if table.dtype.kind not in "fiu":
-        raise TableFileError("dtype", f"the table holds {table.dtype} values: only real "
-                             "numbers are read", dtype=str(table.dtype))
+        raise _refuse("dtype", dtype=str(table.dtype))
     _check_shape(table.shape)
     with np.errstate(over="ignore", invalid="ignore"):
         table = np.ascontiguousarray(table, dtype=np.float32)  # (n, d)
     bad = ~np.isfinite(table)
     if bad.any():
         position, dimension = (int(i) for i in np.argwhere(bad)[0])
-        raise TableFileError(
-            "not_finite", f"the table holds {int(bad.sum())} values that are NaN or infinite "
-            f"(or beyond float32), the first at position {position}, dimension {dimension}",
-            count=int(bad.sum()), position=position, dimension=dimension)
+        raise _refuse("not_finite", count=int(bad.sum()), position=position,
+                      dimension=dimension)
     table.setflags(write=False)
     return table
 
@@ -246,19 +259,14 @@ def _read_safetensors(data: bytes, tensor: str | None) -> np.ndarray:
         tensor = position_tensor(tensors)
         if tensor is None:
             listed = ", ".join(f"{t.name} {t.shape}" for t in tensors[:6])
-            raise TableFileError(
-                "no_table", "no tensor of the file is a 2-D table within "
-                f"{limits.MAX_TABLE_POSITIONS} x {limits.MAX_TABLE_WIDTH}: "
-                f"{shorten(listed, 200)}",
-                tensors=shorten(listed, 200))
+            raise _refuse("no_table", max_rows=limits.MAX_TABLE_POSITIONS,
+                          max_cols=limits.MAX_TABLE_WIDTH, tensors=shorten(listed, 200))
     if tensor not in header:
-        raise TableFileError("no_tensor", f"the file has no tensor named {shorten(tensor)}",
-                             tensor=shorten(tensor))
+        raise _refuse("no_tensor", tensor=shorten(tensor))
     entry = header[tensor]
     shape = tuple(entry["shape"])
     if entry["dtype"] not in _SAFETENSORS_DTYPES:
-        raise TableFileError("dtype", f"tensor {shorten(tensor)} holds {entry['dtype']} values:"
-                             " only real numbers are read", dtype=entry["dtype"])
+        raise _refuse("dtype", dtype=entry["dtype"])
     _check_shape(shape)
     dtype = np.dtype(_SAFETENSORS_DTYPES[entry["dtype"]])
     begin, end = entry["data_offsets"]
@@ -290,12 +298,9 @@ def _read_npy(data: bytes) -> np.ndarray:
     except ValueError as error:
         raise _not_format(".npy", f"its header cannot be read ({shorten(error, 60)})") from None
     if dtype.hasobject:
-        raise TableFileError(
-            "pickle", "the .npy file holds Python objects, stored as a pickle (which can run "
-            "code when read): it is not read. Save a numeric array", format=".npy")
+        raise _refuse("pickle", format=".npy")
     if dtype.kind not in "fiu" or dtype.subdtype is not None or dtype.names:
-        raise TableFileError("dtype", f"the table holds {dtype} values: only real numbers are "
-                             "read", dtype=str(dtype))
+        raise _refuse("dtype", dtype=str(dtype))
     _check_shape(tuple(shape))
     expected = math.prod(shape) * dtype.itemsize
     got = len(data) - stream.tell()
@@ -314,13 +319,12 @@ def _read_text(data: bytes, delimiter: str, kind: str) -> np.ndarray:
         raise _not_format(kind, "it holds binary data, not text")
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
-        raise TableFileError("empty", "the file is empty")
+        raise _refuse("empty")
     first = _fields(lines[0], delimiter, 1, kind)
     if first is None:  # column names
         lines = lines[1:]
         if not lines:
-            raise TableFileError("too_small", "the table has shape (0, 0): at least 2 positions "
-                                 "and 1 dimension are needed", shape="(0, 0)")
+            raise _refuse("too_small", shape="(0, 0)")
         first = _fields(lines[0], delimiter, 2, kind)
         offset = 2
     else:
@@ -331,10 +335,8 @@ def _read_text(data: bytes, delimiter: str, kind: str) -> np.ndarray:
     for row, line in enumerate(lines):
         values = first if row == 0 else _fields(line, delimiter, row + offset, kind, strict=True)
         if len(values) != width:  # type: ignore[arg-type]
-            raise TableFileError(
-                "ragged", f"line {row + offset} has {len(values)} values, the first line "  # type: ignore[arg-type]
-                f"{width}: every position needs the same number of dimensions",
-                line=row + offset, count=len(values), expected=width)  # type: ignore[arg-type]
+            raise _refuse("ragged", line=row + offset, count=len(values),  # type: ignore[arg-type]
+                          expected=width)
         table[row] = values
     return table
 
@@ -349,11 +351,7 @@ def _fields(line: str, delimiter: str, number: int, kind: str,
         if not strict and number == 1:
             return None
         bad = next(c for c in cells if not _is_number(c))
-        sep = "commas" if delimiter == "," else "tabs"
-        raise TableFileError(
-            "not_number", f"line {number} holds {shorten(bad, 30)!r}, not a number (a {kind} "
-            f"table is numbers separated by {sep})", line=number, text=shorten(bad, 30),
-            format=kind) from None
+        raise _refuse("not_number", line=number, text=shorten(bad, 30)) from None
 
 
 def _is_number(text: str) -> bool:

@@ -235,3 +235,4 @@ def test_messages_name_what_was_wrong():
         "not_number"])
     assert "pickle" in message(*BAD_FILES["pickle"])
     assert ".safetensors, .npy, .csv, .tsv" in message(*BAD_FILES["format"])
+    assert "is named .npy" in message(*BAD_FILES["not_format"])
