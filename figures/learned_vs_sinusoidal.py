@@ -306,3 +306,42 @@ def make_extent_figure(
     )
     fig.update_layout(legend={"orientation": "h", "y": -0.2})
     return base_layout(fig, message("fig.learned.extent_title", lang), height=420)
+
+
+def make_wavelength_figure(
+    period: np.ndarray, share: np.ndarray, ladder: np.ndarray, *, samples: int,
+    lang: Lang = "en",
+) -> go.Figure:
+    """Which wavelengths a table learned: each dimension's dominant period ``(d,)`` (a marker
+    coloured by `share`, the part of the column's variance in that one wave) against the
+    sinusoid's geometric ladder ``(d,)`` (a line), on a log axis. Periods come from a spectrum
+    of `samples` positions: past samples / 2 (fewer than two cycles) the band says a "wave" is
+    as much a trend; constant columns (an infinite period) are left out."""
+    dims = np.arange(period.size)
+    shown = np.isfinite(period)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=dims, y=ladder, mode="lines", line={"color": SINUSOID_COLOUR, "width": 2},
+        name=message("fig.learned.ladder", lang),
+        hovertemplate=message("fig.learned.ladder_hover", lang),
+    ))
+    fig.add_trace(go.Scatter(
+        x=dims[shown], y=period[shown], mode="markers",
+        marker={"size": 6, "color": share[shown], "cmin": 0, "cmax": 1,
+                "colorscale": "Reds", "line": {"width": 0.5, "color": NEUTRAL},
+                "colorbar": {"title": {"text": message("fig.learned.wave_share", lang)}}},
+        customdata=share[shown],
+        name=message("fig.learned.dominant", lang),
+        hovertemplate=message("fig.learned.dominant_hover", lang),
+    ))
+    top = max(float(ladder.max()), float(samples)) * 2
+    fig.add_hrect(
+        y0=samples / 2, y1=top, fillcolor="rgba(128,128,128,0.12)", line_width=0,
+        annotation_text=message("fig.learned.too_long", lang, half=samples / 2),
+        annotation_position="top left",
+    )
+    fig.update_xaxes(title_text=message("fig.learned.dimension", lang))
+    fig.update_yaxes(title_text=message("fig.learned.wavelength_y", lang), type="log",
+                     range=[np.log10(2) - 0.1, np.log10(top)])
+    fig.update_layout(legend={"orientation": "h", "y": -0.2})
+    return base_layout(fig, message("fig.learned.wavelength_title", lang), height=460)

@@ -75,7 +75,7 @@ def test_learned_page_controls_and_extrapolation():
 
 @pytest.mark.parametrize(
     "name, value", [("positions", "0"), ("positions", "99999"), ("metric", "l2"),
-                    ("anchor", "512"), ("anchor", "nan")]
+                    ("anchor", "2048"), ("anchor", "nan")]
 )
 def test_learned_page_bad_url_values(name, value):
     at = open_page(LEARNED, {name: value})
@@ -87,7 +87,7 @@ def test_learned_page_bad_url_values(name, value):
 
 def test_learned_page_every_view_draws():
     for view, count in {"tables": 2, "similarity": 2, "offset": 1, "space": 2,
-                        "extent": 1}.items():
+                        "wavelengths": 1, "extent": 1}.items():
         at = open_page(LEARNED, {"view": view})
         assert not at.exception, view
         assert len(plotly_figures(at)) == count, view

@@ -178,7 +178,7 @@ def test_every_choice_has_a_label_in_both_languages(lang):
 def _core_errors():
     """Every error `core` raises with a reason, with the catalogue section the app words it
     from and the values only the app adds (what is allowed)."""
-    from core import minilm, vit_grid, wavelength_views
+    from core import learned_tables, minilm, vit_grid, wavelength_views
     from core import word_position as wp
 
     def raised(call, *args):
@@ -202,6 +202,18 @@ def _core_errors():
         (minilm.ModelUnavailableError.not_installed(), "minilm", None),
         (minilm.ModelUnavailableError.file_missing("tokenizer.json"), "minilm", None),
         (minilm.ModelUnavailableError.file_broken("model.safetensors"), "minilm", None),
+        *((raised(learned_tables.read_table, data, name), "learned_table", None)
+          for data, name in _bad_table_files()),
+    ]
+
+
+def _bad_table_files():
+    """A file for each of core.learned_tables' refusals (tests/test_learned_tables.py has them
+    all, each with the reason it must give)."""
+    from tests.test_learned_tables import BAD_FILES
+
+    return [BAD_FILES[case] for case in BAD_FILES] + [
+        (b'{"a": 1}', "x.safetensors"),  # not_format, through its header
     ]
 
 

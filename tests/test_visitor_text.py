@@ -171,3 +171,23 @@ def test_a_refused_url_value_is_quoted_escaped(page):
              if not isinstance(param, TextParam) or param.check is not None}
     sent = assert_nothing_live(open_page(info.script, query))
     assert HOSTILE[0] in _reached(sent)
+
+
+def test_an_uploaded_files_names_reach_every_view_escaped():
+    """A table uploaded under a hostile file name, its tensor named with hostile text too: the
+    notice of a bad file, the caption, the titles and the link's notice quote them as typed."""
+    import numpy as np
+    from safetensors.numpy import save
+
+    name = f"{HOSTILE[1]} {HOSTILE[3]} {HOSTILE[4]}.safetensors"
+    tensor = f"{HOSTILE[0]} {HOSTILE[2]} position"
+    data = save({tensor: np.random.default_rng(0).standard_normal((32, 8)).astype(np.float32)})
+    at = open_page("app_pages/learned_vs_sinusoidal.py", {"source": "upload"})
+    at.file_uploader(key="table_file").set_value((f"{HOSTILE[1]}.npy", b"x", "text/plain"))
+    assert "cannot be used" in _reached(assert_nothing_live(at.run()))  # the bad file's notice
+    at.file_uploader(key="table_file").set_value((name, data, "application/octet-stream"))
+    at.run()
+    for view in views(next(p for p in PAGES if p.url_path == "learned-vs-sinusoidal")):
+        at.radio(key="view").set_value(view).run()
+        reached = _reached(assert_nothing_live(at))
+        assert name in reached and tensor in reached, view

@@ -91,10 +91,11 @@ def hostile_value(param: TextParam) -> str:
 # Where a page draws its text fields (elsewhere they are kept, not drawn): the RoPE page's config
 # view, its differences (the baseline's choice is captioned with the names), word + position's
 # own vectors (the article's preset has its own sentence), the order page's facts (its second
-# sentence).
+# sentence), learned vs sinusoidal's uploaded table (a link names its file: the page asks for it).
 SHOWN: dict[str, dict[str, str]] = {"rope": {"view": "config", "arrange": "difference"},
                                     "word-position": {"embedding": "random"},
-                                    "order": {"view": "facts"}}
+                                    "order": {"view": "facts"},
+                                    "learned-vs-sinusoidal": {"source": "upload"}}
 
 
 def text_params(page: PageInfo) -> list[TextParam]:

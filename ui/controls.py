@@ -413,6 +413,14 @@ class PageControls:
             state[name] = state[name]
         languages[name] = lang
 
+    def carry(self, name: str, value: Any) -> Any:
+        """A parameter the page sets itself, not a widget (the name of the file a table came
+        from): checked like a control's value (an unusable one becomes the default, with a
+        notice), in the link and the deck, and written into the URL, none when the default."""
+        value = self._checked(name, value)
+        _write_choice(self.params[name], value)
+        return value
+
     def toggle(self, name: str, label: str | None = None, *,
                help: str | None = CATALOGUE_HELP, redraws: Sequence[str] = ()) -> bool:
         param = self.params[name]
@@ -662,10 +670,10 @@ def _url_choice(param: ChoiceParam) -> str | None:
         return None
 
 
-def _write_choice(param: ChoiceParam, value: str) -> None:
-    """Choice `param`'s value into the URL, as Streamlit writes a bound widget's: none when it
-    is the default (a link carries what differs), and only when the URL says otherwise (each
-    write is a message to the browser)."""
+def _write_choice(param: Param, value: Any) -> None:
+    """Choice `param`'s value (or a carried one's, `PageControls.carry`) into the URL, as
+    Streamlit writes a bound widget's: none when it is the default (a link carries what
+    differs), and only when the URL says otherwise (each write is a message to the browser)."""
     text = url_value(param, value)
     if text is None:
         if param.name in st.query_params:

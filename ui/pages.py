@@ -95,8 +95,11 @@ def checked(pages: Iterable[PageInfo], root: Path = ROOT) -> tuple[PageInfo, ...
 # 2 s of float32 BLAS, the most a hosted demo should spend on one rerun.
 _SIMILARITY_D_MODEL = 1024
 _SIMILARITY_POSITIONS = 4096
-# MiniLM's learned position table: 512 rows.
+# MiniLM's learned position table: 512 rows. The lenses show up to 2048 positions of a table
+# (an uploaded one may have 4096 rows): the (2048, 2048) similarity matrix is 32 MB.
 _LEARNED_ROWS = 512
+_LEARNED_POSITIONS = 2048
+MAX_TABLE_NAME = 255  # characters of an uploaded file's (or tensor's) name in a link
 # What a slide's settings add to its cost (ui.tour.slide_cost; a slide at its page's defaults
 # costs 1), from benchmarks/slide_cost.py (docs/robustness.md): seconds per slide of a PDF on
 # serve.py against the built-in tour's. A 3-D scene (WebGL on the server's CPU) took about twice
@@ -201,10 +204,17 @@ PAGES: tuple[PageInfo, ...] = checked((
     )),
     PageInfo("app_pages/learned_vs_sinusoidal.py", ":material/school:", "learned-vs-sinusoidal", (
         # The learned rows; past them only the sinusoid.
-        IntParam("positions", _LEARNED_ROWS, 2, 2048, stops="count"),
+        IntParam("positions", _LEARNED_ROWS, 2, _LEARNED_POSITIONS, stops="count"),
         ChoiceParam("metric", "cosine", METRICS[::-1]),  # cosine first: the default
-        IntParam("anchor", 100, 0, _LEARNED_ROWS - 1, live=True),  # a row of the learned table
-        ChoiceParam("view", "tables", ("tables", "similarity", "offset", "space", "extent")),
+        # A row of the learned table (clamped to its rows, with a note).
+        IntParam("anchor", 100, 0, _LEARNED_POSITIONS - 1, live=True),
+        ChoiceParam("view", "tables", ("tables", "similarity", "offset", "space", "wavelengths",
+                                       "extent")),
+        # The table: MiniLM's, or one the visitor uploads (ui/table_upload.py). A link carries
+        # the file's name and tensor, never the table: the page asks for the file again.
+        ChoiceParam("source", "minilm", ("minilm", "upload")),
+        TextParam("file", "", MAX_TABLE_NAME),
+        TextParam("tensor", "", MAX_TABLE_NAME),
     )),
     # --- rope, alibi, extrapolation -----------------------------------------------------------
     PageInfo("app_pages/rope.py", ":material/rotate_right:", "rope", (
