@@ -21,6 +21,15 @@
   rerun (an Export menu opened at once stayed empty). `rerun_unknown_fragments_in_full` runs
   the whole page instead, in such a session only (one that has run keeps Streamlit's rule).
 
+- The upload route (opened for the one uploader: server/doors.py) parses its body with
+  Starlette, which spools a file past 1 MB to a temporary file on disk
+  (``MultiPartParser.spool_max_size``): a visitor's table must never reach the disk.
+  `keep_uploads_in_memory` raises the spool's threshold above the largest body the doors let
+  through. Streamlit's ``MemoryUploadedFileManager`` keeps every file a session PUTs, under any
+  id, until the session ends: a crafted client could fill the memory with 17 MB files.
+  `one_upload_per_session` keeps a session's newest file only (the app's one uploader takes one
+  file; a file replaced in it is deleted by the browser all the same).
+
 `close_doors` installs them all (idempotent) when serve.py starts the server, before the first
 session; app.py calls it on every run without the path's (see `close_doors`).
 """
@@ -31,9 +40,13 @@ import math
 from pathlib import Path
 from typing import Any
 
+from starlette.formparsers import MultiPartParser
 from streamlit.elements.widgets.number_input import NumberInputSerde
 from streamlit.proto.NumberInput_pb2 import NumberInput as NumberInputProto
 from streamlit.runtime.app_session import AppSession
+from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+from server.doors import UPLOAD_BODY_BYTES
 
 
 def _clear_own_session_only(self: AppSession) -> None:
@@ -112,6 +125,29 @@ def rerun_unknown_fragments_in_full() -> None:
     AppSession.request_rerun = _request_rerun_whole_in_a_new_session
 
 
+def keep_uploads_in_memory() -> None:
+    """Starlette's multipart parser keeps a file of up to the doors' largest body in memory
+    (idempotent)."""
+    MultiPartParser.spool_max_size = max(MultiPartParser.spool_max_size, UPLOAD_BODY_BYTES)
+
+
+_streamlit_add_file = MemoryUploadedFileManager.add_file
+
+
+def _add_file_alone(self: MemoryUploadedFileManager, session_id: str, file) -> None:
+    """Streamlit's own, after dropping the session's other files."""
+    with self._lock:
+        others = [f for f in self.file_storage.get(session_id, {}) if f != file.file_id]
+    for file_id in others:
+        self.remove_file(session_id, file_id)
+    _streamlit_add_file(self, session_id, file)
+
+
+def one_upload_per_session() -> None:
+    """Install the file manager's rule (idempotent)."""
+    MemoryUploadedFileManager.add_file = _add_file_alone
+
+
 def close_doors(*, hide_path: bool = True) -> None:
     """Install them. `hide_path` only before the first session starts (serve.py): a session
     whose first run was told the full path and a later run only the name is, to the browser, a
@@ -120,5 +156,7 @@ def close_doors(*, hide_path: bool = True) -> None:
     close_clear_cache()
     pass_nonfinite_ints()
     rerun_unknown_fragments_in_full()
+    keep_uploads_in_memory()
+    one_upload_per_session()
     if hide_path:
         hide_script_path()

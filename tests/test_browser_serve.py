@@ -58,12 +58,15 @@ def _new_session_script_path(url: str) -> str:
     return run_async(probe())
 
 
-def test_serve_closes_the_metrics_and_the_upload_endpoint(serve_url):
+def test_serve_closes_the_metrics_and_opens_the_upload_endpoint_to_the_uploader(serve_url):
     assert _status(f"{serve_url}/_stcore/health") == 200
     assert _status(f"{serve_url}/_stcore/metrics") == 404
     assert _status(f"{serve_url}/_stcore/metrics?families=cache_hits") == 404
-    for method in ("PUT", "POST"):
-        assert _status(f"{serve_url}/_stcore/upload_file/session/file", method) == 404
+    # A PUT reaches Streamlit's route (which wants the page's XSRF token first); any other
+    # method or address there is closed.
+    assert _status(f"{serve_url}/_stcore/upload_file/session/file", "PUT") == 403
+    assert _status(f"{serve_url}/_stcore/upload_file/session/file", "POST") == 404
+    assert _status(f"{serve_url}/_stcore/upload_file/session", "PUT") == 404
 
 
 def test_streamlit_alone_cannot_close_the_metrics(app_url):

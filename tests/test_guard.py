@@ -146,3 +146,70 @@ def test_the_boundary_reraises_when_the_tests_say_so(monkeypatch):
     """PE_GUARD=reraise (every other test server): Streamlit's own box, so a bug fails its test."""
     monkeypatch.setenv(GUARD_VARIABLE, "reraise")
     assert show_unexpected(ValueError("a bug")) is False
+
+
+# --- the upload door: one file a session, in memory, within the cap ----------------------------
+def test_a_session_keeps_its_newest_upload_only():
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+    from streamlit.runtime.uploaded_file_manager import UploadedFileRec
+
+    from server.guard import one_upload_per_session
+
+    one_upload_per_session()
+    manager = MemoryUploadedFileManager("/_stcore/upload_file")
+    for session, file_id in (("a", "1"), ("a", "2"), ("b", "3"), ("a", "4")):
+        manager.add_file(session, UploadedFileRec(file_id, f"{file_id}.npy", "x", b"12345"))
+    assert {s: list(files) for s, files in manager.file_storage.items()} == {"a": ["4"],
+                                                                            "b": ["3"]}
+    assert manager._total_bytes == 10 and manager._file_count == 2  # its own bookkeeping
+
+
+def test_an_upload_is_parsed_in_memory_up_to_the_largest_body():
+    from starlette.formparsers import MultiPartParser
+
+    from core import limits
+    from server.doors import UPLOAD_BODY_BYTES
+    from server.guard import keep_uploads_in_memory
+    from tests.test_deployment import load_config
+
+    keep_uploads_in_memory()
+    assert MultiPartParser.spool_max_size >= UPLOAD_BODY_BYTES > limits.MAX_TABLE_FILE_BYTES
+    # Streamlit's own cap is the table file's, in the same megabytes (2**20 bytes)
+    assert load_config()["server"]["maxUploadSize"] == limits.MAX_TABLE_FILE_MB
+
+
+@pytest.mark.parametrize(("method", "path", "length", "status"), [
+    ("PUT", "/_stcore/upload_file/session/file", 1000, 200),
+    ("DELETE", "/_stcore/upload_file/session/file", 0, 200),
+    ("OPTIONS", "/_stcore/upload_file/session/file", 0, 200),
+    ("POST", "/_stcore/upload_file/session/file", 1000, 404),
+    ("GET", "/_stcore/upload_file/session/file", 0, 404),
+    ("PUT", "/_stcore/upload_file", 10, 404),
+    ("PUT", "/_stcore/upload_file/session", 10, 404),
+    ("PUT", "/_stcore/upload_file/a/b/c", 10, 404),
+    ("PUT", "/_stcore/upload_file/session/file", 18 * 2**20 + 1, 413),
+    ("GET", "/_stcore/metrics", 0, 404),
+])
+def test_the_doors_let_through_what_the_uploader_sends(method, path, length, status):
+    from server.doors import PublicDoors
+    from tests.raw_session import run_async
+
+    async def app(scope, receive, send):  # Streamlit's routes, standing in: 200
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    sent = []
+
+    async def call():
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "http", "method": method, "path": path, "query_string": b"",
+                 "headers": [(b"content-length", str(length).encode())]}
+        await PublicDoors(app)(scope, receive, send)
+
+    run_async(call())
+    assert sent[0]["status"] == status

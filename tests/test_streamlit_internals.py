@@ -25,6 +25,7 @@ import pytest
 import streamlit as st
 import streamlit.commands.navigation as navigation
 from starlette.datastructures import Headers
+from starlette.formparsers import MultiPartParser
 from streamlit.elements.lib.utils import _compute_element_id
 from streamlit.elements.widgets.number_input import NumberInputSerde
 from streamlit.errors import StreamlitAPIException
@@ -41,6 +42,7 @@ from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.caching.ttl_cache import TTLCache
 from streamlit.runtime.fragment import MemoryFragmentStorage
 from streamlit.runtime.memory_session_storage import MemorySessionStorage
+from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
 from streamlit.runtime.scriptrunner_utils.script_run_context import (
@@ -52,6 +54,7 @@ from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 from streamlit.testing.v1.app_test import AppTest
 from streamlit.web.server import app_discovery
 from streamlit.web.server.starlette import starlette_websocket
+from streamlit.web.server.starlette.starlette_routes import create_upload_routes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -207,6 +210,20 @@ INTERNALS = [
      "server.guard.pass_nonfinite_ints tells an integer box from a float box by them",
      lambda: "data_type" in {field.name for field in dataclasses.fields(NumberInputSerde)}
      and NumberInput.DataType.Name(NumberInput.INT) == "INT"),
+    ("MemoryUploadedFileManager.file_storage ({session: {file_id: rec}}), ._lock, "
+     "add_file(session_id, file), remove_file(session_id, file_id)",
+     "server.guard.one_upload_per_session drops a session's other files before adding one",
+     lambda: "self.file_storage" in inspect.getsource(MemoryUploadedFileManager.__init__)
+     and "self._lock" in inspect.getsource(MemoryUploadedFileManager.__init__)
+     and _parameters(MemoryUploadedFileManager.add_file) == ["self", "session_id", "file"]
+     and _parameters(MemoryUploadedFileManager.remove_file) == ["self", "session_id",
+                                                                 "file_id"]),
+    ("starlette's MultiPartParser.spool_max_size (a class attribute, read per file part), and "
+     "Streamlit's upload route parses its body with request.form()",
+     "server.guard.keep_uploads_in_memory: an uploaded table never spools to a file on disk",
+     lambda: "SpooledTemporaryFile(max_size=self.spool_max_size)"
+     in inspect.getsource(MultiPartParser)
+     and "await limited_request.form()" in inspect.getsource(create_upload_routes)),
     # --- server/sessions.py: departed sessions forgotten past their TTL ----------------------
     ("Runtime._session_mgr: _storage_lock, list_active_sessions(), _session_storage._cache",
      "server.sessions.forget_expired_sessions reaches the stored sessions through them (under "
