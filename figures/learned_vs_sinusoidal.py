@@ -335,10 +335,11 @@ def make_wavelength_figure(
         hovertemplate=message("fig.learned.dominant_hover", lang),
     ))
     top = max(float(ladder.max()), float(samples)) * 2
-    fig.add_hrect(
-        y0=samples / 2, y1=top, fillcolor="rgba(128,128,128,0.12)", line_width=0,
-        annotation_text=message("fig.learned.too_long", lang, half=samples / 2),
-        annotation_position="top left",
+    fig.add_hrect(y0=samples / 2, y1=top, fillcolor="rgba(128,128,128,0.12)", line_width=0)
+    fig.add_annotation(  # an annotation on a log axis is placed in log10 units (a shape is not)
+        x=0, xref="paper", xanchor="left", y=np.log10(samples / 2), yanchor="bottom",
+        text=message("fig.learned.too_long", lang, half=samples / 2), showarrow=False,
+        font={"size": 11},
     )
     fig.update_xaxes(title_text=message("fig.learned.dimension", lang))
     fig.update_yaxes(title_text=message("fig.learned.wavelength_y", lang), type="log",

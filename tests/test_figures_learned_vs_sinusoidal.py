@@ -137,3 +137,20 @@ def test_offset_chart_keeps_its_traces_and_legend_order_whichever_anchor(anchor,
     expected = sorted({0, 20, 40, anchor})
     assert [t.name for t in shown] == [f"{name}, anchor {a}" for name in ("learned", "sinusoidal")
                                        for a in expected]
+
+
+def test_wavelength_figure_draws_the_ladder_the_periods_and_the_band():
+    from figures.learned_vs_sinusoidal import make_wavelength_figure
+
+    ladder = np.array([2 * np.pi, 2 * np.pi, 20.0, 20.0, 300.0, 300.0])
+    period = np.array([6.0, 6.5, 21.0, np.inf, 255.0, 255.0])  # a constant column: inf
+    share = np.array([0.9, 0.8, 0.7, 0.0, 0.3, 0.2])
+    fig = make_wavelength_figure(period, share, ladder, samples=255)
+    line, points = fig.data
+    np.testing.assert_array_equal(line.y, ladder)
+    np.testing.assert_array_equal(points.x, [0, 1, 2, 4, 5])  # the constant column left out
+    np.testing.assert_array_equal(points.marker.color, [0.9, 0.8, 0.7, 0.3, 0.2])
+    (band,) = fig.layout.shapes
+    assert band.y0 == 127.5  # fewer than two cycles in 255 positions
+    assert fig.layout.yaxis.type == "log"
+    assert "127" in fig.layout.annotations[0].text or "128" in fig.layout.annotations[0].text
