@@ -236,3 +236,23 @@ def test_messages_name_what_was_wrong():
     assert "pickle" in message(*BAD_FILES["pickle"])
     assert ".safetensors, .npy, .csv, .tsv" in message(*BAD_FILES["format"])
     assert "is named .npy" in message(*BAD_FILES["not_format"])
+
+
+def test_the_user_guides_python_example_runs(tmp_path, monkeypatch):
+    """docs/user-guide.md's `core` example, on a GPT-2-sized table written here: it runs and
+    prints the sinusoid's share as 1.000."""
+    import contextlib
+    import re
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "user-guide.md").read_text()
+    section = guide[guide.index("**The same in Python.**"):guide.index("## Model configs")]
+    (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(2)
+    np.save("gpt2-wpe.npy", (0.1 * rng.standard_normal((1024, 768))).astype(np.float32))
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "user-guide.md", "exec"), {})
+    assert "sinusoid's share 1.000" in printed.getvalue()
+    assert (tmp_path / "wavelengths.html").stat().st_size > 0
