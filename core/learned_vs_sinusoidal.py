@@ -26,6 +26,13 @@ def _check_table(table: object) -> np.ndarray:
     return table
 
 
+def _cosines(dots: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """dots / lengths, 0 where a length is 0: a zero row (RoBERTa's padding position, MAE's
+    class token) is like no other, not NaN."""
+    return np.divide(dots, lengths, out=np.zeros(np.broadcast(dots, lengths).shape),
+                     where=lengths > 0)
+
+
 def full_similarity_matrix(table: np.ndarray, metric: Metric = "cosine") -> np.ndarray:
     """S[i, j] = P_i . P_j (``dot``) or the cosine of their angle: the whole ``(n, n)`` matrix,
     float64 (`core.similarity.pairwise_similarity` computes the same products in float32 chunks
@@ -33,7 +40,7 @@ def full_similarity_matrix(table: np.ndarray, metric: Metric = "cosine") -> np.n
     table = _check_table(table)
     metric = check_choice("metric", metric, METRICS)
     if metric == "cosine":
-        table = table / np.linalg.norm(table, axis=1, keepdims=True)  # (n, d) unit rows
+        table = _cosines(table, np.linalg.norm(table, axis=1, keepdims=True))  # (n, d) unit rows
     return table @ table.T  # (n, n)
 
 
@@ -57,7 +64,8 @@ def offset_similarity_curve(
     rows = table[other[inside]]  # (m, d)
     values[inside] = rows @ table[anchor]
     if metric == "cosine":
-        values[inside] /= np.linalg.norm(rows, axis=1) * np.linalg.norm(table[anchor])
+        values[inside] = _cosines(values[inside],
+                                  np.linalg.norm(rows, axis=1) * np.linalg.norm(table[anchor]))
     return offsets, values
 
 
@@ -74,7 +82,7 @@ def neighbour_similarity(table: np.ndarray, metric: Metric = "cosine") -> np.nda
     dots = np.einsum("nd,nd->n", table[:-1], table[1:])  # (n-1,) P_p . P_{p+1}
     if metric == "cosine":
         lengths = np.linalg.norm(table, axis=1)  # (n,)
-        dots = dots / (lengths[:-1] * lengths[1:])
+        dots = _cosines(dots, lengths[:-1] * lengths[1:])
     return dots
 
 

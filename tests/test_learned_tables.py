@@ -256,3 +256,14 @@ def test_the_user_guides_python_example_runs(tmp_path, monkeypatch):
         exec(compile(code, "user-guide.md", "exec"), {})
     assert "sinusoid's share 1.000" in printed.getvalue()
     assert (tmp_path / "wavelengths.html").stat().st_size > 0
+
+
+def test_a_zero_row_is_like_no_other_not_nan():
+    """RoBERTa's padding position and MAE's class token are zero rows: their cosines are 0."""
+    table = np.vstack([np.zeros((1, 4)), np.random.default_rng(3).standard_normal((9, 4))])
+    lenses = lt.lens_numbers(table, anchor=0)
+    matrix = lvs.full_similarity_matrix(table)
+    assert np.all(matrix[0] == 0) and np.all(np.isfinite(matrix))
+    assert np.isfinite(lenses.offset_only_share) and np.isfinite(lenses.summary.neighbour_mean)
+    offsets, values = lenses.curves[0]
+    assert np.all(values[offsets >= 0] == 0)
