@@ -325,3 +325,38 @@ def vit_encoding_overview(
         col_edges=patches.col_edges,
         exact=patches.exact,
     )
+
+
+# --- The same from any table: a learned one, rows laid out as the grid -------------------------
+def grid_shapes(rows: int, *, max_side: int = MAX_GRID_SIDE) -> list[tuple[int, int, bool]]:
+    """The grids a table of `rows` rows can be: (grid_h, grid_w, cls_token) with
+    grid_h * grid_w = rows (no class token) or rows - 1 (a class token first, as ViT's 197 =
+    1 + 14 x 14), both sides from 2 to `max_side`; the squarest first."""
+    rows = check_int("rows", rows, minimum=1)
+    shapes = [(h, (rows - cls) // h, bool(cls))
+              for cls in (1, 0) for h in range(2, max_side + 1)
+              if (rows - cls) % h == 0 and 2 <= (rows - cls) // h <= max_side]
+    return sorted(shapes, key=lambda s: (max(s[0], s[1]) / min(s[0], s[1]), not s[2], s[0]))
+
+
+def table_similarity_tiles(
+    table: np.ndarray, grid_h: int, grid_w: int, *, max_tiles: int = MAX_TILES_SIDE,
+    max_side: int = MAX_MOSAIC_SIDE,
+) -> SimilarityTiles:
+    """The ViT paper's tiles of any position table ``(N, d)`` whose rows are a grid_h x grid_w
+    grid, row-major (N = grid_h * grid_w, or one more with a class token first, left out): the
+    cosine of each tile patch's row with every patch's, as `offset_similarity_tiles` draws them
+    for a table whose similarity depends on the offset alone."""
+    table = check_finite_array("table", table, ndim=2).astype(np.float64)  # (N, d)
+    grid_h = check_int("grid_h", grid_h, minimum=1, maximum=MAX_GRID_SIDE)
+    grid_w = check_int("grid_w", grid_w, minimum=1, maximum=MAX_GRID_SIDE)
+    patches = grid_h * grid_w
+    if table.shape[0] not in (patches, patches + 1):
+        raise ValueError(f"table has {table.shape[0]} rows: a {grid_h} x {grid_w} grid needs "
+                         f"{patches} (or {patches + 1} with a class token)")
+    grid = table[-patches:]  # (H*W, d), a class token dropped
+    unit = grid / np.maximum(np.linalg.norm(grid, axis=1, keepdims=True), 1e-300)  # (H*W, d)
+    tile_rows, tile_cols = _tile_patches(grid_h, grid_w, max_tiles)
+    sources = (tile_rows[:, None] * grid_w + tile_cols[None, :]).ravel()  # (th*tw,) row-major
+    maps = (unit[sources] @ unit.T).reshape(-1, grid_h, grid_w)  # (th*tw, H, W) cosines
+    return _resampled_tiles(maps, tile_rows, tile_cols, max_side)

@@ -233,3 +233,34 @@ def test_halves_encode_column_then_row_on_rectangular_grids():
     assert np.allclose(second, second[:, :1, :])
     np.testing.assert_allclose(first[0, :, :], reference.loop_concatenated(w, d // 2), atol=1e-12)
     np.testing.assert_allclose(second[:, 0, :], reference.loop_concatenated(h, d // 2), atol=1e-12)
+
+
+# --- tiles of any table, its rows a grid (a learned ViT table) ---------------------------------
+@pytest.mark.parametrize(("grid_h", "grid_w", "cls"), [(14, 14, True), (6, 10, False),
+                                                        (40, 24, False)])
+def test_table_similarity_tiles_equal_the_loop_oracle(grid_h, grid_w, cls):
+    rng = np.random.default_rng(grid_h)
+    table = rng.standard_normal((grid_h * grid_w + cls, 12))
+    got = vit_grid.table_similarity_tiles(table, grid_h, grid_w)
+    expected = reference.similarity_tiles(table, grid_h, grid_w, max_tiles=vit_grid.MAX_TILES_SIDE,
+                                          max_side=vit_grid.MAX_MOSAIC_SIDE)
+    np.testing.assert_array_equal(got.tile_rows, expected.tile_rows)
+    np.testing.assert_array_equal(got.tile_cols, expected.tile_cols)
+    np.testing.assert_allclose(got.tiles, expected.tiles, atol=1e-12)
+
+
+def test_table_tiles_of_maes_table_equal_its_offset_tiles():
+    """MAE's sin-cos table read as a table gives the tiles its closed form gives."""
+    table = vit_grid.sincos_2d_encoding(8, 8, 64, cls_token=True, dtype="float64")
+    from_table = vit_grid.table_similarity_tiles(table, 8, 8)
+    closed = vit_grid.sincos_similarity_tiles(8, 8, 64)
+    np.testing.assert_allclose(from_table.tiles, closed.tiles, atol=1e-12)
+
+
+def test_grid_shapes_of_a_vit_table_and_others():
+    assert vit_grid.grid_shapes(197)[0] == (14, 14, True)
+    assert vit_grid.grid_shapes(196)[0] == (14, 14, False)
+    assert (16, 32, False) in vit_grid.grid_shapes(512)
+    assert vit_grid.grid_shapes(3) == [] and vit_grid.grid_shapes(10_000) == []
+    with pytest.raises(ValueError, match="a 14 x 14 grid needs 196"):
+        vit_grid.table_similarity_tiles(np.ones((190, 4)), 14, 14)
