@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from core import learned_tables
+from core import learned_tables, vit_grid
 from core import learned_vs_sinusoidal as lvs
 from core.minilm import ModelUnavailableError
 from core.word_position import Projection, project
@@ -24,6 +24,7 @@ from figures.learned_vs_sinusoidal import (
     make_wavelength_figure,
     offset_preview_anchors,
 )
+from figures.vit_grid import make_tiles_figure
 from locales import error_text
 from server.cache import MB, bounded_cache, in_compute_slot
 from ui.charts import file_stem, show_chart
@@ -138,6 +139,20 @@ def cached_entry(positions: int, metric: str, anchor: int, name: str, key: str, 
     if key == "waves":
         return lvs.dominant_waves(learned)
     raise KeyError(key)
+
+
+@bounded_cache(max_entries=8, max_bytes=8 * MB, worst_case=[("minilm", 16, 32, False)])
+def cached_grid_tiles(source: str, grid_h: int, grid_w: int, cls_token: bool,
+                      _table: np.ndarray | None = None):
+    """The ViT paper's similarity tiles of the whole table, its rows read as the grid."""
+    table = cached_minilm().position_embeddings if _table is None else _table
+    return vit_grid.table_similarity_tiles(table, grid_h, grid_w)
+
+
+def grid_code(shape: tuple[int, int, bool]) -> str:
+    """A grid as the link writes it: "14x14+cls", "16x32"."""
+    grid_h, grid_w, cls_token = shape
+    return f"{grid_h}x{grid_w}" + ("+cls" if cls_token else "")
 
 
 class Analysis:
@@ -475,6 +490,42 @@ def wavelengths_section() -> None:
     )
 
 
+# --- a ViT's grid --------------------------------------------------------------------------------
+@st.fragment(key="learned-vs-sinusoidal/grid")
+def grid_section() -> None:
+    """The table's rows as a ViT's patches (the visitor confirms the grid): the similarity
+    tiles of the 2-D grids page."""
+    _, _, _, analysis = page_wide()
+    source = analysis.source
+    st.subheader(t("learned-vs-sinusoidal.grid"))
+    shapes = vit_grid.grid_shapes(source.rows)
+    if not shapes:
+        st.info(t("learned-vs-sinusoidal.no_grid", rows=source.rows), icon=":material/info:")
+        return
+    codes = [grid_code(shape) for shape in shapes]
+    wanted = controls.current("grid")
+    (column,) = controls.view_row(1)
+    with column:
+        code = st.selectbox(
+            t("learned-vs-sinusoidal.grid_shape"), codes,
+            index=codes.index(wanted) if wanted in codes else 0,
+            format_func=lambda c: t("learned-vs-sinusoidal.grid_cls",
+                                    grid=c.removesuffix("+cls").replace("x", " x "))
+            if c.endswith("+cls") else c.replace("x", " x "),
+            key=f"grid_shape_{source.key[:16]}",
+            help=t("learned-vs-sinusoidal.grid_shape_help", rows=source.rows),
+        )
+    controls.carry("grid", code)
+    grid_h, grid_w, cls_token = shapes[codes.index(code)]
+    show_chart(
+        make_tiles_figure(cached_grid_tiles(source.key, grid_h, grid_w, cls_token, source.table),
+                          lang=lang),
+        key="grid_tiles_chart",
+        name=file_stem("learned-grid-tiles", stem(source), code.replace("+", "-")),
+    )
+    explain(t("learned-vs-sinusoidal.grid_text", grid_h=grid_h, grid_w=grid_w))
+
+
 # --- extrapolation -------------------------------------------------------------------------------
 @st.fragment(key="learned-vs-sinusoidal/extent")
 def extent_section() -> None:
@@ -505,6 +556,7 @@ controls.sections(
         "offset": offset_section,
         "space": space_section,
         "wavelengths": wavelengths_section,
+        "grid": grid_section,
         "extent": extent_section,
     },
 )

@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 
+from core import limits
 from server.allocator import give_back
 
 MB = 2**20
@@ -129,6 +130,17 @@ class MemoryBudget:
 # unique memory, the Chromium started for it included) and slides' photographs (export.slides),
 # once their memory is there (`image_turn`). A drawing is larger than the room: it runs alone.
 HEAVY = MemoryBudget(COMPUTE_SLOTS * COMPUTE_COST)
+# Position tables visitors uploaded (ui/table_upload.py), each held in its session until the
+# visitor leaves or drops it: the file Streamlit keeps, and the float32 table read from it where
+# it is not a view of the file's bytes (a float32 .npy or safetensors tensor is). UPLOAD_COST:
+# the largest float32 file, 17 MB. UPLOADED_TABLES of them at once (a table that is a copy
+# counts twice as much); the next upload waits for room (at most UPLOAD_WAIT_S, told its
+# place), then is refused.
+UPLOADED_TABLES = 10
+UPLOAD_COST = limits.MAX_TABLE_FILE_BYTES
+HELD_UPLOADS = MemoryBudget(UPLOADED_TABLES * UPLOAD_COST)
+UPLOAD_WAIT_S = 30.0
+
 # The exports' own queue (`image_turn`): one drawing at a time, first come first served. An
 # export waits here, and then for memory, without holding any of HEAVY: a visitor's cache miss
 # never queues behind an export that waits.

@@ -17,7 +17,7 @@ from tests.apptest import decode, notices, open_page, plotly_figures, unescape
 from tests.test_learned_tables import BAD_FILES, csv_bytes, npy_bytes
 
 LEARNED = "app_pages/learned_vs_sinusoidal.py"
-VIEWS = ("tables", "similarity", "offset", "space", "wavelengths", "extent")
+VIEWS = ("tables", "similarity", "offset", "space", "wavelengths", "grid", "extent")
 TRACE_DATA = ("x", "y", "z", "customdata")
 
 
@@ -161,3 +161,65 @@ def test_a_deck_slide_of_an_uploaded_table_says_so():
     texts = " ".join(unescape(i.value) for i in at.info)
     assert "my-model.safetensors : wpe.weight" in texts
     assert "a link cannot carry a table" in texts
+
+
+def test_held_tables_are_counted_and_one_past_the_room_waits_then_hears_why(monkeypatch):
+    """Each held table takes its file's bytes and its own from the uploads' budget until it is
+    dropped; an upload that finds no room waits (its place said), then gets a notice; room
+    given back lets the next try in."""
+    import gc
+
+    from server import memory_budget
+
+    table = (np.arange(64)[:, None] + np.ones((64, 16))).astype(np.float32)
+    data = npy_bytes(table)
+    cost = len(data)  # a float32 .npy: the table is a view of the file's bytes
+    budget = memory_budget.MemoryBudget(2 * cost)
+    monkeypatch.setattr(memory_budget, "HELD_UPLOADS", budget)
+    monkeypatch.setattr(memory_budget, "UPLOAD_WAIT_S", 1.0)
+    first, second, third = (choose_upload(open_page(LEARNED)) for _ in range(3))
+    upload(first, "a.npy", data)
+    upload(second, "b.npy", data)
+    assert budget.used == 2 * cost and len(plotly_figures(second)) == 2
+    upload(third, "c.npy", data)
+    assert not third.exception and plotly_figures(third) == []
+    assert any("upload yours again in a minute" in n for n in notices(third))
+    assert not any("waits for one to go" in i.value for i in third.info)  # the wait's line gone
+    first.file_uploader(key="table_file").set_value(None).run()
+    gc.collect()
+    assert budget.used == cost
+    upload(third, "c.npy", data)
+    assert len(plotly_figures(third)) == 2 and budget.used == 2 * cost
+
+
+def test_a_float32_table_is_a_view_of_the_files_bytes(weights):
+    """What a held table counts: the file's bytes, and the table's only where it is a copy."""
+    from ui.table_upload import read_held
+
+    table = weights["embeddings.position_embeddings.weight"]
+    for data, name, copied in ((npy_bytes(table), "f32.npy", 0),
+                               (save_safetensors({"pos": table}), "f32.safetensors", 0),
+                               (npy_bytes(table.astype(np.float64)), "f64.npy", table.nbytes),
+                               (csv_bytes(table[:8]), "text.csv", table[:8].nbytes)):
+        held = read_held(data, name, "id", None)
+        assert held.nbytes == len(data) + copied, name
+
+
+def test_a_vit_table_read_as_its_grid_gives_maes_tiles():
+    """MAE's 2-D sin-cos table (197 x 768: a class token and 14 x 14 patches) uploaded: the grid
+    view offers 14 x 14 + class token first and draws the tiles of the 2-D grids page."""
+    from core import vit_grid
+
+    table = vit_grid.sincos_2d_encoding(14, 14, 768, cls_token=True)  # float32
+    at = choose_upload(open_page(LEARNED))
+    upload(at, "mae-pos-embed.npy", npy_bytes(table))
+    at.radio(key="view").set_value("grid").run()
+    assert not at.exception, [e.value for e in at.exception]
+    (box,) = [b for b in at.selectbox if b.key.startswith("grid_shape_")]
+    assert box.value == "14x14+cls" and box.options[0] == "14 x 14 + class token"
+    (figure,) = plotly_figures(at)
+    expected = vit_grid.sincos_similarity_tiles(14, 14, 768).mosaic()
+    np.testing.assert_allclose(decode(figure["data"][0]["z"]), expected, atol=1e-6)
+    assert at.query_params["grid"] == "14x14+cls"
+    box.set_value("7x28+cls").run()  # another reading of the same 196 patches
+    assert at.query_params["grid"] == "7x28+cls" and not at.exception

@@ -87,7 +87,7 @@ def test_learned_page_bad_url_values(name, value):
 
 def test_learned_page_every_view_draws():
     for view, count in {"tables": 2, "similarity": 2, "offset": 1, "space": 2,
-                        "wavelengths": 1, "extent": 1}.items():
+                        "wavelengths": 1, "grid": 1, "extent": 1}.items():
         at = open_page(LEARNED, {"view": view})
         assert not at.exception, view
         assert len(plotly_figures(at)) == count, view

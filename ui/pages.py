@@ -209,12 +209,15 @@ PAGES: tuple[PageInfo, ...] = checked((
         # A row of the learned table (clamped to its rows, with a note).
         IntParam("anchor", 100, 0, _LEARNED_POSITIONS - 1, live=True),
         ChoiceParam("view", "tables", ("tables", "similarity", "offset", "space", "wavelengths",
-                                       "extent")),
+                                       "grid", "extent")),
         # The table: MiniLM's, or one the visitor uploads (ui/table_upload.py). A link carries
         # the file's name and tensor, never the table: the page asks for the file again.
         ChoiceParam("source", "minilm", ("minilm", "upload")),
         TextParam("file", "", MAX_TABLE_NAME),
         TextParam("tensor", "", MAX_TABLE_NAME),
+        # The grid view's reading of the rows as a ViT's patches: "14x14+cls", "16x32"; one
+        # the table cannot be is replaced by the squarest it can (core.vit_grid.grid_shapes).
+        TextParam("grid", "", 20),
     )),
     # --- rope, alibi, extrapolation -----------------------------------------------------------
     PageInfo("app_pages/rope.py", ":material/rotate_right:", "rope", (

@@ -15,7 +15,9 @@ file to upload again, instead of showing MiniLM's table under its name.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+import time
+import weakref
+from dataclasses import dataclass, field
 
 import numpy as np
 import streamlit as st
@@ -23,7 +25,8 @@ import streamlit as st
 from core import learned_tables, limits
 from core.learned_tables import TableFileError, TensorInfo
 from locales import error_text
-from server.run_slots import in_compute_slot
+from server import memory_budget
+from server.run_slots import in_compute_slot, run_slot_lent
 from ui.controls import PageControls
 from ui.i18n import current_language, t
 from ui.pages import MAX_TABLE_NAME
@@ -44,6 +47,9 @@ class HeldTable:
     tensor: str  # the safetensors tensor read ("" for the other formats)
     table: np.ndarray  # (n, d) float32, read-only
     digest: str  # sha256 of the table: the shared caches' key for what is computed from it
+    # Its share of the memory: the file's bytes (Streamlit keeps them), and the table's unless it
+    # is a view of them (float32 .npy and safetensors files are read without a copy).
+    nbytes: int = field(default=0)
 
     @property
     def label(self) -> str:
@@ -55,7 +61,37 @@ def read_held(data: bytes, name: str, file_id: str, tensor: str | None) -> HeldT
     """`core.learned_tables.read_table`, as a `HeldTable`; raises TableFileError."""
     table = learned_tables.read_table(data, name, tensor=tensor)
     digest = hashlib.sha256(table.tobytes() + str(table.shape).encode()).hexdigest()
-    return HeldTable(file_id, name, tensor or "", table, digest)
+    copied = not np.shares_memory(table, np.frombuffer(data, dtype=np.uint8))
+    return HeldTable(file_id, name, tensor or "", table, digest,
+                     len(data) + (table.nbytes if copied else 0))
+
+
+class UploadsFullError(Exception):
+    """The server held as many visitors' tables as it has room for, for UPLOAD_WAIT_S."""
+
+
+def hold(held: HeldTable) -> HeldTable:
+    """`held`, its bytes counted in server.memory_budget.HELD_UPLOADS until it is dropped (the
+    session forgets it: a new file, the file removed, the visitor gone). Waits for room while
+    others' tables fill it, saying its place, and gives up after UPLOAD_WAIT_S (UploadsFullError),
+    its run slot lent to other sessions meanwhile."""
+    place = st.empty()
+    deadline = time.monotonic() + memory_budget.UPLOAD_WAIT_S
+
+    def waiting(ahead: int) -> None:
+        if time.monotonic() > deadline:
+            raise UploadsFullError
+        place.info(t("learned-vs-sinusoidal.upload_wait", ahead=ahead),
+                   icon=":material/hourglass_top:")
+
+    budget = memory_budget.HELD_UPLOADS
+    try:
+        with run_slot_lent():
+            share = budget.acquire(held.nbytes, kind="table", on_wait=waiting)
+    finally:
+        place.empty()
+    weakref.finalize(held, budget.release, share)
+    return held
 
 
 def show_new_tables_rows(name: str, maximum: int) -> None:
@@ -127,13 +163,19 @@ def choose_table(controls: PageControls) -> HeldTable | None:
                       if learned_tables.table_format(upload.name) == "safetensors" else None)
             if held is None or held.file_id != upload.file_id or held.tensor != (tensor or ""):
                 st.session_state.pop(_HELD, None)  # the file it came from is replaced
-                held = in_compute_slot(read_held, data, upload.name, upload.file_id, tensor)()
+                held = hold(in_compute_slot(read_held, data, upload.name, upload.file_id,
+                                            tensor)())
                 st.session_state[_HELD] = held
                 st.session_state[_SHOW_ROWS] = held.table.shape[0]
                 st.rerun()  # the positions control, made above, shows the new table's rows
         except TableFileError as error:
             st.session_state.pop(_HELD, None)
             _notice(error, upload.name)
+            held = None
+        except UploadsFullError:
+            st.warning(t("learned-vs-sinusoidal.uploads_full",
+                         seconds=round(memory_budget.UPLOAD_WAIT_S)),
+                       icon=":material/hourglass_disabled:")
             held = None
     if held is None:
         wanted = controls.carry("file", controls.current("file"))
