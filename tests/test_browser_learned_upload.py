@@ -147,3 +147,25 @@ def test_a_file_past_the_cap_is_refused_by_the_uploader(upload_page, tmp_path):
     page.get_by_text("17.0MB").first.wait_for(timeout=30_000)  # the uploader's own message
     assert upload_page.exceptions() == []
     assert page.locator(".js-plotly-plot").count() == 0
+
+
+def test_a_vit_table_as_its_grid(upload_page, tmp_path):
+    """A ViT-B/16-sized table (MAE's 2-D sin-cos, 197 x 768, plus a little noise: a learned
+    table's look) read as 14 x 14 patches and a class token: the tiles, kept in docs/."""
+    from core.vit_grid import sincos_2d_encoding
+
+    rng = np.random.default_rng(0)
+    table = sincos_2d_encoding(14, 14, 768, cls_token=True)
+    table = (table + 0.2 * rng.standard_normal(table.shape)).astype(np.float32)
+    path = tmp_path / "vit-b16-pos-embed.npy"
+    np.save(path, table)
+    upload(upload_page, path)
+    click_section(upload_page, "grid", 1)
+    page = upload_page.page
+    assert upload_page.exceptions() == []
+    assert "grid=14x14%2Bcls" in page.url or "grid=14x14+cls" in page.url
+    page.evaluate("() => document.querySelector('.st-key-pe-view')"
+                  ".scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+    shot = upload_page.screenshot("learned-upload-vit-grid-1440x900")
+    shutil.copy(shot, SCREENSHOTS / shot.name)
