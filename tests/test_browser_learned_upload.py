@@ -169,3 +169,32 @@ def test_a_vit_table_as_its_grid(upload_page, tmp_path):
     page.wait_for_timeout(500)
     shot = upload_page.screenshot("learned-upload-vit-grid-1440x900")
     shutil.copy(shot, SCREENSHOTS / shot.name)
+
+
+@pytest.mark.parametrize(("viewport", "scheme", "lang"), [
+    ({"width": 390, "height": 844}, "dark", "zh"),
+    ({"width": 390, "height": 844}, "light", "en"),
+    ({"width": 1440, "height": 900}, "dark", "zh"),
+])
+def test_an_upload_on_a_phone_in_dark_and_in_chinese(browser, serve_url, tmp_path, viewport,
+                                                      scheme, lang):
+    seen = new_page(browser, serve_url, viewport=viewport, color_scheme=scheme)
+    try:
+        path = tmp_path / "gpt2-wpe.npy"
+        np.save(path, gpt2_sized_table()[:256])
+        seen.open(f"/learned-vs-sinusoidal?source=upload&lang={lang}", charts=0)
+        seen.page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+            str(path))
+        seen.page.wait_for_function(
+            "() => document.querySelectorAll('.js-plotly-plot .main-svg').length >= 2",
+            timeout=120_000)
+        seen.wait_idle(timeout=120_000)
+        held = "正在显示 gpt2-wpe.npy" if lang == "zh" else "Showing gpt2-wpe.npy"
+        seen.page.get_by_text(held).first.wait_for(timeout=30_000)
+        assert seen.exceptions() == []
+        name = f"learned-upload-{viewport['width']}x{viewport['height']}-{scheme}-{lang}"
+        shot = seen.screenshot(name)
+        if viewport["width"] == 390 and lang == "zh":
+            shutil.copy(shot, SCREENSHOTS / shot.name)
+    finally:
+        seen.close()
