@@ -42,6 +42,7 @@ bench-load: install-dev  # 20 browser sessions (2 min), then memory under hostil
 	$(BIN)/python benchmarks/load_proxied.py  # 10 sessions (1 min) through nginx to 2 replicas
 	$(BIN)/python benchmarks/load_memory.py
 	$(BIN)/python benchmarks/hostile_load.py  # serve.py as a host runs it, each attack (~6 min)
+	$(BIN)/python benchmarks/upload_memory.py  # ten 16 MB tables uploaded at once, an 11th (~8 min)
 
 soak: install-dev  # an hour of a mixed crowd and issue 52's attacks on serve.py (--short: 2 min)
 	./scripts/ensure-chromium.sh
