@@ -3,9 +3,10 @@
 serve.py (the public entry: its doors open the upload route) on a loopback port, warmed up by one
 visit of the learned-vs-sinusoidal page; then ten browser contexts (ten sessions) upload a
 4096 x 1024 float32 .npy (16 MiB, the cap) at the same moment and wait for its charts, and an
-eleventh uploads while the ten hold theirs: it must be told that it waits, then to upload again in a minute
-(server.memory_budget.HELD_UPLOADS). Reported: the peak unique memory (USS) of the server's
-process tree while they upload and hold, each upload's seconds, what the eleventh was told.
+eleventh uploads while the ten hold theirs: it must be told that it waits, then to upload again
+in a minute (server.memory_budget.HELD_UPLOADS). Reported: the peak unique memory (USS) of the
+server's process tree while they upload and hold, each upload's seconds, what the eleventh was
+told.
 
 Run: `make bench-load` (or `python benchmarks/upload_memory.py`). Bounded: eleven sessions,
 about two minutes; stops by itself.
