@@ -187,7 +187,7 @@ def test_an_uploaded_files_names_reach_every_view_escaped():
     assert "cannot be used" in _reached(assert_nothing_live(at.run()))  # the bad file's notice
     at.file_uploader(key="table_file").set_value((name, data, "application/octet-stream"))
     at.run()
-    for view in views(next(p for p in PAGES if p.url_path == "learned-vs-sinusoidal")):
+    for view in next(p for p in PAGES if p.url_path == "learned-vs-sinusoidal").views:
         at.radio(key="view").set_value(view).run()
         reached = _reached(assert_nothing_live(at))
         assert name in reached and tensor in reached, view
