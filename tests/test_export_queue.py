@@ -106,11 +106,22 @@ def ask(name: str, results: dict, statuses: dict) -> threading.Thread:
 GONE_S = 60
 
 
-def until(condition, seconds: float = 60) -> None:
+def until(condition, seconds: float = 60, waited_for: str = "") -> None:
+    """Poll `condition` (a state another thread reaches: no event to wait on) for at most
+    `seconds`, a bound generous for a loaded machine; failing, say what was waited for."""
     deadline = time.monotonic() + seconds
     while not condition():
-        assert time.monotonic() < deadline, "timed out"
+        assert time.monotonic() < deadline, f"not within {seconds} s: {waited_for or condition}"
         time.sleep(0.02)
+
+
+def chromium_gone() -> None:
+    """The images' Chromium told to close is gone (its memory back). It is forgotten as soon as
+    its close begins: still running after GONE_S, it was never closed (an image still counted
+    as drawing keeps it, by design), not slow to close."""
+    until(lambda: not CHROMIUM.running(), GONE_S,
+          "the images' Chromium still running: close_when_idle found an image still drawing, "
+          "or its event loop did not run the close")
 
 
 def queued(budget: MemoryBudget, n: int) -> bool:
@@ -181,7 +192,7 @@ def test_a_drawing_stopped_midway_closes_its_tab_and_the_next_one_draws():
         figure_image(small_figure(), "png", scale=4, poll=stop_after_a_second)
     assert time.monotonic() - started < 15  # stopped, not drawn to the end
     # Nothing else drawing: its tab and the browser are gone, every renderer with them.
-    until(lambda: not CHROMIUM.running(), GONE_S)
+    chromium_gone()
     assert figure_image(small_figure(), "svg").startswith(b"<svg")
 
 
@@ -224,7 +235,7 @@ def test_a_drawing_that_takes_too_long_says_so():
     with pytest.raises(ImageExportError) as raised:
         figure_image(small_figure(), "png", scale=4, timeout=0.5)
     assert raised.value.reason == "timeout"
-    until(lambda: not CHROMIUM.running(), GONE_S)  # and its memory is back
+    chromium_gone()  # and its memory is back
 
 
 def test_a_queue_of_images_starts_chromium_once():
@@ -234,7 +245,7 @@ def test_a_queue_of_images_starts_chromium_once():
         figure_image(small_figure(), "svg")
     assert CHROMIUM.launches == launches + 1
     charts.close_browser_when_idle()
-    until(lambda: not CHROMIUM.running(), GONE_S)
+    chromium_gone()
 
 
 def pixels(png: bytes) -> np.ndarray:
