@@ -171,9 +171,12 @@ def first_slide_query(slides: tuple[Slide, ...], code: str) -> str:
 
 
 async def ask_for_pdf(url: str, slides: tuple[Slide, ...], code: str,
-                      start: asyncio.Event | None = None) -> tuple[bytes | None, list[str]]:
+                      start: asyncio.Event | asyncio.Barrier | None = None,
+                      ) -> tuple[bytes | None, list[str]]:
     """A visitor on the deck's first slide pressing "PDF": the file once offered (None if the
-    menu said it failed), and what the menu said on the way."""
+    menu said it failed), and what the menu said on the way. With `start`, the button is
+    pressed once its menu is shown and `start.wait()` has returned (a Barrier: once every
+    visitor's menu is shown)."""
     async with RawSession(url, "tour", first_slide_query(slides, code)) as visitor:
         await visitor.open()
         assert "tour_file_pdf" in visitor.ids, visitor.texts
