@@ -129,15 +129,17 @@ class Visitor:
 
 def access_log(replicas: serve_replicas.Replicas, visitors: list[Visitor]) -> list[dict]:
     """nginx's access log, parsed, once it holds every visitor's websockets (nginx writes one
-    when the connection has closed on both sides, a moment after the browser closed it)."""
+    when the connection has closed on both sides, a moment after the browser closed it): the
+    file is polled, 30 s at most, and the reason said if it never holds them."""
     for _ in range(60):
         lines = replicas.access_log.read_text().splitlines()
         log = [m.groupdict() for m in map(LOG_LINE.search, lines) if m]
         logged = Counter(line["affinity"] for line in log if line["path"] == "/_stcore/stream")
         if all(logged[v.cookie] >= len(v.websockets) for v in visitors):
-            break
+            return log
         time.sleep(0.5)
-    return log
+    raise AssertionError("nginx's access log lacks a closed websocket 30 s after its tab closed",
+                         dict(logged))
 
 
 def affinity_cookie(visitor: Visitor) -> str:
@@ -359,12 +361,14 @@ def test_a_stopped_replicas_sessions_reconnect_to_the_other(browser):
 
         replicas.stop_replica(0)
         for visitor in moved:
-            # The frontend's reconnect opens a second websocket, through nginx to the survivor.
-            for _ in range(120):
-                if len(visitor.websockets) == 2:
-                    break
-                visitor.page.wait_for_timeout(500)
-            assert len(visitor.websockets) == 2
+            # The frontend's reconnect opens a second websocket, through nginx to the survivor:
+            # waited for as it is seen (its backoff grows to seconds), WAIT_MS at most.
+            deadline = time.monotonic() + WAIT_MS / 1000
+            while len(visitor.websockets) < 2 and time.monotonic() < deadline:
+                visitor.page.wait_for_timeout(200)  # Playwright delivers events while it waits
+            assert len(visitor.websockets) == 2, (
+                f"no reconnect through nginx within {WAIT_MS // 1000} s of the stop",
+                [ws.url for ws in visitor.websockets])
             visitor.page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached",
                                            timeout=WAIT_MS)
             wait_drawn([visitor])
