@@ -19,8 +19,10 @@ benchmarks/load_memory.py (docs/robustness.md).
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import inspect
+import json
 import tracemalloc
 import urllib.parse
 from pathlib import Path
@@ -75,8 +77,8 @@ def stores():
     cache.clear_all()
 
 
-@pytest.fixture(scope="module")
-def worst(stores):
+def measure_worst(stores) -> dict[str, tuple[int | None, int | None]]:
+    """Per cached function: (bytes its worst entry keeps, peak bytes making it)."""
     sizes = {}
     for name, store in stores.items():
         measured = [measure(store.func, args) for args in store.worst_case]
@@ -86,6 +88,26 @@ def worst(stores):
                     f"bound {stores[name].max_entries} x / {stores[name].max_bytes / MB:.0f} MB"
                     for name, (kept, peak) in sorted(sizes.items()) if kept is not None))
     return sizes
+
+
+@pytest.fixture(scope="module")
+def worst(request, tmp_path_factory, worker_id):
+    """measure_worst, once per test run: pytest-xdist may hand this module's tests to two or
+    three workers, and each measured again (a minute, more on a loaded machine). The first
+    worker measures under a lock and leaves the numbers beside the workers' temporary folders
+    (one folder per run); the others wait for them and read them (and need not run every
+    page: `stores` is asked for only to measure)."""
+    if worker_id == "master":  # -n 0: one process
+        return measure_worst(request.getfixturevalue("stores"))
+    shared = tmp_path_factory.getbasetemp().parent / "cache-budget-worst.json"
+    with open(shared.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if shared.exists():
+            read = json.loads(shared.read_text(encoding="utf-8"))
+            return {name: tuple(sizes) for name, sizes in read.items()}
+        sizes = measure_worst(request.getfixturevalue("stores"))
+        shared.write_text(json.dumps(sizes), encoding="utf-8")
+        return sizes
 
 
 def test_every_cached_function_declares_a_worst_case(stores):
