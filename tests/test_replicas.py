@@ -266,8 +266,8 @@ def test_sessions_open_every_page_through_the_proxy_each_on_its_replica(replicas
     finds in sys.modules, `get_module("pandas", should_load=False)`, which is half-imported
     while another session's page imports it: "partially initialized module 'pandas' has no
     attribute 'Series'"). That is the app's to fix, not the proxy's; the sessions at once here
-    meet warm replicas. (Ten visitors, five per replica, once proved the same at twice the
-    cost: the cookie decides the replica per visitor, two per replica show it holds for each.)"""
+    meet warm replicas. Two per replica are enough: the cookie decides the replica per
+    visitor, and two at once on one replica show that it holds for each."""
     tour = [HOME, *PAGES]
     walkers = open_visitors(browser, replicas.url, ["/"], 1)
     visitors = list(walkers)
