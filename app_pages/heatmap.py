@@ -25,7 +25,7 @@ from ui.charts import file_stem, show_chart
 from ui.controls import start_page
 from ui.i18n import current_language, t
 from ui.plotly_react import clicked_cell
-from ui.text import explain, page_only
+from ui.text import explain, on_slide, page_only
 
 
 @bounded_cache(max_entries=16, max_bytes=8 * MB, worst_case=[
@@ -200,7 +200,9 @@ def heatmap_chart() -> None:
         # The layout's name in the visitor's language: "interleaved" is "交错" in Chinese.
         overview, title=t("heatmap.chart_title", layout=layout_name[layout]), lang=lang,
         formula=formula_table(positions) if hover_formula else None,
-        mark=(pos, min(dim, d_model - 1)),  # a dimension past the table: the last (its notice)
+        # The worked entry's outline (a dimension past the table: the last, its notice); a
+        # slide shows no worked example, so no outline its audience could not read.
+        mark=None if on_slide() else (pos, min(dim, d_model - 1)),
     )
     show_chart(
         fig,

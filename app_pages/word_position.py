@@ -216,10 +216,10 @@ with above:
                 )
         for i, j in word_position.coincident:
             point = ", ".join(f"{v:g}" for v in word_position.sums_head[i])
-            st.warning(
+            st.info(  # what the picture shows, not a fault: information
                 t("word-position.same_point", first=word_position.tokens[i], i=i,
                   second=word_position.tokens[j], j=j, point=point),
-                icon=":material/warning:",
+                icon=":material/info:",
             )
         explain(t("word-position.two_d_text"))
 

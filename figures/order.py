@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from figures.common import MAX_LIVE_NUMBERS, add_live_states, base_layout, plot_text
-from locales import Lang, message
+from locales import Lang, message, number_text
 
 ATTENTION_SCALE = "Blues"
 CHANGE_SCALE = "Oranges"
@@ -142,7 +142,9 @@ def make_facts_figure(measures: Sequence[tuple[str, float, float]], *,
         for name, value, colour in ((names[0], learned, "#0072B2"), (names[1], blind, "#E69F00")):
             fig.add_trace(go.Bar(x=[name], y=[value], marker_color=colour, name=name,
                                  legendgroup=name, showlegend=column == 1,
-                                 texttemplate="%{y:.3g}", textposition="outside"),
+                                 # written for people: 7.47×10⁻⁸, not plotly's 7.47e-8
+                                 text=[number_text(value)], texttemplate="%{text}",
+                                 textposition="outside"),
                           row=1, col=column)
         top = max(learned, blind)
         fig.update_yaxes(range=[0, top * 1.25 + 1e-9], row=1, col=column)

@@ -126,7 +126,7 @@ def make_offset_scatter_figure(
     fig.add_trace(
         go.Scatter(x=curve_offsets, y=curve, mode="lines",
                    line={"color": CURVE_COLOR, "width": 1.5},
-                   name="Σ_i cos(ω_i k)",
+                   name="Σ<sub>i</sub> cos(ω<sub>i</sub>k)",
                    hovertemplate="k = %{x}<br>%{y:.5f}<extra></extra>"),
         row=1, col=1,
     )
@@ -307,7 +307,7 @@ def make_distance_figure(
                        hovertemplate=message("fig.similarity.distance_hover", lang)),
             go.Scatter(x=curve_offsets, y=curve, mode="lines",
                        line={"color": CURVE_COLOR, "width": 1.5},
-                       name="√(d − 2 Σ_i cos(ω_i k))",
+                       name="√(d − 2 Σ<sub>i</sub> cos(ω<sub>i</sub>k))",
                        hovertemplate="k = %{x}<br>%{y:.5f}<extra></extra>"),
         ]
     )
@@ -341,7 +341,7 @@ def make_shift_matrix_figure(
         y_title=message("fig.similarity.shift_y_title", lang), lang=lang,
     )
     fig.update_traces(
-        colorscale=DIVERGING, colorbar={"title": {"text": "M_k"}},
+        colorscale=DIVERGING, colorbar={"title": {"text": "M<sub>k</sub>"}},
         hovertemplate=message("fig.similarity.shift_hover", lang),
     )
     fig.update_xaxes(constrain="domain")  # with scaleanchor: shrink the plot, do not pad

@@ -54,10 +54,42 @@ def catalogue(lang: Lang) -> dict[str, str]:
 
 
 def message(key: str, lang: Lang = DEFAULT_LANGUAGE, /, **values: object) -> str:
-    """The message `key` in `lang`, its placeholders filled from `values`.
+    """The message `key` in `lang`, its placeholders filled from `values`. A number is written
+    for people: where its format (``{error:.1e}``, ``{base:g}``) would give e-notation, a power
+    of ten (``6×10⁻¹⁵``, as `number_text`).
 
     An unknown key raises KeyError (a test checks every key used in the code exists)."""
-    return catalogue(lang)[key].format(**values)
+    return catalogue(lang)[key].format(**{name: _Number(value) if _is_float(value) else value
+                                          for name, value in values.items()})
+
+
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def number_text(value: float, spec: str = ".3g") -> str:
+    """`value` as `format(value, spec)` writes it, but an exponent as people write one:
+    7.47e-08 is 7.47×10⁻⁸, 1e+06 is 10⁶ (an audience reads no e-notation)."""
+    text = format(float(value), spec)
+    mantissa, e, exponent = text.lower().partition("e")
+    if not e or not exponent.lstrip("+-").isdigit():  # no exponent (or inf, nan)
+        return text
+    if float(mantissa) == 0:
+        return "0"
+    power = "10" + str(int(exponent)).translate(_SUPERSCRIPTS)
+    return power if mantissa.lstrip("+") == "1" else f"{mantissa}×{power}"
+
+
+def _is_float(value: object) -> bool:
+    """A float, numpy's among them (np.float32 is no `float`)."""
+    return isinstance(value, float) or (type(value).__module__ == "numpy"
+                                        and type(value).__name__.startswith("float"))
+
+
+class _Number(float):
+    """A number in a message: formatted by `number_text`."""
+
+    def __format__(self, spec: str) -> str:
+        return number_text(self, spec)
 
 
 def language_from_locale(locale: str | None) -> Lang:

@@ -81,7 +81,7 @@ def test_similarity_curve_and_residual_numbers():
     at = open_page(SIMILARITY, query)
     assert not at.exception
     scatter = plotly_figures(at)[0]
-    curve = next(t for t in scatter["data"] if t.get("name", "").startswith("Σ_i cos"))
+    curve = next(t for t in scatter["data"] if t.get("name", "").startswith("Σ<sub>i</sub> cos"))
     k = decode(curve["x"])
     np.testing.assert_allclose(decode(curve["y"]), core.offset_dot_product(k, 64), atol=1e-9)
     text = markdown(at)
@@ -90,7 +90,10 @@ def test_similarity_curve_and_residual_numbers():
     assert f"position 105: **{expected:.6f}**" in text
     assert f"position 95: **{expected:.6f}**" in text
     at.radio(key="view").set_value("rotation").run()
-    residual = float(markdown(at).split("(295 of them) is **")[1].split("**")[0])
+    written = markdown(at).split("(295 of them) is **")[1].split("**")[0]  # 1.46×10⁻⁷
+    mantissa, power = written.split("×10")
+    residual = float(mantissa) * 10 ** int(power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹",
+                                                                         "-0123456789")))
     assert residual < 1e-6  # float32 rounding only
 
 

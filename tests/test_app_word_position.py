@@ -51,7 +51,7 @@ def test_word_position_default_is_the_articles_table():
     np.testing.assert_allclose(article[["X[0]", "X[1]"]].to_numpy(), ARTICLE_X, atol=1e-12)
     np.testing.assert_allclose(real[["P[0]", "P[1]"]].to_numpy()[:3],
                                [[0, 1], [0.8415, 0.5403], [0.9093, -0.4161]], atol=1e-4)
-    collision = [w.value for w in at.warning if "same point" in w.value]
+    collision = [i.value for i in at.info if "same point" in i.value]
     assert len(collision) == 1 and "[1.8, 1.4]" in collision[0]
 
 
@@ -59,7 +59,7 @@ def test_article_with_the_real_sinusoid():
     at = open_page(WORD, {"encoding": "sinusoidal"})
     expected = np.add(ARTICLE_W, [[math.sin(p), math.cos(p)] for p in range(6)])
     np.testing.assert_allclose(projected_sums(at), expected, atol=1e-12)
-    assert not [w.value for w in at.warning if "same point" in w.value]
+    assert not [i.value for i in at.info if "same point" in i.value]
 
 
 def test_deep_link_minilm_3d():

@@ -49,7 +49,7 @@ def scatter_figure(n: int = 200, d_model: int = 32, metric: str = "dot", offset:
 
 def test_similarity_curve_equals_offset_dot_product():
     fig, _, _ = scatter_figure(d_model=32)
-    curve = next(t for t in fig.data if t.name.startswith("Σ_i cos"))
+    curve = next(t for t in fig.data if t.name.startswith("Σ<sub>i</sub> cos"))
     np.testing.assert_allclose(curve.y, core.offset_dot_product(np.asarray(curve.x), 32),
                                rtol=0, atol=1e-12)
     # ... and every sinusoid pair lies on it, while the random pairs do not.
@@ -113,7 +113,7 @@ def test_direction_blindness_markers_on_a_slide_grow_and_stay_opaque():
 
 def test_cosine_curve_is_dot_over_half_d():
     fig, _, _ = scatter_figure(d_model=16, metric="cosine")
-    curve = next(t for t in fig.data if t.name.startswith("Σ_i cos"))
+    curve = next(t for t in fig.data if t.name.startswith("Σ<sub>i</sub> cos"))
     np.testing.assert_allclose(curve.y, core.offset_dot_product(np.asarray(curve.x), 16) / 8)
     assert fig.layout.yaxis.title.text == "cos(PE[p], PE[q])"
 

@@ -41,7 +41,7 @@ def test_word_position_article_in_chinese():
         assert english not in shown, english
     assert zh("word-position.intro") in shown
     assert zh("word-position.same_point", first="the", i=4, second="mat", j=5,
-              point="1.8, 1.4") in [w.value for w in at.warning]
+              point="1.8, 1.4") in [i.value for i in at.info]
     assert at.metric[0].label == zh("word-position.mean_token")
     assert at.get("download_button")[-1].label == zh("word-position.download")
     assert at.radio(key="embedding").label == zh("word-position.embedding")
@@ -139,7 +139,7 @@ def test_word_position_presentation_mode_hides_the_explanations():
         assert text not in texts(present, EVERY_TEXT), text
     assert len(plotly_figures(present)) == len(plotly_figures(normal)) == 1
     # Results stay: the collision of the article's X_the and X_mat, the tables, the numbers.
-    assert any("same point" in w.value for w in present.warning)
+    assert any("same point" in i.value for i in present.info)
     assert len(present.dataframe) == len(normal.dataframe) == 3
     assert [m.value for m in present.metric] == [m.value for m in normal.metric]
     assert [s.value for s in present.subheader] == [s.value for s in normal.subheader]
