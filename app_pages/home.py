@@ -7,7 +7,12 @@ import streamlit as st
 import core
 from core.why_sinusoid import WhySinusoid, why_sinusoid
 from figures.heatmap import make_pe_heatmap_figure
-from figures.why_sinusoid import make_code_figure, make_nearby_figure, make_shift_figure
+from figures.why_sinusoid import (
+    make_code_figure,
+    make_nearby_figure,
+    make_shift_figure,
+    shift_offsets,
+)
 from server.cache import MB, bounded_cache
 from ui.charts import show_chart
 from ui.i18n import current_language, presenting, t
@@ -49,7 +54,9 @@ claims = (
     (make_nearby_figure(why, lang=lang), "home_why_nearby", "pe-why-nearby",
      t("home.nearby_caption")),
     (make_shift_figure(why, lang=lang), "home_why_shift", "pe-why-shift",
-     t("home.shift_caption", pair=why.pair, last=last, residual=float(why.residuals.max()))),
+     # the error the chart states for each k its slider reaches, at its largest
+     t("home.shift_caption", pair=why.pair, last=last, last_offset=int(shift_offsets(why)[-1]),
+       residual=float(why.residuals[shift_offsets(why)].max()))),
 )
 for column, (figure, key, name, caption) in zip(st.columns(3, gap="medium"), claims,
                                                   strict=True):

@@ -442,6 +442,7 @@ def space_section() -> None:
         key="trajectory_chart",
         name=file_stem("learned-trajectory", stem(source), "pca", f"pos{positions}"),
     )
+    explain(t("word-position.variance_help"), caption=True)  # what "% of variance" means
     learned_table, _ = cached_tables(positions, source.key, source.table)
     periodic, waves = analysis["periodic"], analysis["waves"]
     if learned_rows < 16:

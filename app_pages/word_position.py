@@ -263,6 +263,8 @@ def projection_section() -> None:
               else t("word-position.pca_sums")),
             caption=True,
         )
+    if projected.method != "raw":  # where a newcomer first meets "% of variance"
+        explain(t("word-position.variance_help"), caption=True)
     sum_label = (t("word-position.sum_bert") if shown.bert_input
                  else t("word-position.sum_plain"))
     # Files name the view: pe-word-position_minilm_learned_d384_cls-sep_2d.
@@ -301,8 +303,10 @@ if repeated:
         + (" …" if len(where) > 8 else "")
         for token, where in repeated[:5]
     )
+    token, where = repeated[0]
     explain(
         t("word-position.repeated", items=items,
+          example=markdown_text(f"{token} @{where[1]}"),
           rest=t("word-position.repeated_more", count=len(repeated) - 5) if len(repeated) > 5
           else t("word-position.repeated_end")),
         caption=True,

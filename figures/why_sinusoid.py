@@ -83,12 +83,23 @@ def _turn_text(why: WhySinusoid, k: int, lang: Lang) -> str:
                    residual=float(why.residuals[k]))
 
 
+def _one_turn(why: WhySinusoid) -> int:
+    """The positions drawn on the circle: one turn of the pair (all, if it turns slower)."""
+    return min(round(2 * np.pi / why.omega), why.positions.size - 1)
+
+
+def shift_offsets(why: WhySinusoid) -> np.ndarray:
+    """The shifts k the shift figure's slider reaches: those with every drawn p + k in the
+    table. A caption quoting the figure's error takes its largest over these."""
+    return why.offsets[: why.positions.size - _one_turn(why) + 1]  # (K,)
+
+
 def make_shift_figure(why: WhySinusoid, *, offset: int = 1, lang: Lang = "en") -> go.Figure:
     """Claim 3: one pair's points (cos, sin)(p w_i) for one turn of positions, each joined to
     the point k positions on: every chord turns by the same angle k w_i; a slider moves k."""
-    turn = min(round(2 * np.pi / why.omega), why.positions.size - 1)  # points in one turn
+    turn = _one_turn(why)
     shown = np.arange(turn)  # (m,) the positions drawn
-    offsets = why.offsets[: why.positions.size - turn + 1]  # k with every p + k in the table
+    offsets = shift_offsets(why)
     offset = min(max(offset, 0), offsets.size - 1)
     points = np.round(why.circle, 4)  # (n, 2)
     theta = np.linspace(0, 2 * np.pi, 121)

@@ -55,3 +55,23 @@ def test_the_title_slide_says_why_sines_and_cosines(lang):
     assert message("home.takeaway", lang) in shown
     page = open_page("app_pages/home.py", {"lang": lang})
     assert message("home.takeaway", lang) not in " ".join(m.value for m in page.markdown)
+
+
+def test_the_shift_caption_quotes_the_largest_error_its_chart_states():
+    """The caption's error is the largest of those the shift chart states, one for each k its
+    slider reaches (the same computation, the same set), and it names that set: the chart said
+    "≤ 4e-15" for its k while the caption said 6e-15 over every k of the table."""
+    at = open_page(HOME)
+    shift = plotly_figures(at)[2]
+    steps = shift["layout"]["sliders"][0]["steps"]
+    stated = [step["args"][0]["text"][1][0].rpartition("≤ ")[2] for step in steps]
+
+    def value(text: str) -> float:  # 4×10⁻¹⁵ as a float
+        mantissa, _, power = text.partition("×10")
+        exponent = power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789"))
+        return float(mantissa or 1) * 10 ** int(exponent or 0) if text != "0" else 0.0
+
+    largest = max(stated, key=value)
+    caption = next(c.value for c in at.caption if "largest error" in c.value)
+    assert f"the largest error is {largest}," in caption
+    assert f"($k$ = 0 to {len(steps) - 1})" in caption

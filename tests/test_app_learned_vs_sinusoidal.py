@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pytest
 
+from locales import message
 from tests import reference
 from tests.apptest import decode, metrics, notices, open_page, plotly_figures
 
@@ -108,3 +109,10 @@ def test_the_anchor_is_the_offset_views_own_control():
     assert plotly_figures(at)[0]["layout"]["title"]["text"] == title
     at.slider(key="anchor").set_value(300).run()  # past the 256 rows shown: said in the view
     assert "anchor" in " ".join(i.value for i in at.info)
+
+
+def test_the_pca_view_says_what_a_share_of_variance_is():
+    """Axes titled "PC1 (29.4% of variance)" come with one plain line saying what that is."""
+    at = open_page(LEARNED, {"view": "space"})
+    assert not at.exception
+    assert message("word-position.variance_help", "en") in [c.value for c in at.caption]

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import core
+from locales import message
 from tests.apptest import decode, metrics, notices, open_page, plotly_figures, unescape
 from tests.test_controls import _keys_in_hidden_blocks as keys_in_hidden_blocks
 
@@ -237,3 +238,19 @@ def test_a_width_a_link_names_is_said_replaced_by_the_learned_tables():
     assert [i.value for i in at.info if note in i.value]
     at = open_page(WORD, {"embedding": "random"})
     assert not [i.value for i in at.info if note in i.value]
+
+
+def test_the_repeated_tokens_are_named_by_their_own_labels():
+    """The caption names the points it means by what only they carry, their label "token
+    @position" (every token + position point is a diamond of the same colour), and PCA's "% of
+    variance" is said in words beside the picture."""
+    at = open_page(WORD, {"embedding": "minilm", "sentence": "the cat saw the dog"})
+    assert not at.exception
+    figure = plotly_figures(at)[0]  # the projection (then the positions' own path)
+    caption = unescape(next(c.value for c in at.caption if "Same token" in c.value))
+    example = caption.split("such as “")[1].split("”")[0]
+    assert example == "the @4"  # its second "the" (positions from 1: [CLS] is 0)
+    tokens, positions, sums = (figure["data"][i].get("text") or [] for i in (1, 2, 3))
+    assert any(example in label for label in sums)
+    assert not any(example in label for label in [*tokens, *positions])
+    assert message("word-position.variance_help", "en") in [c.value for c in at.caption]
