@@ -387,6 +387,8 @@ def _legend_at_the_bottom(fig: go.Figure) -> None:
     legend = fig.layout.legend
     if legend.orientation == "h" or (legend.y is not None and legend.y < 0):
         legend.update(orientation="h", yref="container", y=0.0, yanchor="bottom")
+        if legend.title.text:  # its own row: beside the entries, plotly let them run past the
+            legend.title.side = "top"  # figure's right edge (wavelengths' "λ=54,4")
         bottom = fig.layout.margin.b if fig.layout.margin.b is not None else 60
         fig.update_layout(margin={"b": max(bottom, 150)})
 
@@ -454,7 +456,7 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
             PRESENTATION_FONT_SIZE * 1.3 * SLIDE_TITLE_CHARACTERS / display_width(title)),
             PRESENTATION_MIN_FONT)
     styled.update_layout(title={"y": 0.985, "yanchor": "top"},
-                         margin={"t": max(styled.layout.margin.t or 60, 90)})
+                         margin={"t": max(styled.layout.margin.t or 60, SLIDE_TOP_MARGIN)})
     for annotation in styled.layout.annotations:
         text = annotation.text or ""
         if any(display_width(line) > SLIDE_NOTE_CHARACTERS for line in text.split("<br>")):
@@ -473,6 +475,9 @@ def presentation_style(fig: go.Figure, *, dark: bool = False) -> go.Figure:
     return styled
 
 
+# The title's line and a label standing on the plot's top edge ("L = 2048"), no more: a slide's
+# short panel (2 x 2 at 1280 x 720) keeps its plot.
+SLIDE_TOP_MARGIN = 72
 MIN_SLIDE_PLOT_HEIGHT = 220  # px: a panel's plot on a slide, whatever its legend takes
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
 
 from core.extrapolation import AlibiReach, LearnedReach, SinusoidNovelty
 from core.rope import ContextExtension
@@ -129,10 +130,42 @@ def make_alibi_reach_line_figure(
     for h, slope in enumerate(reach.slopes):
         fig.add_trace(go.Scatter(
             x=reach.distances, y=reach.bias[h], mode="lines", name=f"m = {slope:.3g}",
-            line={"color": colours[h]},
+            line={"color": colours[h]}, showlegend=False,
             hovertemplate=message("fig.extrapolation.alibi_hover", lang, head=h + 1),
         ))
+    fig.add_trace(_slope_scale(reach.slopes, lang))
     _mark_training(fig, train_length, float(reach.distances[-1]))
     fig.update_xaxes(title_text=message("fig.extrapolation.alibi_x", lang))
     fig.update_yaxes(title_text=message("fig.extrapolation.alibi_y", lang))
     return base_layout(fig, message("fig.extrapolation.alibi_title", lang), height=PANEL_HEIGHT)
+
+
+def _slope_scale(slopes: np.ndarray, lang: Lang) -> go.Scatter:
+    """The heads' colours as a colour bar of their slopes (1/2 ... 1/256, head_colours' log
+    scale): beside the plot at any height, where a legend of eight "m = 0.00781" took rows
+    under it (a slide's panel kept a 70 px strip of plot). A trace with no points: its marker
+    scale alone is drawn."""
+    logs = np.log2(slopes)  # (H,)
+    low, high = float(logs.min()), float(logs.max())
+    span = high - low or 1.0
+    # head_colours: Plasma at 0.85 * (high - log) / span; the bar runs from low to high.
+    scale = [[k / 10, colour] for k, colour in
+             enumerate(sample_colorscale("Plasma", [0.85 * (1 - k / 10) for k in range(11)]))]
+    ticks = sorted({round(high), round((high + low) / 2), round(low)}) if span >= 2 else \
+        sorted({float(v) for v in logs})
+    return go.Scatter(
+        x=[None], y=[None], mode="markers", showlegend=False, hoverinfo="skip",
+        marker={"color": [low], "cmin": low, "cmax": high, "colorscale": scale,
+                "showscale": True,
+                "colorbar": {"title": {"text": message("fig.extrapolation.alibi_slope", lang),
+                                       "side": "right"},
+                             "tickvals": ticks,
+                             "ticktext": [_power_of_two(v) for v in ticks],
+                             "thickness": 14}},
+    )
+
+
+def _power_of_two(log2: float) -> str:
+    """2^log2 as people write a slope: 1/2, 1/16, 1/256 (or 2, 1)."""
+    value = 2.0 ** log2
+    return f"1/{round(1 / value):g}" if value < 1 else f"{value:g}"

@@ -105,7 +105,9 @@ def make_spectrum_figure(spectrum: Spectrum, *, lang: Lang = "en") -> go.Figure:
         fig.add_annotation(y=math.log10(y), text=label, showarrow=False,
                            font={"size": 11, "color": color}, **_clear_of_markers(lengths, y))
     # The last pair's value below the curve's right end: the markers climb from the lower left,
-    # so the region under them to the right is empty.
+    # so the region under them to the right is empty. A decade and a half below it (in the
+    # axis's units, not pixels: 70 px put the label on the markers at slide type), where the
+    # markers are a third of the pairs to the left.
     fig.add_annotation(
         x=pairs[-1],
         y=math.log10(spectrum.longest),
@@ -114,7 +116,8 @@ def make_spectrum_figure(spectrum: Spectrum, *, lang: Lang = "en") -> go.Figure:
         showarrow=True,
         arrowhead=2,
         ax=0,
-        ay=70,
+        ayref="y",
+        ay=math.log10(spectrum.longest) - 1.5,
         xanchor="right",
         yanchor="top",
         font={"size": 11},

@@ -1,7 +1,10 @@
 """A slide is one screen, read from the back row: every slide of the tour and of a five-slide
 deck shows its charts whole, without scrolling, on at least 40% of the screen, at 1920 x 1080
 and 1280 x 720, in English and Chinese, light and dark; at 1920 x 1080 every text a chart draws
-is at least 16 px, in the theme's own text colour. On a phone held upright no chart title, modebar
+is at least 16 px, in the theme's own text colour. Every panel (each subplot's plot area) is
+readable: at least 25% of its chart's height, and 200 px at 1920 x 1080; no tick label lies on
+another of its axis; every legend lies inside its chart; and the Controls fold never sits between
+two charts. On a phone held upright no chart title, modebar
 or the slide's title lies under another or under the player's bar. And the presenter's window
 keeps in step with the audience's, both ways, and blanks it."""
 
@@ -48,9 +51,47 @@ SLIDE_JS = """() => {
       if (look.fill !== textColour) coloured.push([what, look.fill]);
     }
   }
+  // Each panel: its plot area (plotly's drag rectangle over it) against its chart's height;
+  // each legend inside its chart; tick labels of one axis apart.
+  const panels = [], legends = [], ticks = [];
+  const apart = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) <= 1
+    || Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) <= 1;
+  for (const gd of charts) {
+    const r = gd.getBoundingClientRect();
+    const name = (gd.querySelector('.gtitle')?.textContent || '').trim().slice(0, 24);
+    for (const drag of gd.querySelectorAll('.draglayer .nsewdrag')) {
+      const plot = drag.getBoundingClientRect().height;
+      if (plot < 0.25 * r.height || (height >= 1080 && plot < 200)) {
+        panels.push([name, Math.round(plot), Math.round(r.height)]);
+      }
+    }
+    for (const legend of gd.querySelectorAll('.legend')) {
+      const l = legend.getBoundingClientRect();
+      if (l.width > 0 && (l.left < r.left - 1 || l.right > r.right + 1 || l.top < r.top - 1
+                          || l.bottom > r.bottom + 1)) {
+        legends.push([name, Math.round(l.left - r.left), Math.round(r.right - l.right),
+                      Math.round(l.top - r.top), Math.round(r.bottom - l.bottom)]);
+      }
+    }
+    for (const layer of gd.querySelectorAll('.xaxislayer-above, .yaxislayer-above')) {
+      const labels = [...layer.querySelectorAll('text')].filter(t => t.textContent.trim())
+        .map(t => [t.textContent.trim(), t.getBoundingClientRect()]).filter(([, b]) => b.width);
+      for (let i = 1; i < labels.length; i++) {
+        const j = labels.findIndex(([, b], k) => k < i && !apart(b, labels[i][1]));
+        if (j >= 0) ticks.push([name, labels[j][0], labels[i][0]]);
+      }
+    }
+  }
+  // The Controls fold with a chart wholly above it and another wholly below.
+  const folds = document.querySelectorAll('[data-testid="stMain"] [data-testid="stExpander"]');
+  const between = [...folds]
+    .map(fold => fold.getBoundingClientRect()).filter(f => f.height > 0)
+    .some(f => charts.some(gd => gd.getBoundingClientRect().bottom <= f.top + 1)
+               && charts.some(gd => gd.getBoundingClientRect().top >= f.bottom - 1));
   const main = document.querySelector('[data-testid="stMain"]');
   return {charts: charts.length, share: area / (width * height), cut, small: small.slice(0, 5),
-          coloured: coloured.slice(0, 5), scrolls: main.scrollHeight > main.clientHeight + 1};
+          coloured: coloured.slice(0, 5), scrolls: main.scrollHeight > main.clientHeight + 1,
+          panels: panels.slice(0, 5), legends, ticks: ticks.slice(0, 5), between};
 }"""
 
 
@@ -69,7 +110,8 @@ def walk(seen, count: int, *, check_text: bool) -> dict:
             ".some(gd => gd.querySelector('.main-svg'))", timeout=120_000)
         browser_support.wait_charts_drawn(seen.page)
         found = seen.page.evaluate(SLIDE_JS)
-        problems = {k: found[k] for k in ("cut", "small", "coloured") if found[k]}
+        problems = {k: found[k] for k in ("cut", "small", "coloured", "panels", "legends",
+                                          "ticks", "between") if found[k]}
         if not check_text:
             problems.pop("small", None)
             problems.pop("coloured", None)

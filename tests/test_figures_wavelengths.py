@@ -19,9 +19,9 @@ def test_dimension_curves_figure_labels_each_wavelength():
     curves = wavelength_views.dimension_curves(100, 512, (0, 1, 510))
     fig = make_dimension_curves_figure(curves)
     assert [t.name for t in fig.data] == [
-        "dim 0: sin, i=0, λ=6.28",
-        "dim 1: cos, i=0, λ=6.28",
-        "dim 510: sin, i=255, λ=60,611.48",
+        "dim 0: sin, λ=6.28",  # the pair (i = dim // 2) left to the legend's width
+        "dim 1: cos, λ=6.28",
+        "dim 510: sin, λ=60,611.48",
     ]
     np.testing.assert_allclose(fig.data[0].y, np.sin(np.arange(100)), atol=1e-7)  # float32
     assert fig.layout.xaxis.title.text == "position (pos)"

@@ -32,7 +32,7 @@ import { watchSliders } from "./follow.js";
 import { listenForHover } from "./hover.js";
 import { ANIMATION_WAIT_MS } from "./live.js";
 import { watchPopovers } from "./popover.js";
-import { onSlide, phoneWindow, slideHeight } from "./slide.js";
+import { onSlide, phoneWindow, slideHeight, slideScale } from "./slide.js";
 import { readTheme } from "./theme.js";
 // The modules the ones above import, asked for with this file: the page fetches the whole
 // graph at once instead of one level of imports after another.
@@ -99,7 +99,8 @@ function setUp(root, gd) {
   const placeOf = () => ({
     width: state.width, fullscreen: state.fullscreen,
     window: { width: window.innerWidth, height: window.innerHeight },
-    slide: { on: onSlide(root), phone: phoneWindow(), height: state.slideHeight },
+    slide: { on: onSlide(root), phone: phoneWindow(), height: state.slideHeight,
+             scale: slideScale() },
   });
   // `theme` and `drawing` as read when the draw began, or read again (after a wait).
   const render = (Plotly, data, theme = readTheme(root), drawing = drawingOf(data, theme)) => {

@@ -6,7 +6,7 @@
 import { DEFAULT_HEIGHT } from "./defaults.js";
 import { fitToWidth, NARROW_WIDTH } from "./fit.js";
 import { isObject } from "./objects.js";
-import { fitSlide } from "./slide.js";
+import { fitSlide, scaleType } from "./slide.js";
 import { applyStreamlitTheme, replaceColours } from "./theme.js";
 
 const MIN_WIDTH = 150;
@@ -36,7 +36,10 @@ export function figure(data, theme, place, chart) {
   const width = place.fullscreen ? Math.max(place.window.width - 2 * padding, MIN_WIDTH)
     : Math.max(place.width, MIN_WIDTH);
   const room = Math.max(place.window.height - theme.px(2.875) - padding, 10);
-  fitToWidth(spec, width, place.fullscreen && width >= NARROW_WIDTH ? room : place.slide.height);
+  const short = place.slide.height && !place.fullscreen && place.slide.scale < 1;
+  if (short) scaleType(spec, place.slide.scale);  // a short window's slide: as at 1080 px, smaller
+  fitToWidth(spec, width, place.fullscreen && width >= NARROW_WIDTH ? room : place.slide.height,
+             !short);  // (no modebar there: slide.js)
   spec.layout.width = width;
   if (place.fullscreen) {  // the window's height, or more for a figure stacked on a phone
     spec.layout.height = width < NARROW_WIDTH ? Math.max(room, spec.layout.height) : room;

@@ -18,11 +18,12 @@ export const NARROW_WIDTH = 480;
 const MODEBAR_WIDTH = 230;  // plotly's 2-D modebar and the fullscreen button: 8 icons, 224 px
 const MODEBAR_ROOM = 40;  // its height (26 px, 30 in presentation mode's larger type) and a gap
 
-// Fitted in place: `spec` as drawn at `width` px (and `height` px, when that is fixed).
-export function fitToWidth(spec, width, height) {
+// Fitted in place: `spec` as drawn at `width` px (and `height` px, when that is fixed);
+// `modebar`: false when the chart shows none (a short window's slide: slide.js).
+export function fitToWidth(spec, width, height, modebar = true) {
   const font = fontsOf(spec.layout);
   const narrow = width < NARROW_WIDTH;
-  const titleRoom = fitTitle(spec.layout, width, font, narrow);
+  const titleRoom = fitTitle(spec.layout, width, font, narrow, modebar);
   if (narrow) {
     useNarrow(spec);
     fitNarrow(spec, width, font, titleRoom);
@@ -32,8 +33,9 @@ export function fitToWidth(spec, width, height) {
 }
 
 // The title beside the modebar if it fits there, else under the modebar's row, wrapped to the
-// width (on a phone, always). Returns the room it takes at the top, or 0 where it stays.
-export function fitTitle(layout, width, font, narrow) {
+// width (on a phone, always). Returns the room it takes at the top, or 0 where it stays. With
+// no `modebar`, a title that fits the width stays.
+export function fitTitle(layout, width, font, narrow, modebar = true) {
   if (!isObject(layout.title) || !layout.title.text) return narrow ? MODEBAR_ROOM : 0;
   const title = layout.title;
   const template = isObject(layout.template) && isObject(layout.template.layout)
@@ -42,7 +44,9 @@ export function fitTitle(layout, width, font, narrow) {
   const f = font([templateTitle.font, title.font], Math.round(font([]).size * 1.4));
   f.bold = f.bold || /<b>/i.test(title.text);
   const left = (title.x ?? templateTitle.x ?? 0.5) * width;
-  if (!narrow && left + widest(title.text, f) <= width - MODEBAR_WIDTH - 8) return 0;
+  if (!narrow && left + widest(title.text, f) <= width - (modebar ? MODEBAR_WIDTH : 0) - 8) {
+    return 0;
+  }
   title.text = wrap(title.text, width - left - 12, f);
   // plotly centres a title's lines on its anchor line, top-anchored or not: lift the anchor by
   // half of the added lines.
