@@ -5,6 +5,7 @@ presentation mode, the link to the view). Run with `streamlit run app.py`."""
 # (get_module(..., should_load=False)), and on a cold server a page that imports it (RoPE's and
 # extrapolation's tables, word-position) while another session draws a chart handed plotly a
 # half-imported module ("partially initialized module 'pandas' has no attribute 'Series'").
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pandas  # noqa: F401
@@ -52,6 +53,11 @@ header[data-testid="stHeader"] [data-testid="stMainMenu"]:hover { opacity: 1; }
 button [data-testid="stMarkdownContainer"] p { font-size: 1rem; }
 </style>"""
 
+# Formulas fitted to a phone's width, in the browser (the server cannot measure them).
+FORMULA_FIT = ("<script>"
+               + (Path(__file__).with_name("ui") / "formula_fit.js").read_text(encoding="utf-8")
+               + "</script>")
+
 # The browser tab's icon. Set before st.navigation, or the browser first asks fonts.gstatic.com
 # for the page's material icon as a favicon: a request to the internet from every visitor.
 APP_ICON = "🌀"
@@ -96,8 +102,10 @@ st.set_page_config(
     initial_sidebar_state=(
         "collapsed" if presenting() or navigation.url_path == TOUR_PAGE.url_path else "auto"),
 )
-# A display formula wider than its column scrolls sideways instead of being cut (a phone).
+# A display formula wider than its column is drawn smaller to fit (ui/formula_fit.js), and past
+# the smallest it may be drawn, scrolls sideways instead of being cut (a phone).
 st.html("<style>.katex-display { overflow-x: auto; overflow-y: hidden; }</style>")
+st.html(FORMULA_FIT, unsafe_allow_javascript=True)
 if presenting():
     st.html(PRESENTATION_CSS)
 

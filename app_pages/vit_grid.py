@@ -283,10 +283,11 @@ def summary() -> None:
 
 
 summary()
+# Two lines: one for the patch's code, one for each half's (a phone's width holds each).
 st.latex(
-    r"e_{(y,x)} = \big[\, PE^{d/2}(x) \;\big|\; PE^{d/2}(y) \,\big], \qquad "
+    r"\begin{gathered}e_{(y,x)} = \big[\, PE^{d/2}(x) \;\big|\; PE^{d/2}(y) \,\big], \\ "
     r"PE^{d/2}(t) = \big[\sin(t\,\omega_j)\,\big|\,\cos(t\,\omega_j)\big]_{j < d/4},"
-    r"\quad \omega_j = \mathrm{base}^{-4j/d}"
+    r"\quad \omega_j = \mathrm{base}^{-4j/d}\end{gathered}"
 )
 st.latex(
     r"\cos(e_{(y,x)}, e_{(y',x')}) = \tfrac{1}{2}\Big(\tfrac{4}{d}\textstyle\sum_j "

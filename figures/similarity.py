@@ -90,6 +90,10 @@ def make_similarity_matrix_figure(
         fig.layout.annotations[0].text = message(
             "fig.similarity.matrix_overview", lang, side=side, rows=rows, cols=cols
         )
+    # Square cells at any size (a phone's tall chart, a slide's wide one): each diagonal at 45°,
+    # the matrix's point. The plot shrinks to its square (constrain), the axes keep their range.
+    fig.update_xaxes(constrain="domain")
+    fig.update_yaxes(scaleanchor="x", scaleratio=1, constrain="domain")
     return fig
 
 

@@ -2,7 +2,9 @@
 view collides with another, is cut by the chart's edge or lies under plotly's modebar, and no
 legend scrolls (tests.browser_support.CHART_TEXT_PROBLEMS_JS); a figure's panels side by side are
 stacked in one column there, and side by side again once the screen is wide (the chart element
-fits the figure to its width, ui/chart/fit.js `fitToWidth`)."""
+fits the figure to its width, ui/chart/fit.js `fitToWidth`). Every chart text is drawn at 12 px
+or more; every display formula fits the phone's width (ui/formula_fit.js draws a wide one
+smaller); a square matrix stays square, on its page and on its slide."""
 
 from __future__ import annotations
 
@@ -34,10 +36,51 @@ def test_no_chart_text_collides_or_is_cut_on_a_phone(browser, app_url, lang, pat
         # Lines the chart element wrapped (titles, notes) start with no closing mark and end
         # with no opening one, as figures.common.wrap_words breaks them.
         badly_broken = seen.page.evaluate(BADLY_BROKEN_JS)
+        small = seen.page.evaluate(SMALL_TEXT_JS)
+        seen.page.wait_for_timeout(300)  # formulas are fitted at the next frame
+        wide = seen.page.evaluate(WIDE_FORMULAS_JS)
     finally:
         seen.close()
     assert found == {}
     assert badly_broken == []
+    assert small == []
+    assert wide == []
+
+
+# Chart text as drawn (its font size times the SVG's scale on screen) under 12 px.
+SMALL_TEXT_JS = """() => [...document.querySelectorAll('[data-testid=stMain] .main-svg text')]
+  .filter(text => text.textContent.trim() && text.getBoundingClientRect().width >= 1)
+  .map(text => {
+    const m = text.getScreenCTM();
+    return [text.textContent.trim().slice(0, 20),
+            parseFloat(getComputedStyle(text).fontSize) * (m ? Math.hypot(m.a, m.b) : 1)];
+  }).filter(([, size]) => size < 11.95).slice(0, 5)"""
+
+# Display formulas wider than their column (KaTeX's box overhangs by up to 2 px on its own).
+WIDE_FORMULAS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] .katex-display')]
+  .filter(box => box.getBoundingClientRect().width > 0 && box.scrollWidth > box.clientWidth + 3)
+  .map(box => [box.textContent.slice(0, 30), box.scrollWidth, box.clientWidth])"""
+
+
+# The similarity matrix's plot area (plotly's drag rectangle over it): width and height.
+SQUARE_JS = """() => {
+  const box = document.querySelector('.st-key-matrix_chart .nsewdrag').getBoundingClientRect();
+  return [box.width, box.height];
+}"""
+
+
+@pytest.mark.parametrize("path", ["/similarity?lang=zh", "/tour?slide=5&lang=zh"])
+def test_the_similarity_matrix_is_square_on_a_phone(browser, app_url, path):
+    """Its diagonals at 45°, on the page and on the tour's slide 5 (a 128 x 128 matrix was a
+    181 x 390 rectangle)."""
+    seen = phone_page(browser, app_url)
+    try:
+        seen.open(path, charts=1, timeout=120_000)
+        seen.page.wait_for_selector(".st-key-matrix_chart .nsewdrag", timeout=60_000)
+        width, height = seen.page.evaluate(SQUARE_JS)
+    finally:
+        seen.close()
+    assert width > 150 and abs(width - height) <= 2, (width, height)
 
 
 BADLY_BROKEN_JS = """() => [...document.querySelectorAll('.js-plotly-plot .main-svg text')]
