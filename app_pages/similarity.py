@@ -347,13 +347,14 @@ def rotation_section() -> None:
     anchor, offset, pair = chosen["anchor"], chosen["offset"], chosen["pair"]
     st.subheader(t("similarity.rotation"))
     explain(t("similarity.rotation_text"))
-    st.latex(
-        r"\begin{aligned}\sin(a + b) &= \sin a \cos b + \cos a \sin b \\"
-        r"\cos(a + b) &= \cos a \cos b - \sin a \sin b\end{aligned}"
-        r"\quad\Longrightarrow\quad"
+    st.latex(  # the identities, then what they give: two lines, each a phone's width
+        r"\begin{gathered}\begin{aligned}\sin(a + b) &= \sin a \cos b + \cos a \sin b \\"
+        r"\cos(a + b) &= \cos a \cos b - \sin a \sin b\end{aligned} \\"
+        r"\Longrightarrow\quad"
         r"\begin{pmatrix}PE_{pos+k,\,2i} \\ PE_{pos+k,\,2i+1}\end{pmatrix} = "
         r"\begin{pmatrix}\cos \omega_i k & \sin \omega_i k \\ -\sin \omega_i k & \cos \omega_i k"
         r"\end{pmatrix}\begin{pmatrix}PE_{pos,\,2i} \\ PE_{pos,\,2i+1}\end{pmatrix}"
+        r"\end{gathered}"
     )
     explain(t("similarity.rotation_matrix_text"))
     shift = cached_shift(positions, d_model, base, offset)

@@ -26,6 +26,7 @@ export function fitToWidth(spec, width, height, modebar = true) {
   const titleRoom = fitTitle(spec.layout, width, font, narrow, modebar);
   if (narrow) {
     useNarrow(spec);
+    decadesOnly(spec.layout);
     fitNarrow(spec, width, font, titleRoom);
     fitPlayer(spec.layout, font);
   }
@@ -61,6 +62,17 @@ export function fitTitle(layout, width, font, narrow, modebar = true) {
     layout.height += added;
   }
   return MODEBAR_ROOM + count * f.size * LINE + 12;
+}
+
+// On a phone a log axis labels its powers of ten alone: between them plotly labels the 2s and
+// 5s at three quarters of the axis's type (9 px of 12), where they fit or not.
+export function decadesOnly(layout) {
+  for (const [name, axis] of Object.entries(layout)) {
+    if (/^[xy]axis\d*$/.test(name) && isObject(axis) && axis.type === "log"
+        && axis.dtick === undefined && !axis.tickvals) {
+      axis.dtick = 1;
+    }
+  }
 }
 
 // A figure may say what differs on a phone: layout.meta.narrow.data = {trace index: {attribute:
