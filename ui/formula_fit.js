@@ -4,7 +4,7 @@
 (() => {
   if (window.peFormulaFit) return;
   window.peFormulaFit = true;
-  const MIN_SCALE = 0.55;
+  const MIN_SCALE = 0.5;
   const KATEX_DISPLAY_SIZE = 1.21;  // em: KaTeX's own size for a display formula
   let pending = false;
   const fit = () => {
