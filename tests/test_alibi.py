@@ -200,7 +200,7 @@ def test_figures_have_their_traces_and_axes():
     assert len(fig.data) == 4 and fig.layout.yaxis.type == "log"
 
     fig = make_alibi_reach_line_figure(extrapolation.alibi_reach(10, 40), 10)
-    assert len(fig.data) == 8
+    assert len(fig.data) == 9  # a line per head, and the slopes' colour bar
 
 
 def _colour_fractions(fig, trace) -> np.ndarray:

@@ -37,7 +37,7 @@ def test_rope_logit_curve_equals_hugging_face_formula_and_both_anchors_agree():
     at = open_page(ROPE, {"d_head": "16", "positions": "30", "layout": "half_split",
                           "view": "relative"})
     assert control(at, "d_head").value == 16
-    figure = figure_titled(at, "Attention logit")
+    figure = figure_titled(at, "Attention score against")
     first, second = (decode(trace["y"]) for trace in figure["data"])
     q, k = seeded_q_k(16)
     m = 29
@@ -51,9 +51,9 @@ def test_rope_logit_curve_equals_hugging_face_formula_and_both_anchors_agree():
 
 def test_rope_changing_layout_changes_the_curve_to_the_per_pair_loop():
     at = open_page(ROPE, {"d_head": "8", "positions": "12", "view": "relative"})
-    before = decode(figure_titled(at, "Attention logit")["data"][0]["y"])
+    before = decode(figure_titled(at, "Attention score against")["data"][0]["y"])
     at.radio(key="layout").set_value("half_split").run()
-    after = decode(figure_titled(at, "Attention logit")["data"][0]["y"])
+    after = decode(figure_titled(at, "Attention score against")["data"][0]["y"])
     assert not np.allclose(before, after)
     q, k = seeded_q_k(8)
     expected = [
@@ -114,7 +114,7 @@ def test_rope_scaling_keeps_the_relative_property():
                           "view": "relative"})
     assert not at.exception
     assert at.radio(key="scaling").value == "ntk_aware"
-    first, second = (decode(t["y"]) for t in figure_titled(at, "Attention logit")["data"])
+    first, second = (decode(t["y"]) for t in figure_titled(at, "Attention score against")["data"])
     np.testing.assert_allclose(first, second, atol=1e-9)
 
 

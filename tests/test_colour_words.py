@@ -49,8 +49,9 @@ CAPTIONS = [
     # a legend entry, never a colour.
     ("app_pages/rope.py", {"view": "config", "compare": "mistral-7b", "arrange": "overlay"},
      ("rope-config.angles_caption", {}), 1, []),
-    ("app_pages/word_position.py", {}, ("word-position.repeated", {"items": "", "rest": ""}), 0,
-     [("red", "token + position", "marker")]),
+    # names its points by their labels, not by a colour
+    ("app_pages/word_position.py", {},
+     ("word-position.repeated", {"items": "", "rest": "", "example": "the @4"}), 0, []),
 ]
 
 

@@ -63,7 +63,7 @@ def similarity_zh_figures(view: str) -> list[tuple[str, dict[str, str]]]:
 
 # A distinctive sentence of each view's explanation, in English.
 SIMILARITY_EXPLANATIONS = {
-    "matrix": "The cosine is the dot product over",
+    "matrix": "The cosine is the dot product divided by",
     "offset": "The sinusoid's points fall on one curve",
     "anchor": "The TensorFlow tutorial's picture",
     "distance": "so the distance is a function of the dot product",
