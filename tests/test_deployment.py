@@ -149,12 +149,19 @@ def test_adding_a_scheme_states_its_file_counts_and_its_sketches_import():
     import in its sketches works against the code today, so a renamed module or function fails
     here."""
     text = (ROOT / "docs" / "adding-a-scheme.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| (\d+) \| `([^`]+)` \|", text, flags=re.MULTILINE)
+    scheme, live = text.split("## Make a slider live")
+    rows = re.findall(r"^\| (\d+) \| `([^`]+)` \|", scheme, flags=re.MULTILINE)
     numbers = [int(number) for number, _ in rows]
     assert numbers == list(range(1, len(rows) + 1)), numbers
     view_files = [f for number, f in rows if int(number) <= 11]
-    stated = [int(n) for n in re.findall(r"\*\*(\d+) files\*\*", text)]
+    stated = [int(n) for n in re.findall(r"\*\*(\d+) files\*\*", scheme)]
     assert stated == [len(view_files), len(rows)] == [11, 15], (stated, len(rows))
+    # Making a slider live: its table's rows are the first count it states, each file there.
+    live_rows = re.findall(r"^\| (\d+) \| `([^`]+)` \|", live, flags=re.MULTILINE)
+    assert [int(n) for n, _ in live_rows] == list(range(1, len(live_rows) + 1))
+    assert int(re.search(r"\*\*(\d+) files\*\*", live).group(1)) == len(live_rows)
+    alibi = [f.replace("<page>", "alibi") for _, f in live_rows]
+    assert [f for f in alibi if not (ROOT / f).is_file()] == []
     nope = [f.replace("<scheme>", "nope").replace("<page>", "order") for f in view_files]
     assert [f for f in nope if not (ROOT / f).is_file()] == []
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
