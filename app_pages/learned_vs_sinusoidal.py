@@ -141,7 +141,7 @@ def cached_entry(positions: int, metric: str, anchor: int, name: str, key: str, 
     raise KeyError(key)
 
 
-@bounded_cache(max_entries=8, max_bytes=8 * MB, worst_case=[("minilm", 16, 32, False)])
+@bounded_cache(max_entries=8, max_bytes=2 * MB, worst_case=[("minilm", 16, 32, False)])
 def cached_grid_tiles(source: str, grid_h: int, grid_w: int, cls_token: bool,
                       _table: np.ndarray | None = None):
     """The ViT paper's similarity tiles of the whole table, its rows read as the grid."""
@@ -180,7 +180,9 @@ NUMBERS = "learned-vs-sinusoidal/numbers"
 drawings = (NUMBERS, f"learned-vs-sinusoidal/{view}")
 show_new_tables_rows("positions", controls.params["positions"].maximum)
 with st.sidebar:  # page-wide: the numbers above every view read both
-    controls.stops("positions", redraws=drawings)
+    # Not in the grid view: its tiles read every row of the table, whatever is shown.
+    with controls.shown(view != "grid", "positions"):
+        controls.stops("positions", redraws=drawings)
     # Shown in the views it changes: the tables, their path in space and their extent are the
     # same whatever the similarity (the numbers above read it all the same).
     with controls.shown(view in ("similarity", "offset")):
