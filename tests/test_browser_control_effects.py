@@ -136,18 +136,20 @@ SETTINGS = {
     "word-position": ["embedding=random&encoding=sinusoidal",
                       "embedding=minilm&encoding=sinusoidal"],
     # a scaling's factor; a YaRN config's fields; a second config and a baseline; a pasted
-    # config without a head width (its width and its name)
+    # config without a head width nor a context (its width, its context and its name)
     "rope": ["view=rotation&scaling=yarn", "view=relative&scaling=yarn",
              "view=config&config=qwen2.5-7b-yarn",
              "view=config&compare=mistral-7b&arrange=difference",
-             "view=config&" + urlencode({"pasted": pack_pasted(PRESETS["mistral-7b"],
-                                                               head_width=False)})],
+             "view=config&" + urlencode({"pasted": pack_pasted(
+                 PRESETS["mistral-7b"], head_width=False, context=False)})],
     "extrapolation": ["config=llama-3.1-8b"],  # the config's factor
 }
 # Parameters no view shows as a control, and why.
 NEVER_SHOWN = {
     # codes the page writes itself: the Pin button's overlay, the paste box's config
     "rope": {"overlay", "pasted"},
+    # the uploaded table's file and tensor, the grid view's shape as its picker last chose it
+    "learned-vs-sinusoidal": {"file", "tensor", "grid"},
 }
 # Controls shown that may leave the chart as it is, and why (each has tests of its own).
 MAY_NOT_REDRAW = {
