@@ -329,7 +329,9 @@ def make_wavelength_figure(
         x=dims[shown], y=period[shown], mode="markers",
         marker={"size": 6, "color": share[shown], "cmin": 0, "cmax": 1,
                 "colorscale": "Reds", "line": {"width": 0.5, "color": NEUTRAL},
-                "colorbar": {"title": {"text": message("fig.learned.wave_share", lang)}}},
+                # its title beside the bar, not above it on the top tick ("1")
+                "colorbar": {"title": {"text": message("fig.learned.wave_share", lang),
+                                       "side": "right"}}},
         customdata=share[shown],
         name=message("fig.learned.dominant", lang),
         hovertemplate=message("fig.learned.dominant_hover", lang),
