@@ -48,8 +48,14 @@ MADE_OF_TEXT_JS = """() => ({
 })"""
 
 
+# Pages whose fields are shown on a page that draws no chart: an uploaded table's file and
+# tensor are said in the notice that asks for the file again (a link cannot carry the table).
+NO_CHART = {"learned-vs-sinusoidal"}
+
+
 def made_of_text(seen, path: str) -> dict:
-    seen.open(path, charts=1, timeout=120_000)
+    page = urlsplit(path).path.strip("/")
+    seen.open(path, charts=0 if page in NO_CHART else 1, timeout=120_000)
     browser_support.wait_charts_drawn(seen.page)
     assert seen.exceptions() == []
     return seen.page.evaluate(MADE_OF_TEXT_JS)
