@@ -20,8 +20,9 @@ def test_extrapolation_deep_link(browser_page):
     page = browser_page.page
     assert browser_support.shown_value(page, "train_length") == "1024"
     assert browser_support.shown_value(page, "target_length") == "6000"
-    page.get_by_text("RoPE (d_head = 256)").first.wait_for(state="attached", timeout=30_000)
-    assert page.get_by_text("RoPE (d_head = 256)").count() == 1
+    rope = page.get_by_text("RoPE (256 dimensions per head)")
+    rope.first.wait_for(state="attached", timeout=30_000)
+    assert rope.count() == 1
     assert _drawn_charts(browser_page) >= 3
     assert browser_page.exceptions() == []
     assert browser_page.dialogs == []

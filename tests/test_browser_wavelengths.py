@@ -16,7 +16,7 @@ def test_wavelengths_deep_link(browser_page):
     assert browser_support.shown_value(page, "d_model") == "256"
     assert page.get_by_label("dimensions to plot", exact=True).input_value() == "0,1,100,101"
     # the legend
-    page.get_by_text("dim 100: sin, i=50").first.wait_for(state="attached", timeout=30_000)
+    page.get_by_text("dim 100: sin, λ=").first.wait_for(state="attached", timeout=30_000)
     assert page.get_by_text("The progression, in numbers", exact=True).is_visible()
     assert browser_page.exceptions() == []
     assert browser_page.dialogs == []
