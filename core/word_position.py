@@ -17,7 +17,7 @@ Three sources of $W$ and two of $P$:
   position table or the sinusoid of the same width; or BERT's real input
   LayerNorm(W + P + T_0).
 
-A PCA (scikit-learn, fixed ``random_state``) of the token vectors, the position vectors and the
+A PCA (exact, numpy; scikit-learn's signs) of the token vectors, the position vectors and the
 sums together shows them in 2-D or 3-D. Statistics of a position table alone (learned against
 the sinusoid) are `core.learned_vs_sinusoidal`'s.
 """
@@ -265,8 +265,9 @@ def project(
     """PCA of the rows of `vectors` ``(m, d)`` onto `n_components` (2 or 3) axes.
 
     When d <= n_components the vectors are returned as they are (``method="raw"``, k = d):
-    a 2-D table needs no projection. The fit uses ``random_state=seed`` and sklearn's sign
-    convention, so the same input and seed give the same picture. With `overwrite` a float64
+    a 2-D table needs no projection. The axes are exact principal components with scikit-learn's
+    sign convention (`principal_components`), so the same input gives the same picture; `seed` is
+    kept for callers and has no effect. With `overwrite` a float64
     `vectors` is centred in place (a caller's scratch array: one (m, d) copy fewer at the peak).
     """
     vectors = check_finite_array("vectors", vectors, ndim=2)
@@ -282,12 +283,8 @@ def project(
         total = variance.sum()
         ratio = variance / total if total > 0 else np.zeros(d)
         return Projection(coordinates=vectors.copy(), explained_variance_ratio=ratio, method="raw")
-    from sklearn.decomposition import PCA  # ~1 s to import: only when a projection is needed
-
     k = min(n_components, m)
-    pca = PCA(n_components=k, random_state=seed, copy=not owned)
-    coordinates = pca.fit_transform(vectors)  # (m, k)
-    ratio = np.nan_to_num(pca.explained_variance_ratio_)  # (k,): 0/0 when every row is equal
+    coordinates, ratio = principal_components(vectors, k, centre_in_place=owned)  # (m, k), (k,)
     if k < n_components:  # fewer points than axes: the missing axes carry nothing
         coordinates = np.pad(coordinates, ((0, 0), (0, n_components - k)))
         ratio = np.pad(ratio, (0, n_components - k))
@@ -379,14 +376,47 @@ def position_steps(word_position: WordPosition, shown: np.ndarray) -> np.ndarray
     return np.linalg.norm(np.diff(rows, axis=0), axis=1)  # (m - 1,)
 
 
+def principal_components(vectors: np.ndarray, k: int, *, centre_in_place: bool = False
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """The first `k` principal components of the rows of `vectors` ``(m, d)`` float64: their
+    coordinates ``(m, k)`` and each one's share of the total variance ``(k,)`` (0 where every
+    row is equal). Exact, with numpy alone: an eigendecomposition of the smaller of the
+    covariance ``(d, d)`` and the Gram matrix ``(m, m)``. Each axis's sign is scikit-learn's
+    (``svd_flip(u_based_decision=False)``: the largest |entry| of the component positive), so
+    the picture equals ``sklearn.decomposition.PCA``'s; scikit-learn and scipy are not imported
+    (they held ~78 MB of a server's memory for good after its first projection).
+    `centre_in_place` centres `vectors` itself (a caller's scratch array)."""
+    m, d = vectors.shape
+    k = min(k, m, d)
+    if centre_in_place:
+        vectors -= vectors.mean(axis=0)
+        centred = vectors
+    else:
+        centred = vectors - vectors.mean(axis=0)  # (m, d)
+    total = float(np.sum(centred * centred))
+    if d <= m:  # the covariance: its eigenvectors are the components
+        values, eigenvectors = np.linalg.eigh(centred.T @ centred)  # ascending, (d,), (d, d)
+        components = eigenvectors[:, ::-1][:, :k].T  # (k, d)
+    else:  # the Gram matrix: its eigenvectors are the coordinates' directions
+        values, left = np.linalg.eigh(centred @ centred.T)  # (m,), (m, m)
+        left = left[:, ::-1][:, :k]  # (m, k)
+        components = left.T @ centred  # (k, d), rows of length s_i
+        norms = np.linalg.norm(components, axis=1, keepdims=True)
+        components = np.divide(components, norms, out=np.zeros_like(components),
+                               where=norms > 0)
+    values = np.clip(values[::-1][:k], 0.0, None)  # (k,) squared singular values
+    signs = np.sign(components[np.arange(k), np.argmax(np.abs(components), axis=1)])
+    signs[signs == 0] = 1.0
+    components *= signs[:, None]
+    coordinates = centred @ components.T  # (m, k)
+    ratio = values / total if total > 0 else np.zeros(k)
+    return coordinates, ratio
+
+
 def _first_component(centred: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The first principal component of the rows of `centred` ``(m, d)`` (already centred):
     its coordinates ``(m, 1)`` and its share of their variance ``(1,)``."""
-    from sklearn.decomposition import PCA
-
-    pca = PCA(n_components=1, random_state=seed)
-    coordinates = pca.fit_transform(centred)  # (m, 1)
-    return coordinates, np.nan_to_num(pca.explained_variance_ratio_)
+    return principal_components(centred, 1)
 
 
 # --- Norms, the table, coincidences ------------------------------------------------------------

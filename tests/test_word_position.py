@@ -392,3 +392,26 @@ def test_coincident_points_share_one_label_as_the_pairwise_rule_says():
     assert merged[2] == "w2 = w5 = w3" and merged[5] == merged[17] == merged[33] == ""
     assert merged[31] == "w3"
     assert _merge_coincident(np.zeros((0, 2)), []) == []
+
+
+@pytest.mark.parametrize("shape", [(40, 8), (6, 384), (18, 384), (300, 64)],
+                         ids=["tall", "wide", "sentence", "table"])
+def test_principal_components_equal_scikit_learns_pca_signs_included(shape):
+    """The app's PCA is numpy's; scikit-learn (a test dependency here only) is the oracle:
+    the same coordinates, signs included, and the same shares of the variance."""
+    from sklearn.decomposition import PCA
+
+    rng = np.random.default_rng(sum(shape))
+    vectors = rng.normal(size=shape) * np.geomspace(3.0, 0.1, shape[1]) + 2.0
+    reference = PCA(n_components=3, svd_solver="full")
+    expected = reference.fit_transform(vectors)
+    got = wp.project(vectors, 3)
+    np.testing.assert_allclose(got.coordinates, expected, atol=1e-8)
+    np.testing.assert_allclose(got.explained_variance_ratio,
+                               reference.explained_variance_ratio_, rtol=1e-9)
+
+
+def test_principal_components_of_equal_rows_carry_nothing():
+    got = wp.project(np.full((5, 8), 3.0), 3)
+    np.testing.assert_array_equal(got.coordinates, np.zeros((5, 3)))
+    np.testing.assert_array_equal(got.explained_variance_ratio, np.zeros(3))
