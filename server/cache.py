@@ -41,6 +41,10 @@ from server.run_slots import in_compute_slot as in_compute_slot
 # computation at its largest and 30 sessions' reruns fit in 700 MB (Streamlit Community Cloud's
 # smallest box has about 690 MB).
 TOTAL_CACHE_BYTES = 160 * MB
+# What they keep once the last session has left (`trim_for_idle`): the most recently used
+# entries, about what warming every page at its defaults fills. An idle server gives back the
+# rest, so its memory returns to its warm start however full the hour left them.
+IDLE_CACHE_BYTES = 32 * MB
 
 F = TypeVar("F", bound=Callable[..., Any])
 _MISSING = object()
@@ -88,9 +92,12 @@ class Store:
             self.entries[key] = (value, size)
             self.nbytes += size
 
-    def fit(self) -> None:
-        """Evict the least recently used entries until it keeps at most `bound()` bytes."""
+    def fit(self, room: int | None = None) -> None:
+        """Evict the least recently used entries until it keeps at most `bound()` bytes (or
+        its share of `room` bytes for all the caches, if that is less)."""
         bound = self.bound()
+        if room is not None:
+            bound = min(bound, self.max_bytes * room // TOTAL_CACHE_BYTES)
         with self.lock:
             while self.entries and self.nbytes > bound:
                 self.nbytes -= self.entries.popitem(last=False)[1][1]
@@ -131,6 +138,17 @@ def _set_cache_room(nbytes: int) -> None:
         stores = list(STORES.values())
     for store in stores:
         store.fit()
+
+
+def trim_for_idle() -> int:
+    """With no session left (server/sessions.py): every cache keeps only its most recently used
+    share of IDLE_CACHE_BYTES; the room to grow again is unchanged. The bytes given back."""
+    before = cached_bytes()
+    with _stores_lock:
+        stores = list(STORES.values())
+    for store in stores:
+        store.fit(IDLE_CACHE_BYTES)
+    return before - cached_bytes()
 
 
 def cached_bytes() -> int:

@@ -12,7 +12,8 @@ after they had gone (tests/test_serve_memory.py, on the code before this module)
 `forget_departed_sessions`, st.App's lifespan in serve.py, looks every `FORGET_EVERY_S` seconds
 on the server's event loop (where Streamlit's session manager runs): the sessions past their TTL
 are taken out of the storage and shut down as Streamlit shuts down a closed one, then the garbage
-is collected and glibc's freed heap handed back (server/allocator.py).
+is collected and glibc's freed heap handed back (server/allocator.py). When the last one has
+gone, the page caches keep only what a warm server holds (`server.cache.trim_for_idle`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from server import allocator, runtime
+from server.cache import trim_for_idle
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -73,9 +75,14 @@ def forget_expired_sessions() -> int:
     # collected now, not at the next rerun's collection, which an idle server never runs; and
     # those a freeze took with the libraries once no session and no run of one is left
     # (server/runtime.py).
-    refrozen = nobody_left and not _script_running() and runtime.refreeze_when_idle()
+    idle = nobody_left and not _script_running()
+    refrozen = idle and runtime.refreeze_when_idle()
     if expired and not refrozen:
         gc.collect()
+    if idle and (expired or refrozen):
+        # The last visitor has gone: the caches keep what a warm server holds, not what the
+        # hour filled (up to TOTAL_CACHE_BYTES).
+        trim_for_idle()
     global _trims_owed
     if expired or refrozen:
         # Freed heap back to the system, now and at the next looks: what the sessions held is
@@ -98,7 +105,10 @@ def _script_running() -> bool:
 async def _forget_forever(every_s: float) -> None:
     while True:
         await asyncio.sleep(every_s)
-        forget_expired_sessions()
+        try:
+            forget_expired_sessions()
+        except Exception:  # logged with its traceback; the next look tries again
+            _LOGGER.exception("Forgetting departed sessions failed")
 
 
 @contextlib.asynccontextmanager

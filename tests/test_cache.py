@@ -7,6 +7,7 @@ import threading
 import time
 
 import numpy as np
+import pytest
 
 from server import cache, memory_budget
 from server.cache import MB, bounded_cache
@@ -31,6 +32,28 @@ def test_evicts_the_least_recently_used_until_the_bytes_fit():
     table(2)
     assert calls == [1, 2, 3, 4, 2]
     assert table.store.nbytes <= 3 * MB and len(table.store.entries) == 3
+
+
+def test_an_idle_server_keeps_the_newest_share_and_may_grow_again(monkeypatch):
+    """With no session left the caches keep their most recently used share of
+    IDLE_CACHE_BYTES; the next visitors fill them to their full budget again."""
+    monkeypatch.setattr(cache, "STORES", {})
+
+    @bounded_cache(max_entries=200, max_bytes=cache.TOTAL_CACHE_BYTES)
+    def table(n: int):
+        return np.zeros((MB - 4096) // 8)  # just under 1 MB of float64
+
+    for n in range(100):
+        table(n)
+    given_back = cache.trim_for_idle()
+    kept = cache.cached_bytes()
+    assert cache.IDLE_CACHE_BYTES - MB <= kept <= cache.IDLE_CACHE_BYTES
+    assert given_back == pytest.approx(100 * MB - kept, rel=0.01)
+    assert table.store.get((("n", 99),)) is not cache._MISSING  # the newest stay
+    assert table.store.get((("n", 0),)) is cache._MISSING
+    for n in range(100, 200):
+        table(n)
+    assert cache.cached_bytes() > 2 * cache.IDLE_CACHE_BYTES
 
 
 def test_evicts_by_count_and_keeps_nothing_larger_than_the_budget():
