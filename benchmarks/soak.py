@@ -828,6 +828,7 @@ def run(plan: Plan, log_path: Path | None = None) -> dict:
     try:
         record = Record()
         warm = warm_up(url, pid, record)
+        probe_report("warm")
         record.t0 = time.monotonic()  # the clock starts with the load
         sampler = SeriesSampler(pid, record.t0)
         bystander = TimedBystander(url, record, plan.bystander_every_s)
@@ -844,10 +845,32 @@ def run(plan: Plan, log_path: Path | None = None) -> dict:
         closed_at = record.now()
         idle = settle(pid, sampler, record, closed_at)
         sampler.stop()
+        probe_report("idle")
     finally:
         browser_support.stop(server)
-    tracebacks = log_path.read_text(errors="replace").count("Traceback")
+    tracebacks = our_tracebacks(log_path.read_text(errors="replace"))
     return summarise(plan, record, sampler, bystander, warm, idle, closed_at, tracebacks)
+
+
+def our_tracebacks(log: str) -> int:
+    """The tracebacks in a server log that pass through this project's code (a library's own
+    logged-and-ignored one, as choreographer's "JSONError decoding message. Ignoring" for a
+    devtools message it skips, is not the app's)."""
+    blocks = log.split("Traceback (most recent call last):")[1:]
+    ours = f'File "{ROOT}/'
+    venv = f'File "{ROOT}/.venv/'
+    return sum(any(line.strip().startswith(ours) and not line.strip().startswith(venv)
+                   for line in block.splitlines()) for block in blocks)
+
+
+def probe_report(label: str) -> None:
+    """With PE_MEMORY_PROBE set (server/memory_probe.py): the server's own account of its
+    memory now, into that folder as `<label>.json` (compare warm with idle)."""
+    folder = os.environ.get("PE_MEMORY_PROBE")
+    if folder:
+        from benchmarks.idle_memory import probe
+
+        probe(Path(folder), label)
 
 
 def warm_up(url: str, pid: int, record: Record) -> float:
