@@ -371,6 +371,14 @@ def similarity_section() -> None:
         t("learned-vs-sinusoidal.share_text", learned=learned["share"],
           sinusoid=sinusoid["share"])
     )
+    if source.uploaded:  # a third number to read yours against: a model's table, built in
+        try:
+            minilm = Source("minilm", cached_minilm().max_positions, cached_minilm().hidden_size)
+        except ModelUnavailableError:
+            return
+        built_in = Analysis(positions, metric, ANCHOR, minilm)["learned"]
+        explain(t("learned-vs-sinusoidal.share_minilm", share=built_in["share"],
+                  rows=built_in["summary"].rows))
 
 
 # --- against offset ------------------------------------------------------------------------------

@@ -349,3 +349,21 @@ def published_config(name: str) -> dict:
         raise ValueError(f"name={name!r} is not allowed: name must be one of "
                          f"{', '.join(repr(key) for key in models)}")
     return copy.deepcopy(models[name]["config"])
+
+
+def offset_only_share(matrix) -> float:
+    """How much of a similarity matrix the offset alone explains, as docs/user-guide.md defines
+    it: 1 - sum (S - mean of its diagonal i - j)^2 / sum (S - mean of S)^2. Loops over the
+    diagonals (the app's is vectorised)."""
+    import numpy as np
+
+    s = np.asarray(matrix, dtype=np.float64)
+    n = s.shape[0]
+    mean = s.mean()
+    left = 0.0
+    total = 0.0
+    for k in range(-(n - 1), n):
+        diagonal = np.diagonal(s, offset=k)
+        left += float(np.sum((diagonal - diagonal.mean()) ** 2))
+        total += float(np.sum((diagonal - mean) ** 2))
+    return 1.0 - left / total if total > 0 else 1.0

@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 from safetensors.numpy import save as save_safetensors
 
+import core
+from locales import message
 from tests import reference
 from tests.apptest import decode, notices, open_page, plotly_figures, unescape
 from tests.test_learned_tables import BAD_FILES, csv_bytes, npy_bytes
@@ -35,7 +37,8 @@ def snapshot(at) -> dict:
         at.radio(key="view").set_value(view).run()
         assert not at.exception, [e.value for e in at.exception]
         shown[view] = {
-            "numbers": [re.findall(r"\d+\.\d+(?:e-?\d+)?", m.value) for m in at.markdown],
+            "numbers": [re.findall(r"\d+\.\d+(?:e-?\d+)?", m.value) for m in at.markdown
+                        if "MiniLM's own" not in m.value],  # an upload's third number
             "data": [[{key: comparable(trace[key]) for key in TRACE_DATA if key in trace}
                       for trace in figure["data"]] for figure in plotly_figures(at)],
         }
@@ -84,6 +87,11 @@ def test_a_sinusoid_uploaded_is_offset_only_and_on_its_ladder():
     at.radio(key="view").set_value("similarity").run()
     share = next(m.value for m in at.markdown if "offset alone explains" in m.value)
     assert "learned **1.000**, sinusoid **1.000**" in share
+    # MiniLM's own share beside them, over its first 256 rows: computed here from its weights
+    minilm = next(unescape(m.value) for m in at.markdown if "MiniLM's own" in m.value)
+    weights = core.load_minilm().position_embeddings[:n].astype(np.float64)
+    unit = weights / np.linalg.norm(weights, axis=1, keepdims=True)
+    assert f"first {n} positions: **{reference.offset_only_share(unit @ unit.T):.3f}**" in minilm
     at.radio(key="view").set_value("wavelengths").run()
     (figure,) = plotly_figures(at)
     ladder, dominant = figure["data"]
@@ -161,6 +169,23 @@ def test_a_deck_slide_of_an_uploaded_table_says_so():
     texts = " ".join(unescape(i.value) for i in at.info)
     assert "my-model.safetensors : wpe.weight" in texts
     assert "a link cannot carry a table" in texts
+    # its title is the uploaded table's takeaway, not MiniLM's
+    title = " ".join(unescape(m.value) for m in at.markdown if m.value.startswith("#"))
+    assert "Your learned table" in title and "MiniLM" not in title, title
+
+
+def test_presenting_an_uploaded_table_speaks_of_it_not_of_minilm():
+    """Each view's line in presentation mode, the upload's (ui.pages.takeaway_key reads the
+    page's `source`) and MiniLM's for comparison: a link with no table shows its notice, the
+    line above it already the upload's."""
+    for source, view in [("minilm", "similarity"), *(("upload", view) for view in VIEWS)]:
+        at = open_page(LEARNED, {"present": "true", "source": source, "view": view})
+        assert not at.exception, [e.value for e in at.exception]
+        line = " ".join(unescape(m.value) for m in at.markdown)
+        expected = message(f"takeaway.learned-vs-sinusoidal.{'upload.' * (source == 'upload')}"
+                           f"{view}")
+        assert expected in line, (source, view)
+        assert ("MiniLM" in expected) == (source == "minilm")
 
 
 def test_held_tables_are_counted_and_one_past_the_room_waits_then_hears_why(monkeypatch):
@@ -223,3 +248,12 @@ def test_a_vit_table_read_as_its_grid_gives_maes_tiles():
     assert at.query_params["grid"] == "14x14+cls"
     box.set_value("7x28+cls").run()  # another reading of the same 196 patches
     assert at.query_params["grid"] == "7x28+cls" and not at.exception
+
+
+def test_a_table_longer_than_the_lenses_draw_says_which_rows_are_left_out():
+    at = choose_upload(open_page(LEARNED))
+    upload(at, "long.npy", npy_bytes(np.random.default_rng(5).standard_normal((4096, 4))))
+    assert not at.exception and notices(at) == []
+    assert int(at.select_slider(key="positions").value) == 2048  # as far as the lenses go
+    said = [unescape(c.value) for c in at.caption if "not drawn" in c.value]
+    assert said == [message("learned-vs-sinusoidal.held_beyond", shown=2048, last=4095)]

@@ -258,6 +258,47 @@ def test_the_user_guides_python_example_runs(tmp_path, monkeypatch):
     assert (tmp_path / "wavelengths.html").stat().st_size > 0
 
 
+def test_the_user_guides_export_lines_write_tables_the_page_reads(tmp_path, monkeypatch):
+    """docs/user-guide.md's "Exporting a table" block, run: transformers' real BERT and GPT-2
+    classes (small random ones built from a config: no download here) give the attribute paths
+    the guide names, and each file it writes reads back as the page reads it, rows the
+    positions. timm is not installed: a stand-in with timm's ViT-B/16 `pos_embed` shape
+    (1, 1 + 14 * 14, 768), so the ViT line's indexing is what is checked, and its 197 rows are
+    offered as a 14 x 14 grid with a class token."""
+    import re
+    import sys
+    import types
+    from pathlib import Path
+
+    import torch
+    from transformers import AutoModel, BertConfig, BertModel, GPT2Config, GPT2Model
+
+    from core.vit_grid import grid_shapes
+
+    small = {"bert-base-uncased": lambda: BertModel(BertConfig(
+                 vocab_size=64, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                 intermediate_size=64, max_position_embeddings=512)),
+             "gpt2": lambda: GPT2Model(GPT2Config(vocab_size=64, n_embd=32, n_layer=1, n_head=2,
+                                                  n_positions=1024))}
+    monkeypatch.setattr(AutoModel, "from_pretrained", lambda name, **_: small[name]())
+    vit = types.SimpleNamespace(pos_embed=torch.nn.Parameter(torch.randn(1, 197, 768)))
+    monkeypatch.setitem(sys.modules, "timm", types.SimpleNamespace(
+        create_model=lambda name, pretrained: vit))
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "user-guide.md").read_text()
+    section = guide[guide.index("**Exporting a table**"):guide.index("**What each lens says**")]
+    (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    monkeypatch.chdir(tmp_path)
+    with torch.no_grad():
+        exec(compile(code, "user-guide.md", "exec"), {})
+    shapes = {name: lt.read_table((tmp_path / name).read_bytes(), name, tensor=tensor).shape
+              for name, tensor in [("bert-positions.npy", None), ("gpt2-wpe.npy", None),
+                                   ("gpt2-wpe.safetensors", "wpe.weight"),
+                                   ("vit-b16-pos-embed.npy", None)]}
+    assert shapes == {"bert-positions.npy": (512, 32), "gpt2-wpe.npy": (1024, 32),
+                      "gpt2-wpe.safetensors": (1024, 32), "vit-b16-pos-embed.npy": (197, 768)}
+    assert (14, 14, True) in grid_shapes(197)
+
+
 def test_a_zero_row_is_like_no_other_not_nan():
     """RoBERTa's padding position and MAE's class token are zero rows: their cosines are 0."""
     table = np.vstack([np.zeros((1, 4)), np.random.default_rng(3).standard_normal((9, 4))])

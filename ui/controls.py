@@ -522,7 +522,8 @@ def start_page(page: str) -> PageControls:
     controls = PageControls(page, PAGE_PARAMS[page])
     _open.controls = controls
     view = controls.current("view") if "view" in controls.params else None
-    key = takeaway_key(page, view)
+    key = takeaway_key(page, view,
+                       controls.current("source") if "source" in controls.params else None)
     if line is not None:
         with line.container():
             takeaway(t(key) if key else None)

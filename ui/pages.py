@@ -321,14 +321,16 @@ def params_of(page: str) -> dict[str, Param]:
     return {p.name: p for p in PAGE_PARAMS[page]}
 
 
-def takeaway_key(page: str, view: str | None = None) -> str | None:
+def takeaway_key(page: str, view: str | None = None, source: str | None = None) -> str | None:
     """The catalogue key of a view's one-line takeaway (shown in presentation mode, the
-    tour's slides included): the view's own (`takeaway.<page>.<view>`), else the page's
-    (`takeaway.<page>`, or `<page>.takeaway` for the home and order pages); None if none."""
+    tour's slides included): the view's own for the page's data `source` where it has one
+    (`takeaway.<page>.<source>.<view>`: an uploaded table is not MiniLM's), else the view's
+    (`takeaway.<page>.<view>`), else the page's (`takeaway.<page>`, or `<page>.takeaway` for
+    the home and order pages); None if none."""
     slug = page or HOME.slug
     words = catalogue(DEFAULT_LANGUAGE)
-    keys = ([f"takeaway.{slug}.{view}"] if view else []) + [f"takeaway.{slug}",
-                                                            f"{slug}.takeaway"]
+    keys = ([f"takeaway.{slug}.{source}.{view}"] if view and source else []) + (
+        [f"takeaway.{slug}.{view}"] if view else []) + [f"takeaway.{slug}", f"{slug}.takeaway"]
     return next((key for key in keys if key in words), None)
 
 

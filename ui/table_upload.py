@@ -186,10 +186,15 @@ def choose_table(controls: PageControls) -> HeldTable | None:
                     icon=":material/upload_file:")
         elif upload is None:
             st.info(t("learned-vs-sinusoidal.upload_first", max_rows=limits.MAX_TABLE_POSITIONS,
-                      max_cols=limits.MAX_TABLE_WIDTH), icon=":material/upload_file:")
+                      max_cols=limits.MAX_TABLE_WIDTH, max_mb=limits.MAX_TABLE_FILE_MB),
+                    icon=":material/upload_file:")
         controls.stop()
     controls.carry("file", held.name[:MAX_TABLE_NAME])
     controls.carry("tensor", held.tensor[:MAX_TABLE_NAME])
-    st.caption(markdown_text(t("learned-vs-sinusoidal.held", name=held.label,
-                               rows=held.table.shape[0], cols=held.table.shape[1])))
+    rows, cols = held.table.shape
+    st.caption(markdown_text(t("learned-vs-sinusoidal.held", name=held.label, rows=rows,
+                               cols=cols)))
+    most = controls.params["positions"].maximum
+    if rows > most:  # the lenses stop at the positions control's largest value
+        st.caption(t("learned-vs-sinusoidal.held_beyond", shown=most, last=rows - 1))
     return held

@@ -66,8 +66,9 @@ def _view(page: str, **settings: object) -> Slide:
     when the settings name none)."""
     views = {p.name: p.default for p in PAGE_PARAMS.get(page, ())}
     view = settings.get("view", views.get("view"))
+    source = settings.get("source", views.get("source"))
     return Slide(page, {k: str(v) for k, v in settings.items()},
-                 takeaway_key(page, str(view) if view else None))
+                 takeaway_key(page, str(view) if view else None, str(source) if source else None))
 
 
 # The articles' order: why order matters, the formula and its table, wavelengths, the dot

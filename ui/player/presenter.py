@@ -27,7 +27,8 @@ def slide_title(slide: Slide) -> tuple[str, bool]:
     if slide.note:
         return slide.note, True
     views = {p.name: p.default for p in PAGE_PARAMS.get(slide.page, ())}
-    key = takeaway_key(slide.page, slide.settings.get("view", views.get("view")))
+    key = takeaway_key(slide.page, slide.settings.get("view", views.get("view")),
+                       slide.settings.get("source", views.get("source")))
     return (t(key) if key else PAGES_BY_PATH[slide.page].title_in(current_language())), False
 
 
