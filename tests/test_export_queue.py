@@ -176,6 +176,37 @@ def test_a_waiter_whose_visitor_leaves_gives_up_its_place(room_for_one, monkeypa
     assert budget.used == 0
 
 
+def test_the_last_of_a_queue_refused_before_drawing_closes_the_chromium_kept_for_it(
+        room_for_one, monkeypatch):
+    """The image before it keeps Chromium up for it (it waits); refused for memory in its turn,
+    it draws nothing, and nobody else waits: the browser closes all the same."""
+    budget, drawn = room_for_one
+    real_memory = memory_budget.own_memory
+    monkeypatch.setattr(memory_budget, "own_memory", lambda: TREE_BUDGET if (
+        threading.current_thread().name == "refused") else real_memory())
+    monkeypatch.setattr(memory_budget, "MEMORY_WAIT_S", 0.5)
+    monkeypatch.setattr(memory_budget, "WAIT_POLL_S", 0.05)
+    both_queued = threading.Event()  # the first draws once the second waits behind it
+    timed = charts.figure_image
+
+    def held(*args, **kwargs):
+        both_queued.wait(60)
+        return timed(*args, **kwargs)
+
+    monkeypatch.setattr(charts, "figure_image", held)
+    results, statuses = {}, {}
+    threads = [ask("draws", results, statuses)]
+    until(lambda: queued(budget, 1))
+    threads.append(ask("refused", results, statuses))
+    until(lambda: queued(budget, 2))
+    both_queued.set()
+    for thread in threads:
+        thread.join(120)
+    assert isinstance(results["draws"], bytes)
+    assert isinstance(results["refused"], memory_budget.ServerBusyError), results["refused"]
+    chromium_gone()
+
+
 def test_a_drawing_stopped_midway_closes_its_tab_and_the_next_one_draws():
     class StopError(Exception):
         pass

@@ -216,15 +216,22 @@ def _draw_in_turn(printable: go.Figure, kind: str, status) -> bytes:
             raise _VisitorGoneError
         status.update(label=t("export_queue.drawing", what=label, seconds=round(seconds)))
 
-    with image_turn(image_cost(fmt, scale), on_wait=waiting, on_memory_wait=memory):
-        try:
-            drawing(0)
-            return figure_image(printable, fmt, scale=scale, poll=drawing)
-        finally:
-            # Chromium stays for the next image in the queue; with none waiting, its memory goes
-            # back to the system (within this turn: it is counted until it has gone).
-            if exports_waiting("image") == 0:
-                close_browser_when_idle()
+    try:
+        with image_turn(image_cost(fmt, scale), on_wait=waiting, on_memory_wait=memory):
+            try:
+                drawing(0)
+                return figure_image(printable, fmt, scale=scale, poll=drawing)
+            finally:
+                # Chromium stays for the next image in the queue; with none waiting, its memory
+                # goes back to the system (within this turn: it is counted until it has gone).
+                if exports_waiting("image") == 0:
+                    close_browser_when_idle()
+    finally:
+        # A turn that ends before drawing (its visitor gone, or refused for memory) may be the
+        # last of a queue for which the image before it kept Chromium up: closed here too, or
+        # it stayed (~150 MB) until the next image anyone asked for.
+        if exports_waiting("image") == 0:
+            close_browser_when_idle()
 
 
 @st.fragment
