@@ -458,18 +458,33 @@ class _Chromium:
         except (ImageExportError, asyncio.CancelledError):
             raise
         except Exception as error:  # the browser went away or stopped answering
+            failure = browser_failure(error)
+            if isinstance(failure, asyncio.CancelledError):
+                raise failure from error
             _LOGGER.warning("image export failed: %r", error)
             if browser is not None and browser is self._browser:
                 self._browser = None
                 tab = None
                 with contextlib.suppress(Exception):
                     await browser.close()
-            raise ImageExportError("browser", repr(error)[:300]) from error
+            raise failure from error
         finally:
             self._drawing -= 1
             if tab is not None and browser is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(browser.close_tab(tab.target_id), CLEANUP_S)
+
+
+def browser_failure(error: Exception) -> BaseException:
+    """What a drawing raises for `error`, an exception of the browser's library: its own stop
+    (CancelledError) if its task is being cancelled (choreographer turns a cancelled send into
+    ChannelClosedError; raised as a failure, the task would end with an exception nobody
+    retrieves, logged as "Task exception was never retrieved"), else ImageExportError
+    ("browser": it went away or stopped answering)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        return asyncio.CancelledError()
+    return ImageExportError("browser", repr(error)[:300])
 
 
 CHROMIUM = _Chromium()

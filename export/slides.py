@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from export.chromium import CHROMIUM, CLEANUP_S, POLL_S, ImageExportError
+from export.chromium import CHROMIUM, CLEANUP_S, POLL_S, ImageExportError, browser_failure
 from export.slide_text import line_html
 
 SLIDE_SIZE = (1920, 1080)  # a projector's pixels: 16:9
@@ -332,8 +332,8 @@ async def _photograph(content: SlideContent) -> bytes:
         return base64.b64decode(shot["result"]["data"])
     except (ImageExportError, asyncio.CancelledError):
         raise
-    except Exception as error:  # the browser went away or stopped answering
-        raise ImageExportError("browser", repr(error)[:300]) from error
+    except Exception as error:  # the browser went away or stopped answering (or we stopped it)
+        raise browser_failure(error) from error
     finally:
         if tab is not None and browser is not None:
             with contextlib.suppress(Exception):

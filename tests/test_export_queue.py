@@ -25,7 +25,7 @@ import plotly.graph_objects as go
 import pytest
 from PIL import Image
 
-from export.chromium import CHROMIUM, png_file, process_tree
+from export.chromium import CHROMIUM, browser_failure, png_file, process_tree
 from export.files import ImageExportError, figure_image, find_browser, image_cost
 from locales import message
 from server import cache, memory_budget
@@ -180,7 +180,7 @@ def test_the_last_of_a_queue_refused_before_drawing_closes_the_chromium_kept_for
         room_for_one, monkeypatch):
     """The image before it keeps Chromium up for it (it waits); refused for memory in its turn,
     it draws nothing, and nobody else waits: the browser closes all the same."""
-    budget, drawn = room_for_one
+    budget, _ = room_for_one
     real_memory = memory_budget.own_memory
     monkeypatch.setattr(memory_budget, "own_memory", lambda: TREE_BUDGET if (
         threading.current_thread().name == "refused") else real_memory())
@@ -205,6 +205,40 @@ def test_the_last_of_a_queue_refused_before_drawing_closes_the_chromium_kept_for
     assert isinstance(results["draws"], bytes)
     assert isinstance(results["refused"], memory_budget.ServerBusyError), results["refused"]
     chromium_gone()
+
+
+def test_a_drawing_its_caller_stops_ends_cancelled_not_as_a_browser_failure():
+    """choreographer turns a cancelled send into its own error: a drawing (a figure's image or
+    a slide's photograph) then ends cancelled, not with ImageExportError, which nobody would
+    retrieve once its caller had stopped it ("Task exception was never retrieved" in the log)."""
+    import asyncio
+
+    async def drawing(started: asyncio.Event) -> None:
+        try:
+            try:
+                started.set()
+                await asyncio.sleep(60)
+            except asyncio.CancelledError as stop:  # as choreographer's broker does
+                raise RuntimeError("Executor is closed.") from stop
+        except Exception as error:
+            raise browser_failure(error) from error
+
+    async def stopped() -> asyncio.Task:
+        started = asyncio.Event()
+        task = asyncio.create_task(drawing(started))
+        await started.wait()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return task
+
+    assert asyncio.run(stopped()).cancelled()
+
+    async def failed() -> BaseException:  # not stopped: the browser's failure, said as such
+        return browser_failure(RuntimeError("gone"))
+
+    failure = asyncio.run(failed())
+    assert isinstance(failure, ImageExportError) and "gone" in str(failure)
 
 
 def test_a_drawing_stopped_midway_closes_its_tab_and_the_next_one_draws():
