@@ -83,6 +83,20 @@ def test_no_message_speaks_to_developers(lang):
     assert {key: found for key, found in said.items() if found} == {}
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_message_writes_a_subscript_with_an_underscore(lang):
+    """P_i, m_h, R_k: a chart shows the underscore as typed and a slide's audience reads code.
+    Subscripts are typeset: <sub> in chart text, $...$ in the page's Markdown, or Unicode
+    (Mₖ). Code names in backticks (`rope_theta`) and placeholders are left as they are."""
+    subscript = re.compile(r"(?<![A-Za-z_])[A-Za-z]{1,2}_[A-Za-z0-9]{1,2}(?![A-Za-z_])")
+    found = {}
+    for key, text in catalogue(lang).items():
+        prose = re.sub(r"\$[^$]*\$|`[^`]*`|\{[^}]*\}", "", text)
+        if subscript.search(prose):
+            found[key] = subscript.findall(prose)
+    assert found == {}
+
+
 def test_every_key_used_in_the_code_exists():
     en = catalogue("en")
     missing = [f"{path}:{line}: {arg.value}" for path, line, arg in key_calls()

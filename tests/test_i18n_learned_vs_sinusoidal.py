@@ -227,5 +227,5 @@ def test_learned_figures_in_chinese():
                                                         rows=512)
     # English stays the default.
     english = make_extent_figure(np.ones(512), np.ones(768), learned_rows=512)
-    assert english.layout.yaxis.title.text == "norm |P_p| (log scale)"
+    assert english.layout.yaxis.title.text == "norm |P<sub>p</sub>| (log scale)"
     assert english.layout.title.text == "Where each table stops"

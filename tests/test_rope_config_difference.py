@@ -160,7 +160,7 @@ def test_the_difference_figures_name_every_line_they_draw():
         assert (group, "target context T = 131,072") in names
     assert ("published", "published (baseline: 0)") in names
     assert logits.layout.xaxis.type == "log"
-    assert logits.layout.yaxis.title.text == "logit q · R_k q minus the baseline's"
+    assert logits.layout.yaxis.title.text == "logit q · R<sub>k</sub> q minus the baseline's"
 
 
 # --- the view ----------------------------------------------------------------------------------
