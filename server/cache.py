@@ -208,18 +208,22 @@ def bounded_cache(*, max_entries: int, max_bytes: int,
             value = store.get(key)
             if value is not _MISSING:
                 return value
-            with store.lock:
-                key_lock = store.computing.setdefault(key, threading.Lock())
-            try:
-                with key_lock:  # one computation per key: later callers wait, then read it
-                    value = store.get(key)
-                    if value is _MISSING:
-                        with ComputeSlot():
-                            value = func(*args, **kwargs)
-                        store.put(key, value)
-            finally:
+            # The compute slot first, then the key's lock: a key's lock is only ever held with
+            # a slot, so a session waiting for a slot holds no key another session's
+            # computation may ask for (outer(1) computing asks inner(1), which a session
+            # asking inner(1) directly held while it waited for the slot: a deadlock).
+            with ComputeSlot():
                 with store.lock:
-                    store.computing.pop(key, None)
+                    key_lock = store.computing.setdefault(key, threading.Lock())
+                try:
+                    with key_lock:  # one computation per key: later callers wait, then read it
+                        value = store.get(key)
+                        if value is _MISSING:
+                            value = func(*args, **kwargs)
+                            store.put(key, value)
+                finally:
+                    with store.lock:
+                        store.computing.pop(key, None)
             return value
 
         cached.store = store  # type: ignore[attr-defined]

@@ -111,6 +111,44 @@ def test_a_cached_function_calling_another_keeps_its_slot():
     assert outer(1) == 4
 
 
+def test_a_visitor_asking_directly_for_what_another_computes_inside_does_not_deadlock(
+        monkeypatch):
+    """One session computes outer(1), which asks inner(1) (vit_grid's tiles ask its offsets);
+    another asks inner(1) directly meanwhile. Were the key's lock taken before the compute slot,
+    the second would hold inner(1)'s lock waiting for the slot while the first held the slot
+    waiting for that lock: every later cache miss of the server behind them, for good."""
+    second_waits = threading.Event()
+    # A queue of this test's own: deadlocked, its threads would hold the worker's for good.
+    monkeypatch.setattr(memory_budget, "HEAVY",
+                        memory_budget.MemoryBudget(memory_budget.COMPUTE_COST))
+
+    @bounded_cache(max_entries=2, max_bytes=MB)
+    def inner(n: int):
+        return n + 1
+
+    @bounded_cache(max_entries=2, max_bytes=MB)
+    def outer(n: int):
+        second_waits.wait(10)  # the other session now asks inner(1) and waits its turn
+        until_waiting = time.monotonic() + 10
+        while (memory_budget.HEAVY.count("compute", waiting=True) == 0
+               and time.monotonic() < until_waiting):
+            time.sleep(0.01)
+        return inner(n) * 2
+
+    inner.clear(), outer.clear()
+    results: dict[str, int] = {}
+    first = threading.Thread(target=lambda: results.update(outer=outer(1)), daemon=True)
+    first.start()
+    while memory_budget.HEAVY.count("compute", waiting=False) == 0:  # outer holds the slot
+        time.sleep(0.01)
+    second = threading.Thread(target=lambda: results.update(inner=inner(1)), daemon=True)
+    second.start()
+    second_waits.set()
+    first.join(30)
+    second.join(30)
+    assert results == {"outer": 4, "inner": 2}, "the two sessions deadlocked"
+
+
 def test_underscore_arguments_are_not_part_of_the_key():
     @bounded_cache(max_entries=2, max_bytes=MB)
     def labelled(n: int, _note: list):
