@@ -369,8 +369,7 @@ class _Chromium:
             for tab in list(browser.tabs.values()):  # its first, empty tab: a renderer, ~40 MB
                 await browser.close_tab(tab.target_id)
         except BaseException as error:
-            with contextlib.suppress(Exception):
-                await browser.close()
+            await _shut(browser)
             if isinstance(error, Exception):
                 raise ImageExportError("browser", f"Chromium did not start: {error}") from error
             raise
@@ -384,9 +383,7 @@ class _Chromium:
             return
         _LOGGER.warning("image export: Chromium stopped answering; killed, the next image "
                         "starts another")
-        for pid in reversed(process_tree(browser.subprocess.pid)):  # children first
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+        _kill(browser)
 
         async def clean_up() -> None:  # choreographer's own (its profile folder), in the
             with contextlib.suppress(Exception):  # background: it may wait on the dead pipe
@@ -400,8 +397,7 @@ class _Chromium:
             return
         browser, self._browser = self._browser, None
         if browser is not None:
-            with contextlib.suppress(Exception):
-                await browser.close()
+            await _shut(browser)
         if self._page is not None and not self._drawing:
             shutil.rmtree(self._page.parent, ignore_errors=True)
             self._page = None
@@ -465,14 +461,35 @@ class _Chromium:
             if browser is not None and browser is self._browser:
                 self._browser = None
                 tab = None
-                with contextlib.suppress(Exception):
-                    await browser.close()
+                await _shut(browser)
             raise failure from error
         finally:
             self._drawing -= 1
             if tab is not None and browser is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(browser.close_tab(tab.target_id), CLEANUP_S)
+
+
+def _kill(browser: Any) -> None:
+    """Kill `browser`'s processes at once, children first."""
+    if getattr(browser, "subprocess", None) is None:  # never started
+        return
+    for pid in reversed(process_tree(browser.subprocess.pid)):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+async def _shut(browser: Any) -> None:
+    """Close `browser` (choreographer's close: it asks Chromium to quit, then waits on it), in
+    CLEANUP_S at most: past that, or if the close fails or is stopped, its processes are killed.
+    Unbounded, a close a Chromium never answers (one starting, or stopped, on a saturated
+    machine) would keep its drawing counted, and every later browser open, forever."""
+    try:
+        await asyncio.wait_for(browser.close(), CLEANUP_S)
+    except BaseException as error:
+        _kill(browser)
+        if not isinstance(error, Exception):
+            raise
 
 
 def browser_failure(error: Exception) -> BaseException:

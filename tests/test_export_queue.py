@@ -9,13 +9,13 @@ press draws nothing more, and a failure is said, never raised."""
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import io
 import itertools
 import os
 import re
 import signal
+import subprocess
 import threading
 import time
 import zlib
@@ -25,12 +25,14 @@ import plotly.graph_objects as go
 import pytest
 from PIL import Image
 
+import export.chromium
 from export.chromium import CHROMIUM, browser_failure, png_file, process_tree
 from export.files import ImageExportError, figure_image, find_browser, image_cost
 from locales import message
 from server import cache, memory_budget
 from server.memory_budget import COMPUTE_COST, COMPUTE_SLOTS, MB, TREE_BUDGET, MemoryBudget
 from tests.apptest import open_page
+from tests.raw_session import run_async
 from ui import charts
 
 SMALL = {"d_model": "16", "positions": "8"}
@@ -232,12 +234,12 @@ def test_a_drawing_its_caller_stops_ends_cancelled_not_as_a_browser_failure():
             await task
         return task
 
-    assert asyncio.run(stopped()).cancelled()
+    assert run_async(stopped()).cancelled()
 
     async def failed() -> BaseException:  # not stopped: the browser's failure, said as such
         return browser_failure(RuntimeError("gone"))
 
-    failure = asyncio.run(failed())
+    failure = run_async(failed())
     assert isinstance(failure, ImageExportError) and "gone" in str(failure)
 
 
@@ -289,11 +291,29 @@ def test_a_drawing_stopped_while_chromium_makes_its_tab_closes_the_tab_once_made
             await making
 
     browser = Browser()
-    # In a thread of its own: once Playwright's sync API has started in this worker (any earlier
-    # browser test), this thread has a running event loop and asyncio.run refuses to start.
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, stop_midway(browser)).result()
+    run_async(stop_midway(browser))
     assert browser.closed == ["T1"]
+
+
+def test_a_browser_that_never_closes_is_killed_within_the_cleanup_time(monkeypatch):
+    """choreographer's close waits on Chromium's answer: one that never comes (a browser
+    starting, or stopped, on a saturated machine) would keep its drawing counted forever."""
+    import asyncio
+
+    process = subprocess.Popen(["sleep", "600"])
+
+    class Hung:
+        subprocess = process
+
+        async def close(self) -> None:
+            await asyncio.sleep(3600)
+
+    monkeypatch.setattr(export.chromium, "CLEANUP_S", 0.5)
+    try:
+        run_async(export.chromium._shut(Hung()))
+        assert process.wait(10) == -signal.SIGKILL
+    finally:
+        process.kill()
 
 
 def test_a_drawing_that_takes_too_long_says_so():
@@ -304,6 +324,9 @@ def test_a_drawing_that_takes_too_long_says_so():
 
 
 def test_a_queue_of_images_starts_chromium_once():
+    # A drawing an earlier test in this worker stopped ends within CLEANUP_S (a close Chromium
+    # never answers is cut short by a kill): until then it is rightly counted, and kept open.
+    until(lambda: CHROMIUM._drawing == 0, GONE_S, "an earlier drawing still counted")
     CHROMIUM.close()
     launches = CHROMIUM.launches
     for _ in range(3):
