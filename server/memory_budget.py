@@ -8,7 +8,8 @@ at a time, each waiter told how many are ahead), then for the process's own memo
 (`own_memory`) and the image to fit in TREE_BUDGET, the caches giving back what is over and no
 more (`shrinkable`: server.cache), refused with `ServerBusyError` after MEMORY_WAIT_S. Only once
 the memory leaves it room does it take `HEAVY` (alone: no computation runs beside Chromium), for
-the drawing only: a visitor's page never waits behind an export's wait (`image_turn`).
+the drawing only: a visitor's page never waits behind an export's wait (`image_turn`), nor
+behind a drawing more than VISITORS_WAIT_S (the drawing is stopped).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class Share:
 
     nbytes: int
     kind: str  # what it is for: a waiter is told how many of its kind are ahead
+    asked_at: float = dataclasses.field(default_factory=time.monotonic)
 
 
 class MemoryBudget:
@@ -68,6 +70,12 @@ class MemoryBudget:
                 return 0
             older = self._waiting[:self._waiting.index(share)]
             return sum(other.kind == share.kind for other in [*self._holding, *older])
+
+    def longest_wait(self, kind: str) -> float:
+        """How long the oldest waiting request of `kind` has waited, in seconds (0: none waits)."""
+        with self._changed:
+            asked = [share.asked_at for share in self._waiting if share.kind == kind]
+        return time.monotonic() - min(asked) if asked else 0.0
 
     def count(self, kind: str, *, waiting: bool) -> int:
         with self._changed:
@@ -170,6 +178,12 @@ TREE_BUDGET = tree_budget()
 # take the tree past TREE_BUDGET. It waits in the exports' queue, so only other exports wait
 # behind it.
 MEMORY_WAIT_S = 60.0
+# A drawing holds the visitors' lane (`HEAVY`) alone. Once a visitor's computation has waited
+# this long behind it, the drawing is stopped (VisitorsWaitingError, "try again in a minute"):
+# a Chromium slowed down or silent on a saturated machine drew one image for its whole timeout
+# (IMAGE_TIMEOUT_S, 120 s) while every visitor's new page waited (the short soak, in CI). An 8K
+# PNG takes ~10 s on an idle 2-core box. The issue's bound for a visitor's page is 20 s.
+VISITORS_WAIT_S = 15.0
 RETRY_AFTER_S = 60  # what a refused export is told to wait before it asks again
 
 _registry_lock = threading.Lock()
@@ -179,6 +193,11 @@ _reclaimable: list[Callable[[], None]] = []
 # turn ends (`shrinkable`): the caches. They register here because they sit above this module
 # (a cache miss takes a compute slot, a share of HEAVY).
 _shrinkable: list[tuple[Callable[[int], None], Callable[[], None]]] = []
+
+
+class VisitorsWaitingError(RuntimeError):
+    """A drawing stopped: a visitor's computation had waited VISITORS_WAIT_S behind it
+    (`image_turn`'s check)."""
 
 
 class ServerBusyError(RuntimeError):
@@ -222,10 +241,19 @@ def own_memory() -> int:
     return total
 
 
+def visitors_waiting_check() -> None:
+    """Raise VisitorsWaitingError if a visitor's computation has waited VISITORS_WAIT_S for the
+    visitors' lane (a drawing holds it: `image_turn` yields this check for its drawing's poll)."""
+    if HEAVY.longest_wait("compute") > VISITORS_WAIT_S:
+        raise VisitorsWaitingError(
+            f"a visitor's computation waited over {VISITORS_WAIT_S:.0f} s behind the drawing")
+
+
 @contextlib.contextmanager
 def image_turn(nbytes: int, on_wait: Callable[[int], None] | None = None,
                on_memory_wait: Callable[[int, int, float], None] | None = None, *,
-               kind: str = "image", drop_model: bool = True) -> Iterator[None]:
+               kind: str = "image",
+               drop_model: bool = True) -> Iterator[Callable[[], None]]:
     """A figure image's (or a slide's photograph's, `kind` "slide") turn to draw.
 
     1. Its place in `EXPORTS` (first come first served, one at a time), `on_wait(ahead of its
@@ -237,7 +265,9 @@ def image_turn(nbytes: int, on_wait: Callable[[int], None] | None = None,
        every WAIT_POLL_S seconds; after MEMORY_WAIT_S it gives up with ServerBusyError rather
        than go past the budget. It holds nothing of the visitors' lane meanwhile.
     3. `HEAVY`, alone, for the drawing (the block): it waits for the computations already asked
-       for (`on_wait(0)`), and if they left the memory too high, lets go and waits again.
+       for (`on_wait(0)`), and if they left the memory too high, lets go and waits again. The
+       block is given `visitors_waiting_check`, for its drawing's poll: a visitor's page does
+       not wait behind a drawing more than VISITORS_WAIT_S.
 
     Entries given back are computed again when next asked for; the caches' room comes back when
     the turn ends."""
@@ -255,7 +285,7 @@ def image_turn(nbytes: int, on_wait: Callable[[int], None] | None = None,
                     break
                 HEAVY.release(drawing)  # a computation took the room meanwhile: wait again
             try:
-                yield
+                yield visitors_waiting_check
             finally:
                 HEAVY.release(drawing)
         finally:

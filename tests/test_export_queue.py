@@ -316,6 +316,30 @@ def test_a_browser_that_never_closes_is_killed_within_the_cleanup_time(monkeypat
         process.kill()
 
 
+def test_a_drawing_a_visitors_page_waits_behind_is_stopped_and_says_why(room_for_one,
+                                                                         monkeypatch):
+    """A visitor's cache miss waits behind a drawing at most VISITORS_WAIT_S: the drawing stops,
+    and the menu says why (the page's computation then runs)."""
+    monkeypatch.setattr(memory_budget, "VISITORS_WAIT_S", 0.5)
+    computed = threading.Event()
+
+    def visitor() -> None:
+        until(lambda: memory_budget.HEAVY.count("image", waiting=False) == 1)  # drawing now
+        with cache.ComputeSlot():
+            computed.set()
+
+    thread = threading.Thread(target=visitor)
+    thread.start()
+    at = press(open_menu(), "png4")  # 7680 x 4320: seconds to draw
+    thread.join(60)
+    assert computed.is_set()
+    assert not at.exception
+    label = message("export.png", "en", width=7680, height=4320)
+    assert message("export_queue.failed_visitors", "en", what=label,
+                   retry=memory_budget.RETRY_AFTER_S) in [c.value for c in at.caption]
+    chromium_gone()
+
+
 def test_a_drawing_that_takes_too_long_says_so():
     with pytest.raises(ImageExportError) as raised:
         figure_image(small_figure(), "png", scale=4, timeout=0.5)

@@ -167,3 +167,31 @@ def test_the_model_weights_are_given_back_in_an_images_turn(monkeypatch):
     assert minilm.load_minilm.cache_info().currsize == 1
     with image_turn(COMPUTE_COST):
         assert minilm.load_minilm.cache_info().currsize == 0
+
+
+def test_a_drawing_is_told_to_stop_once_a_visitor_has_waited_behind_it(monkeypatch):
+    """A visitor's computation that waits VISITORS_WAIT_S behind a drawing stops it: the
+    turn's check raises then, not before."""
+    monkeypatch.setattr(memory_budget, "HEAVY", MemoryBudget(COMPUTE_COST))
+    monkeypatch.setattr(memory_budget, "VISITORS_WAIT_S", 0.3)
+    waiting = threading.Event()
+    with image_turn(340 * MB) as visitors_waiting:
+        visitors_waiting()  # nobody waits yet
+
+        def visitor() -> None:
+            waiting.set()
+            memory_budget.HEAVY.release(
+                memory_budget.HEAVY.acquire(COMPUTE_COST, kind="compute"))
+
+        thread = threading.Thread(target=visitor)
+        thread.start()
+        waiting.wait()
+        while memory_budget.HEAVY.count("compute", waiting=True) == 0:
+            time.sleep(0.01)
+        visitors_waiting()  # it has only just asked
+        while memory_budget.HEAVY.longest_wait("compute") <= 0.3:
+            time.sleep(0.01)
+        with pytest.raises(memory_budget.VisitorsWaitingError):
+            visitors_waiting()
+    thread.join(10)
+    assert not thread.is_alive()  # the turn's end let the visitor in

@@ -40,6 +40,7 @@ from server.memory_budget import (
     MEMORY_WAIT_S,
     RETRY_AFTER_S,
     ServerBusyError,
+    VisitorsWaitingError,
     exports_waiting,
     image_turn,
 )
@@ -211,13 +212,17 @@ def _draw_in_turn(printable: go.Figure, kind: str, status) -> bytes:
                               held=round(held / 2**20), allowed=round(allowed / 2**20),
                               seconds=max(0, round(seconds_left))))
 
-    def drawing(seconds: float) -> None:
-        if not visitor_connected():
-            raise _VisitorGoneError
-        status.update(label=t("export_queue.drawing", what=label, seconds=round(seconds)))
-
     try:
-        with image_turn(image_cost(fmt, scale), on_wait=waiting, on_memory_wait=memory):
+        with image_turn(image_cost(fmt, scale), on_wait=waiting,
+                        on_memory_wait=memory) as visitors_waiting:
+
+            def drawing(seconds: float) -> None:
+                if not visitor_connected():
+                    raise _VisitorGoneError
+                visitors_waiting()
+                status.update(label=t("export_queue.drawing", what=label,
+                                      seconds=round(seconds)))
+
             try:
                 drawing(0)
                 return figure_image(printable, fmt, scale=scale, poll=drawing)
@@ -321,6 +326,9 @@ def export_menu(kept: KeptFigure, *, key: str, name: str,
         return  # nobody to tell
     except ServerBusyError as busy:  # the server's memory left no room for Chromium: not drawn
         st.session_state[note_key] = busy_message(what, busy)
+    except VisitorsWaitingError:  # stopped: other visitors' pages waited behind it
+        st.session_state[note_key] = t("export_queue.failed_visitors", what=what,
+                                       retry=RETRY_AFTER_S)
     except ImageExportError as error:
         reasons = {"timeout": t("export_queue.failed_timeout", what=what),
                    "figure": t("export_queue.failed_figure", what=what)}

@@ -91,7 +91,12 @@ def file_menu(code: str, slides: tuple[Slide, ...]) -> None:
         slides_pdf,
         slides_zip,
     )
-    from server.memory_budget import ServerBusyError, image_turn
+    from server.memory_budget import (
+        RETRY_AFTER_S,
+        ServerBusyError,
+        VisitorsWaitingError,
+        image_turn,
+    )
     from server.run_slots import run_slot_lent
     from ui.charts import busy_message, size_text, visitor_connected
 
@@ -157,11 +162,16 @@ def file_menu(code: str, slides: tuple[Slide, ...]) -> None:
                                             hidden=PAGE_ONLY, dark=theme == "dark",
                                             poll=still_there)
                     with image_turn(content.draw_cost, on_wait=waiting, on_memory_wait=memory,
-                                    kind="slide"):
+                                    kind="slide") as visitors_waiting:
                         bar = status.progress((number - 0.5) / count, text=t(
                             "tour.file_drawing", number=number, count=count))
+
+                        def drawing() -> None:
+                            still_there()
+                            visitors_waiting()
+
                         try:
-                            images.append(photograph_slide(content, poll=still_there))
+                            images.append(photograph_slide(content, poll=drawing))
                         finally:
                             close_browser_when_idle()  # in the turn: counted until it has gone
             data = slides_pdf(images) if kind == "pdf" else slides_zip(images, stem)
@@ -171,6 +181,9 @@ def file_menu(code: str, slides: tuple[Slide, ...]) -> None:
             return  # nobody to tell
         except ServerBusyError as busy:
             status.warning(busy_message(what, busy))
+            return
+        except VisitorsWaitingError:
+            status.warning(t("export_queue.failed_visitors", what=what, retry=RETRY_AFTER_S))
             return
         except ImageExportError as error:
             status.warning(t("export_queue.failed_timeout", what=what)
