@@ -20,8 +20,12 @@ ENV BROWSER_PATH=/usr/bin/chromium \
 # back to the system at once. server/allocator.py also trims the heap (malloc_trim) after each
 # computation and whenever the RSS has grown. Read when Python starts: the Makefile exports the
 # same, and benchmarks/load_memory.py runs the server with them.
+# PYTHONMALLOC=malloc puts Python's small objects in that same heap, where they are trimmed page by
+# page (Python's own arenas go back only when wholly empty); serve.py starts itself again with
+# it where a host did not set it (server/allocator.py).
 ENV MALLOC_ARENA_MAX=2 \
-    MALLOC_MMAP_THRESHOLD_=131072
+    MALLOC_MMAP_THRESHOLD_=131072 \
+    PYTHONMALLOC=malloc
 
 WORKDIR /app
 COPY requirements.txt .

@@ -42,12 +42,20 @@ import tempfile
 import threading
 import time
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from export.chromium import CHROMIUM, CLEANUP_S, POLL_S, ImageExportError, browser_failure
+from export.chromium import (
+    CHROMIUM,
+    CLEANUP_S,
+    POLL_S,
+    ImageExportError,
+    browser_failure,
+    png_file,
+)
 from export.slide_text import line_html
 
 SLIDE_SIZE = (1920, 1080)  # a projector's pixels: 16:9
@@ -367,3 +375,19 @@ def slides_zip(images: list[bytes], stem: str) -> bytes:
         for number, image in enumerate(images, start=1):
             archive.writestr(f"{stem}-{number:02d}.png", image)
     return buffer.getvalue()
+
+
+def import_libraries() -> None:
+    """Import what drawing images and writing files use (choreographer, kaleido's page, fpdf2 and
+    the fontTools and Pillow parts writing a PDF imports: ~300 modules, ~20 MB), as the first
+    export would. A public server (serve.py) calls it at its start, so that its memory at rest
+    is the same before the first export and after the last: imported in a session, they stayed
+    for good, a rise of the idle server's floor (docs/robustness.md). Nothing where kaleido is
+    not installed (exports are then off)."""
+    with contextlib.suppress(ImportError):
+        import choreographer  # noqa: F401
+        import kaleido  # noqa: F401
+        from choreographer.browsers.chromium import Chromium  # noqa: F401
+
+        one_pixel = png_file(1, 1, [zlib.compress(b"\x00" * 5)])
+        slides_pdf([one_pixel])

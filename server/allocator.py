@@ -1,6 +1,8 @@
 """glibc's allocator, set and trimmed from inside the process.
 
-`tune_allocator` sets glibc's arenas and mmap threshold (serve.py, before the first session);
+`python_objects_in_glibc_heap` starts the server again with Python's small objects in glibc's
+heap (serve.py, at import); `tune_allocator` sets glibc's arenas and mmap threshold
+(serve.py, before the first session);
 `give_back` hands freed heap pages back to the system (after each computation and before an
 image's Chromium starts); `start_trimmer` does so from a daemon thread whenever the RSS has grown
 (app.py). On a system without glibc (musl, macOS) each does nothing.
@@ -8,12 +10,14 @@ image's Chromium starts); `start_trimmer` does so from a daemon thread whenever 
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import os
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping, Sequence
 
 
 def _libc_malloc_trim() -> Callable[[int], int] | None:
@@ -31,6 +35,32 @@ _malloc_trim = _libc_malloc_trim()
 _M_MMAP_THRESHOLD, _M_ARENA_MAX = -3, -8
 ARENA_MAX = 2
 MMAP_THRESHOLD = 128 * 1024
+
+
+def python_objects_in_glibc_heap(environ: MutableMapping[str, str] = os.environ,
+                                 argv: Sequence[str] = sys.orig_argv,
+                                 execv: Callable[[str, list[str]], object] = os.execv) -> bool:
+    """Start this process again, the same command line and pid, with PYTHONMALLOC=malloc: Python's
+    own allocator (pymalloc) keeps 256 KB arenas of small objects and hands one back only when
+    every object in it is gone, so a crowd's departed sessions left ~90 MB of arenas mapped with
+    85 MB of them free (docs/robustness.md); in glibc's heap, `give_back` returns them page by
+    page. Does nothing where PYTHONMALLOC is set (a host's own choice, or the run started here),
+    or without glibc. Called at import by serve.py, which Streamlit imports once it has bound its
+    port (its socket closed across the exec, bound again by the new run). Returns False when it
+    did not start again (it does not return otherwise)."""
+    if environ.get("PYTHONMALLOC") or _malloc_trim is None or not argv:
+        return False
+    environ["PYTHONMALLOC"] = "malloc"
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Streamlit has bound its port already, on a socket marked inheritable (for uvicorn's
+    # workers): left open across the exec, the new run would find its own port taken.
+    for name in os.listdir("/proc/self/fd"):
+        if int(name) > 2:
+            with contextlib.suppress(OSError):
+                os.set_inheritable(int(name), False)
+    execv(sys.executable, [sys.executable, *argv[1:]])
+    return True
 
 
 def tune_allocator() -> bool:

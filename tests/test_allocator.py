@@ -108,3 +108,41 @@ def test_the_trimmer_trims_again_after_a_trim_that_came_while_the_memory_was_hel
         allocator._trim_forever(rss=lambda: process["rss"] * MB, trim=trim, sleep=sleep)
     assert trims[:2] == [1, 2]  # the growth's trim, then one that finds the freed pages
     assert process["rss"] == 100
+
+
+# Streamlit binds its port on an inheritable socket, then imports serve.py, which starts the
+# process again: the new run must find the port free, under the same pid, with pymalloc off.
+_STARTED_AGAIN = """
+import os, socket, sys
+from server.allocator import python_objects_in_glibc_heap
+port = int(sys.argv[1])
+if not os.environ.get("PYTHONMALLOC"):
+    listening = socket.create_server(("127.0.0.1", port))
+    listening.set_inheritable(True)
+python_objects_in_glibc_heap()
+socket.create_server(("127.0.0.1", port)).close()  # bound again: the old socket did not survive
+print(os.environ["PYTHONMALLOC"], os.getpid(), python_objects_in_glibc_heap())
+"""
+
+
+def test_the_server_starts_again_with_pythons_objects_in_glibcs_heap_and_its_port_free():
+    import os
+    import subprocess
+    import sys
+
+    from tests.browser_support import free_port
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONMALLOC"}
+    process = subprocess.Popen([sys.executable, "-c", _STARTED_AGAIN, str(free_port())],
+                               env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    out, _ = process.communicate(timeout=60)
+    assert process.returncode == 0
+    assert out.split() == ["malloc", str(process.pid), "False"]
+
+
+def test_a_hosts_own_pythonmalloc_is_kept():
+    started = []
+    environ = {"PYTHONMALLOC": "pymalloc"}
+    assert not allocator.python_objects_in_glibc_heap(
+        environ, ["python", "-m", "streamlit"], lambda *args: started.append(args))
+    assert environ == {"PYTHONMALLOC": "pymalloc"} and not started

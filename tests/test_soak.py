@@ -45,18 +45,16 @@ def test_a_short_soak_keeps_the_budget_gives_memory_back_and_serves_the_bystande
         f"budget (the smallest host's box): the budget is the bound, no margin on it")
     # What the crowd may leave once every session is gone: server.sessions forgets them past
     # their TTL and, once the last has gone, trims the caches to what a warm server holds; the
-    # app's PCA imports no scikit-learn. What stays, measured with server/memory_probe.py
-    # (benchmarks/soak.py with PE_MEMORY_PROBE): Python's allocator's arenas fragmented (159 MB
-    # mapped, 85 MB of blocks in use, against 69 MB warm), glibc's free heap, and the export
-    # libraries imported on the first export (PIL, fpdf2, fontTools, kaleido: 474 modules).
-    # Five short runs left +99 to +165 MB; sessions kept past their TTL left +148 to +240 MB
-    # more (tests/test_serve_memory.py holds that to 50 MB). The hour's 150 MB is issue 52's
-    # goal, not met yet (docs/robustness.md).
+    # app's PCA imports no scikit-learn; serve.py runs with Python's objects in glibc's heap
+    # (trimmed page by page, where pymalloc's fragmented arenas stayed) and imports the
+    # exports' libraries at its start. Short runs left +99 to +165 MB before those two, +68 MB
+    # after (alone on the machine); sessions kept past their TTL left +148 to +240 MB more
+    # (tests/test_serve_memory.py holds that to 50 MB). The hour's bound, 150 MB, is `make soak`'s.
     assert out["idle_mb"] - out["warm_mb"] <= IDLE_RESIDUE_MB, (
         f"idle at the end {out['idle_mb']} MB against {out['warm_mb']} MB warm: with every "
         f"session gone and the server's Chromium closed, what stays is the trimmed caches "
         f"({IDLE_CACHE_BYTES // 2**20} MB at most), first-use imports and allocator slack "
-        f"(+99 to +165 MB measured); more is memory the departed sessions kept")
+        f"(+68 MB measured alone); more is memory the departed sessions kept")
     assert not out["error_boxes"], (
         f"{len(out['error_boxes'])} error boxes (a visitor shown an exception, not a notice): "
         f"{out['error_boxes'][:3]}")
