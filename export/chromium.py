@@ -257,6 +257,7 @@ class _Chromium:
         self._opening: asyncio.Lock | None = None  # made in the loop
         self.launches = 0  # browsers started (tests: one for a queue of images)
         self._cleanups: set[asyncio.Future] = set()  # abandoned browsers' (held till done)
+        self._close_pending = False  # closing asked while a drawing was still ending
 
     # --- the caller's side (any thread) ---
     def _event_loop(self) -> asyncio.AbstractEventLoop:
@@ -337,7 +338,19 @@ class _Chromium:
         return browser is not None and browser.subprocess.poll() is None
 
     # --- the loop's side ---
+    def _drawing_done(self) -> None:
+        """A drawing (an image's or a slide's) has ended, its tab closed: in the loop. If a close
+        was asked while it was still ending (its caller, stopped or timed out, does not wait for
+        the end), the browser closes now: it stayed up, ~150 MB, until the next export."""
+        self._drawing -= 1
+        if self._drawing == 0 and self._close_pending:
+            self._close_pending = False
+            closing = asyncio.ensure_future(self._close(only_idle=True))
+            self._cleanups.add(closing)
+            closing.add_done_callback(self._cleanups.discard)
+
     async def _open(self) -> Any:
+        self._close_pending = False  # a drawing wants it
         if self._opening is None:
             self._opening = asyncio.Lock()
         async with self._opening:  # images drawn at once share one browser
@@ -394,7 +407,9 @@ class _Chromium:
 
     async def _close(self, *, only_idle: bool) -> None:
         if only_idle and self._drawing:
+            self._close_pending = True  # once the last drawing has ended (`_drawing_done`)
             return
+        self._close_pending = False
         browser, self._browser = self._browser, None
         if browser is not None:
             await _shut(browser)
@@ -464,10 +479,10 @@ class _Chromium:
                 await _shut(browser)
             raise failure from error
         finally:
-            self._drawing -= 1
             if tab is not None and browser is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(browser.close_tab(tab.target_id), CLEANUP_S)
+            self._drawing_done()
 
 
 def _kill(browser: Any) -> None:

@@ -346,7 +346,7 @@ async def _photograph(content: SlideContent) -> bytes:
         if tab is not None and browser is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(browser.close_tab(tab.target_id), CLEANUP_S)
-        CHROMIUM._drawing -= 1
+        CHROMIUM._drawing_done()
 
 
 def photograph_slide(content: SlideContent, *, poll: Callable[[], None] | None = None) -> bytes:

@@ -295,6 +295,28 @@ def test_a_drawing_stopped_while_chromium_makes_its_tab_closes_the_tab_once_made
     assert browser.closed == ["T1"]
 
 
+def test_a_close_asked_while_a_drawing_still_ends_closes_once_it_has_ended():
+    """A stopped slide's caller does not wait for its drawing to end (a cancelled future's
+    result comes at once) and asks the browser to close meanwhile: that close waits for the
+    drawing's end instead of being dropped (the hour's soak found Chromium up at idle)."""
+    import asyncio
+
+    figure_image(small_figure(), "svg")  # the browser is up
+    loop = CHROMIUM._event_loop()
+
+    def in_loop(call) -> None:  # the drawing count is the loop's own
+        async def run() -> None:
+            call()
+
+        asyncio.run_coroutine_threadsafe(run(), loop).result(10)
+
+    in_loop(lambda: setattr(CHROMIUM, "_drawing", CHROMIUM._drawing + 1))  # a drawing ending
+    charts.close_browser_when_idle()
+    assert CHROMIUM.running()  # kept for the drawing
+    in_loop(CHROMIUM._drawing_done)
+    chromium_gone()
+
+
 def test_a_browser_that_never_closes_is_killed_within_the_cleanup_time(monkeypatch):
     """choreographer's close waits on Chromium's answer: one that never comes (a browser
     starting, or stopped, on a saturated machine) would keep its drawing counted forever."""
