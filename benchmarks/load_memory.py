@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -347,6 +348,12 @@ class ExportVisitor(Stream):
         failures = {message(key, "en", what=what) for key in (
             "export_queue.failed_timeout", "export_queue.failed_browser",
             "export_queue.failed_figure", "export_queue.stopped")}
+        # Refusals that quote numbers (the memory, the wait, when to ask again): any numbers.
+        numbered = [re.compile(re.escape(message(key, "en", what=what, allowed=999_001,
+                                                 waited=999_002, retry=999_003))
+                               .replace("999001", r"\d+").replace("999002", r"\d+")
+                               .replace("999003", r"\d+"))
+                    for key in ("export_queue.failed_memory", "export_queue.failed_visitors")]
         self.notes.clear()
         start = time.monotonic()
         pressed = WidgetState(id=self._drawn(button, f"no {kind} button in the open menu"),
@@ -357,7 +364,8 @@ class ExportVisitor(Stream):
             await self.run_ends()
             if self.exceptions:
                 raise RuntimeError(f"exception in the menu: {self.exceptions}")
-            said = [note for note in self.notes if note in failures]
+            said = [note for note in self.notes
+                    if note in failures or any(p.fullmatch(note) for p in numbered)]
             if said:
                 raise RuntimeError(f"the menu said: {said[0]}")
         seconds = time.monotonic() - start
