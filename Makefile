@@ -46,7 +46,9 @@ bench-load: install-dev  # 20 browser sessions (2 min), then memory under hostil
 
 soak: install-dev  # an hour of a mixed crowd and issue 52's attacks on serve.py (--short: 2 min)
 	./scripts/ensure-chromium.sh
-	$(BIN)/python benchmarks/soak.py
+	# the server's probe (server/memory_probe.py): its account warm, idle and at a stall
+	PE_MEMORY_PROBE=test-artifacts/soak-probe PE_MEMORY_PROBE_FRAMES=0 \
+		$(BIN)/python benchmarks/soak.py
 
 # N replicas of the app on loopback ports behind nginx on PORT (docs/replicas.md); Ctrl-C stops all.
 N ?= 2

@@ -114,6 +114,7 @@ ERROR_BOXES = 0
 
 SAMPLE_EVERY_S = 1.0
 VISIT_TIMEOUT_S = 120  # one page run, under all the rest: never this slow
+STALL_S = 45  # a bystander's page unanswered this long: the server's stacks asked for
 FILE_TIMEOUT_S = 1200  # a slide file, queued behind others (the thirty 3-D slides)
 SESSION_TTL_S = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())[
     "server"]["disconnectedSessionTTL"]
@@ -331,7 +332,13 @@ class TimedBystander(Bystander):
         while not self.stopping.is_set():
             query = next(self.queries)
             at = self.record.now()
+            # A page still unanswered after STALL_S: the server's threads' stacks, once, when
+            # its probe is on (PE_MEMORY_PROBE): what it waits on while it serves nobody.
+            looking = threading.Timer(STALL_S, _stall_report, args=(f"stall-{at:.0f}",))
+            looking.daemon = True
+            looking.start()
             seconds = run_async(self._visit(query))
+            looking.cancel()
             self.seconds.append(round(seconds, 2))
             self.at.append(at)
             self.stopping.wait(self.every_s)
@@ -861,6 +868,11 @@ def our_tracebacks(log: str) -> int:
     venv = f'File "{ROOT}/.venv/'
     return sum(any(line.strip().startswith(ours) and not line.strip().startswith(venv)
                    for line in block.splitlines()) for block in blocks)
+
+
+def _stall_report(label: str) -> None:
+    with contextlib.suppress(TimeoutError):  # a probe that cannot answer either: nothing
+        probe_report(label)
 
 
 def probe_report(label: str) -> None:

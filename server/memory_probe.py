@@ -22,8 +22,10 @@ import ctypes.util
 import gc
 import json
 import os
+import sys
 import threading
 import time
+import traceback
 import tracemalloc
 import weakref
 from collections import Counter
@@ -220,7 +222,11 @@ def _who_holds(type_name: str, chains: int = 3, depth: int = 8) -> list[list[str
 
 def report(folder: Path, label: str) -> dict[str, Any]:
     """Write `<label>.json` and `<label>.tracemalloc` into `folder`; returns the JSON's data.
-    A label starting "reap" first reaps expired sessions and trims; "trim" only trims."""
+    A label starting "reap" first reaps expired sessions and trims; "trim" only trims;
+    "stall" first writes `<label>.stacks.txt`, every thread's stack (what a server that serves
+    nobody is waiting on)."""
+    if label.startswith("stall"):
+        _write_stacks(folder / f"{label}.stacks.txt")
     if label.startswith(("reap", "trim")):
         _reap_and_trim(reap=label.startswith("reap"))
     gc.collect()
@@ -252,6 +258,14 @@ def report(folder: Path, label: str) -> dict[str, Any]:
     partial.write_text(json.dumps(out, indent=1))
     partial.rename(folder / f"{label}.json")  # the JSON last, whole: the sign it is done
     return out
+
+
+def _write_stacks(path: Path) -> None:
+    names = {thread.ident: thread.name for thread in threading.enumerate()}
+    text = []
+    for ident, frame in sys._current_frames().items():
+        text.append(f"--- {names.get(ident, ident)}\n" + "".join(traceback.format_stack(frame)))
+    path.write_text("\n".join(text))
 
 
 def _answer_forever(folder: Path) -> None:

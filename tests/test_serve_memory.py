@@ -114,6 +114,20 @@ def test_the_memory_probe_is_off_unless_asked(monkeypatch):
     assert AppSession.__init__.__module__ == "streamlit.runtime.app_session"
 
 
+def test_a_stall_report_holds_every_threads_stack(tmp_path):
+    """The soak asks for it when a page goes unanswered: what each thread is waiting on."""
+    parked = threading.Event()
+    waiter = threading.Thread(target=parked.wait, name="parked-on-an-event", daemon=True)
+    waiter.start()
+    try:
+        memory_probe.report(tmp_path, "stall-7")
+    finally:
+        parked.set()
+    stacks = (tmp_path / "stall-7.stacks.txt").read_text()
+    assert "--- parked-on-an-event" in stacks and "in wait" in stacks
+    assert "--- MainThread" in stacks and (tmp_path / "stall-7.json").exists()
+
+
 QUIET_SESSIONS = 200  # issue 52's trace: 200 quiet visitors left +232 MB for good
 
 
