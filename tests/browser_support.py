@@ -483,9 +483,14 @@ def click_section(browser_page, view: str, charts: int = 1) -> None:
     """Click the `view` radio's option `view`, as a visitor does; wait for its charts."""
     page = browser_page.page
     radio_option(page, "view", view).first.click()
+    # The URL names the section, except the default one (Streamlit leaves defaults out). Its
+    # run writes it: waited for first, so that the idle page waited for next is that run's end,
+    # not the page before it (on a loaded machine the run may start after a first idle look).
+    page.wait_for_function(
+        "([v, plain]) => new URLSearchParams(location.search).get('view') === v"
+        " || (plain && !new URLSearchParams(location.search).has('view'))",
+        arg=[view, view in DEFAULT_VIEWS], timeout=60_000)
     browser_page.wait_idle()
     page.wait_for_function(
         "n => document.querySelectorAll('.js-plotly-plot').length === n", arg=charts
     )
-    # The URL names the section, except the default one (Streamlit leaves defaults out).
-    assert f"view={view}" in page.url or (view in DEFAULT_VIEWS and "view=" not in page.url)
