@@ -41,7 +41,7 @@ def test_the_probe_sees_a_heavy_import(tmp_path):
     script = tmp_path / "heavy_page.py"
     script.write_text("import streamlit as st\nimport sklearn.decomposition\nst.write('x')\n")
     probe = PROBE.format(root=str(ROOT), script=str(script), heavy=HEAVY).replace(
-        "open_page(", "AppTest.from_file(").replace(", timeout=120)", ").run()").replace(
+        "open_page(", "AppTest.from_file(").replace(", timeout=120)", ").run(timeout=120)").replace(
         "from tests.apptest import open_page", "from streamlit.testing.v1 import AppTest")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             cwd=ROOT, timeout=300)
