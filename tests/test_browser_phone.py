@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import BrowserPage, new_page
 from tests.test_browser_slides import chart_text_problems, every_view
@@ -37,8 +38,7 @@ def test_no_chart_text_collides_or_is_cut_on_a_phone(browser, app_url, lang, pat
         # with no opening one, as figures.common.wrap_words breaks them.
         badly_broken = seen.page.evaluate(BADLY_BROKEN_JS)
         small = seen.page.evaluate(SMALL_TEXT_JS)
-        seen.page.wait_for_timeout(300)  # formulas are fitted at the next frame
-        wide = seen.page.evaluate(WIDE_FORMULAS_JS)
+        wide = formulas_left_wide(seen.page)
     finally:
         seen.close()
     assert found == {}
@@ -60,6 +60,17 @@ SMALL_TEXT_JS = """() => [...document.querySelectorAll('[data-testid=stMain] .ma
 WIDE_FORMULAS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] .katex-display')]
   .filter(box => box.getBoundingClientRect().width > 0 && box.scrollWidth > box.clientWidth + 3)
   .map(box => [box.textContent.slice(0, 30), box.scrollWidth, box.clientWidth])"""
+
+
+def formulas_left_wide(page) -> list:
+    """The formulas still wider than their column once the fonts have loaded and ui/formula_fit.js
+    has had its frame: it fits them at the frame after a change (a font arriving is one)."""
+    page.wait_for_function("() => document.fonts.status === 'loaded'", timeout=30_000)
+    try:
+        page.wait_for_function(f"() => ({WIDE_FORMULAS_JS})().length === 0", timeout=5_000)
+    except PlaywrightTimeout:
+        pass  # the assertion shows which formula stayed wide
+    return page.evaluate(WIDE_FORMULAS_JS)
 
 
 # The similarity matrix's plot area (plotly's drag rectangle over it): width and height.

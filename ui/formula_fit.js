@@ -1,6 +1,7 @@
 // A display formula wider than its column (a phone held upright: 390 px) drawn smaller until it
 // fits, down to MIN_SCALE of its size; past that it scrolls sideways (app.py's CSS). Installed
-// once per browser tab, it fits every formula the app shows, as it is drawn and at every resize.
+// once per browser tab, it fits every formula the app shows, as it is drawn, at every resize and
+// when KaTeX's fonts arrive (a formula drawn in a fallback font first grows when they load).
 (() => {
   if (window.peFormulaFit) return;
   window.peFormulaFit = true;
@@ -25,5 +26,9 @@
   };
   new MutationObserver(soon).observe(document.body, { childList: true, subtree: true });
   window.addEventListener("resize", soon);
+  if (document.fonts) {
+    document.fonts.addEventListener("loadingdone", soon);
+    document.fonts.ready.then(soon);
+  }
   soon();
 })();
