@@ -240,21 +240,19 @@ def browser_page(browser, app_url) -> Iterator[BrowserPage]:
 def minilm_unavailable(monkeypatch):
     """The MiniLM package missing, as on a server without it (the app's caches cleared before
     and after, so neither this test nor the next sees results made with the other's model)."""
-    import streamlit as st
-
     from core import minilm
+    from server.cache import clear_all
+    from ui.model import release_minilm
 
     def unavailable():
         raise minilm.ModelUnavailableError.not_installed()
 
-    from server.cache import clear_all
-
-    st.cache_resource.clear()
+    release_minilm()
     clear_all()
     monkeypatch.setattr(minilm, "load_minilm", unavailable)
     yield
     monkeypatch.undo()
-    st.cache_resource.clear()
+    release_minilm()
     clear_all()
 
 

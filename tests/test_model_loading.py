@@ -5,17 +5,21 @@ folder of links to them, one file replaced by a corrupt, truncated or missing on
 
 from __future__ import annotations
 
+import functools
 import json
 import struct
+import threading
+import time
 from pathlib import Path
 
 import pytest
-import streamlit as st
 
 from core import minilm
 from locales import error_text
-from server import cache
+from server import cache, memory_budget
+from server.cache import bounded_cache
 from tests.apptest import open_page, plotly_figures, unescape
+from ui.model import cached_minilm, release_minilm
 
 WORD = "app_pages/word_position.py"
 LEARNED = "app_pages/learned_vs_sinusoidal.py"
@@ -69,8 +73,7 @@ DAMAGE = {
 
 
 def _fresh_model_caches() -> None:
-    minilm.load_minilm.cache_clear()
-    st.cache_resource.clear()  # ui.model.cached_minilm
+    release_minilm()  # ui.model.cached_minilm's and core's
     cache.clear_all()  # the pages' caches (server.cache: st.cache_data.clear does not reach them)
 
 
@@ -173,8 +176,6 @@ def test_a_page_left_open_does_not_keep_the_model_once_it_is_dropped(script, que
     import gc
     import weakref
 
-    from ui.model import release_minilm
-
     release_minilm()
     at = open_page(script, query)
     assert not at.exception
@@ -183,3 +184,53 @@ def test_a_page_left_open_does_not_keep_the_model_once_it_is_dropped(script, que
     gc.collect()
     assert model() is None, [type(r).__name__ for r in gc.get_referrers(model())]
     assert at is not None  # the session (its page's module) is alive to the end
+
+
+def test_the_model_asked_for_inside_and_outside_a_cache_miss_at_once_is_read_once(monkeypatch):
+    """A page's cache miss (holding a compute slot) asks for the model while another session,
+    asking for it outside any cache, waits for a slot (the queue's only one here, as when an
+    image's turn is first in it). Streamlit's cache_resource took the second's lock before its
+    slot, so the first waited for that lock while holding the slot the second waited for: every
+    visitor's page behind them until one of the two sessions ended."""
+    # A queue of this test's own: deadlocked, its threads would hold the worker's for good.
+    monkeypatch.setattr(memory_budget, "HEAVY",
+                        memory_budget.MemoryBudget(memory_budget.COMPUTE_COST))
+    release_minilm()
+    reads = []
+
+    @functools.lru_cache(maxsize=1)
+    def read_model():
+        reads.append(threading.current_thread().name)
+        return "the model"
+
+    monkeypatch.setattr(minilm, "load_minilm", read_model)
+    asked_outside = threading.Event()
+
+    @bounded_cache(max_entries=1, max_bytes=2**20)
+    def miss_reading_the_model(n: int):
+        asked_outside.wait(10)
+        until = time.monotonic() + 10  # the other session now waits for the slot
+        while (memory_budget.HEAVY.count("compute", waiting=True) == 0
+               and time.monotonic() < until):
+            time.sleep(0.01)
+        return cached_minilm(), n
+
+    miss_reading_the_model.clear()
+    results = {}
+    inside = threading.Thread(target=lambda: results.update(inside=miss_reading_the_model(1)),
+                              daemon=True, name="inside")
+    inside.start()
+    while memory_budget.HEAVY.count("compute", waiting=False) == 0:  # the miss holds the slot
+        time.sleep(0.01)
+    outside = threading.Thread(target=lambda: results.update(outside=cached_minilm()),
+                               daemon=True, name="outside")
+    outside.start()
+    asked_outside.set()
+    inside.join(30)
+    outside.join(30)
+    try:
+        assert results == {"inside": ("the model", 1), "outside": "the model"}, \
+            "the two sessions waited for each other"
+        assert reads == ["inside"]
+    finally:
+        release_minilm()
