@@ -116,3 +116,18 @@ def test_the_pca_view_says_what_a_share_of_variance_is():
     at = open_page(LEARNED, {"view": "space"})
     assert not at.exception
     assert message("word-position.variance_help", "en") in [c.value for c in at.caption]
+
+
+def test_the_view_radio_shows_its_view_again_after_the_upload_notice():
+    """A visitor on a view who picks "your own table" (the page stops at its notice, without the
+    views) and goes back to MiniLM sees that view, and the radio must say so to the browser:
+    Streamlit kept the radio's value on the server, the browser forgot it, and showed the
+    first view checked while the page drew another (choosing it then did nothing)."""
+    at = open_page(LEARNED, {"view": "extent"})
+    at.radio(key="source").set_value("upload").run()
+    assert not at.exception
+    assert "view" not in [r.key for r in at.radio]  # stopped at the notice
+    at.radio(key="source").set_value("minilm").run()
+    view = at.radio(key="view")
+    assert view.value == "extent"
+    assert view.proto.set_value  # the browser is told the value it shows

@@ -398,18 +398,24 @@ class PageControls:
         or the default when it has none; made afresh, the URL's, else the value its view kept
         (`_restore`), else the default (said, so the browser shows what the page uses when the
         widget was dropped from the state while on screen: a slide's move, `start_page`).
-        A widget that stays keeps its value, re-said when the language changed: the browser
+        A widget that stays keeps its value, re-said when the language changed (the browser
         sends back the label it shows, which the widget reads only in the language it was
-        drawn in."""
+        drawn in) and when the last run did not make it: Streamlit keeps the value of a widget
+        a stopped run did not reach, the browser forgets it (the learned-vs-sinusoidal page
+        stopped at its upload notice and back: its view radio showed the first view, the
+        page another, and choosing the first did nothing)."""
         state, name = st.session_state, param.name
         languages = state.setdefault(_LABELS_LANGUAGE, {})
+        made_last_run = state.get(f"{_CHOICES_PREFIX}{self.page}")
         lang = current_language()
         if history_navigation():
             state[name] = _url_choice(param) or param.default
         elif name not in state:
             kept = state.get(f"{KEPT_PREFIX}{self.page}", {})
             state[name] = _url_choice(param) or kept.get(name, param.default)
-        elif languages.get(name, lang) != lang and state[name] in param.choices:
+        elif state[name] in param.choices and (
+                languages.get(name, lang) != lang
+                or (made_last_run is not None and name not in made_last_run)):
             state[name] = state[name]
         languages[name] = lang
 
