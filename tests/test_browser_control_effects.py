@@ -1,10 +1,12 @@
-"""Every control visibly changes its view, or is not shown in that view.
+"""Every control visibly changes its view, reaches the link, or is not shown in that view; and
+the link a visitor's changes made opens the same page in a fresh browser.
 
 Each page is opened in a real browser at its defaults (and where a choice shows controls that the
 defaults hide, in that setting too). In each view, every control on screen is changed as a
 visitor changes it, and the view's charts must then draw something else (CHART_DATA: their
-numbers, their marks, their outlines, an animation's stops). A control that changes only a
-sentence, or nothing, fails; so does one that is shown but cannot be changed (disabled).
+numbers, their marks, their outlines, an animation's stops), and the address bar must change with
+it. A control that changes only a sentence, or nothing, fails; so does one that is shown but
+cannot be changed (disabled), and one whose change the link does not keep.
 
 A change is the smallest a visitor makes: a slider's next stop (when that draws nothing new, the
 one before), the number box's step up (or down), each other option in turn, the switch, new
@@ -13,7 +15,13 @@ are changed in every view, since each view must redraw with them. One session pe
 views picked with their radio: a page load per change would take minutes. A setting beyond the
 defaults tries the controls it shows that had not yet redrawn that view (one already tried there
 is only checked to be changeable). Every control of a page must be shown, and so tried, in some
-view of some setting (NEVER_SHOWN says why not).
+view of some setting (NEVER_SHOWN says why not). After each view the "Link to this view" box
+shows the address bar's link.
+
+In the defaults' last view the sliders', boxes' and texts' changes are kept and its choices and
+switches changed once more, then the page's first view chosen: a fresh browser opening the link
+then keeps it in its address bar (the other view's values with it), draws the same charts and
+shows the same value in every control.
 """
 
 from __future__ import annotations
@@ -21,13 +29,14 @@ from __future__ import annotations
 import base64
 import contextlib
 import time
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
 from core.rope_config import PRESETS
 from tests import browser_support
-from tests.conftest import new_page
+from tests.conftest import BrowserPage, new_page
+from tests.test_browser_share import same_link, shown_link
 from ui.pages import PAGES
 from ui.params import BoolParam, ChoiceParam
 from ui.rope_codes import pack_pasted
@@ -162,7 +171,14 @@ MAY_NOT_REDRAW = {
     # The preset choice, greyed while a pasted config is drawn, says so (the issue asks it).
     ("rope", "config"),
 }
+# Controls the round trip leaves as they are: an upload without a file stops the page at its
+# notice (tests/test_browser_learned_upload.py opens an upload's link with its file).
+KEPT = {("learned-vs-sinusoidal", "source")}
 PARAMS = {p.url_path: p.params for p in PAGES}
+PARAM = {(page, p.name): p for page, params in PARAMS.items() for p in params}
+
+# s for the "Link to this view" box to show the address bar's link: it re-reads it every 250 ms.
+LINK_SHOWN_S = 10
 
 
 def views_of(page: str, query: str) -> list[str | None]:
@@ -272,70 +288,179 @@ class RunsEnded:
 
 
 @pytest.mark.parametrize("page", PARAMS)
-def test_every_control_shown_changes_its_views_chart(browser, app_url, page):
+def test_every_control_shown_redraws_its_view_and_is_in_the_link(browser, app_url, page):
     seen = new_page(browser, app_url)
     seen.record_console_and_requests()
     runs = RunsEnded(seen.page)
     failures: list[str] = []
     shown: set[str] = set()
+    linked: set[str] = set()  # controls whose change the address bar took
     redrew: set[tuple[str | None, str]] = set()  # (view, control) seen to redraw the view
     try:
         for query in ["", *SETTINGS.get(page, [])]:
-            for number, view in enumerate(views_of(page, query)):
+            views = views_of(page, query)
+            for number, view in enumerate(views):
                 open_view(seen, page, query, view, first=number == 0)
                 where = page + (f"?{query}" if query else "") + f" view={view}"
-                failures += changes_in_view(seen, runs, page, view, where, shown, redrew)
+                # The defaults' last view keeps its sliders', boxes' and texts' changes, for
+                # the round trip that follows it.
+                keep = query == "" and number == len(views) - 1
+                failures += changes_in_view(seen, runs, page, view, where, shown, linked,
+                                            redrew, keep=keep)
+                failures += link_shown(seen, where)
+                if keep and not failures:
+                    round_trip(browser, app_url, seen, runs, page)
             assert seen.exceptions() == [], (query, seen.exceptions())
+        assert not failures, "\n".join(failures)
+        controls = {p.name for p in PARAMS[page]} - {"view"}
+        assert controls - NEVER_SHOWN.get(page, set()) == shown  # each shown somewhere, tried
+        assert linked == shown, sorted(shown - linked)
     finally:
         runs.close()
         seen.close()
-    assert not failures, "\n".join(failures)
-    controls = {p.name for p in PARAMS[page]} - {"view"}
-    assert controls - NEVER_SHOWN.get(page, set()) == shown  # each shown somewhere, tried
 
 
 def changes_in_view(seen, runs: RunsEnded, page: str, view: str | None, where: str,
-                    shown: set[str], redrew: set[tuple[str | None, str]]) -> list[str]:
-    """Each control on screen changed: what failed to change the view. A control already seen
-    to redraw this view in an earlier setting is not changed again (the settings are there to
-    show the controls the defaults hide), but it must still be one a visitor can change."""
+                    shown: set[str], linked: set[str], redrew: set[tuple[str | None, str]],
+                    keep: bool = False) -> list[str]:
+    """Each control on screen changed: what failed to change the view or the link. A control
+    already seen to redraw this view in an earlier setting is not changed again (the settings
+    are there to show the controls the defaults hide), but it must still be one a visitor can
+    change. One that may leave the chart as it is (MAY_NOT_REDRAW) is changed once, for the
+    link. With `keep`, a slider's, a box's or a text's change that worked is not undone (the
+    choices and switches, which may hide other controls, are)."""
     failures = []
-    names = controls_of(page)
-    for name in names:
-        # A control in a folded expander is opened as a person would (again after a change
-        # that redrew the expander folded: RoPE's method choice and its fields).
-        for summary in seen.page.evaluate(FOLDED, [name]):
-            seen.page.locator('[data-testid="stMain"] summary').filter(
-                has_text=summary).first.click()
-            seen.wait_idle(timeout=120_000)
-        # Widgets are disabled while the websocket reconnects (a loaded machine can miss a
-        # ping): a control is read on a connected app.
-        seen.page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=120_000)
-        control = seen.page.evaluate(CONTROL, name)
+    for name in controls_of(page):
+        control = shown_control(seen, name)
         if control is None:
             continue  # not shown in this view: it need not change it
         shown.add(name)
-        if (page, name) in MAY_NOT_REDRAW:
-            continue
         if control["disabled"]:
-            failures.append(f"{where}: {name} is shown but cannot be changed")
+            if (page, name) not in MAY_NOT_REDRAW:
+                failures.append(f"{where}: {name} is shown but cannot be changed")
             continue
-        if (view, name) in redrew:
+        if (view, name) in redrew or ((page, name) in MAY_NOT_REDRAW and name in linked):
             continue
         drawing = FORMULAS if (page, name) in FORMULA_CONTROLS else CHART_DATA
         redrawn = REDRAWN % (browser_support.CHARTS_DRAWN_JS, drawing,
                              browser_support.IDLE_SELECTOR)
         before = seen.page.evaluate(drawing)
         for move, undo in moves(name, control):
+            link = seen.page.url
             with runs.ended():
                 act(seen, name, move)
             after = seen.page.evaluate(redrawn, [before, CHANGE_PATIENCE, False])
-            with runs.ended():
-                act(seen, name, undo)
-            seen.page.evaluate(redrawn, [before, CHANGE_PATIENCE, True])
+            if not same_link(seen.page.url, link):
+                linked.add(name)
+            worked = after != before or (page, name) in MAY_NOT_REDRAW
+            if not (keep and worked and control["kind"] in ("slider", "number", "text")):
+                with runs.ended():
+                    act(seen, name, undo)
+                seen.page.evaluate(redrawn, [before, CHANGE_PATIENCE, True])
+            if (page, name) in MAY_NOT_REDRAW:
+                break
             if after != before:
                 redrew.add((view, name))
                 break
         else:
             failures.append(f"{where}: {name} ({control['kind']}) changed, the chart did not")
+        if name not in linked:
+            failures.append(f"{where}: {name} ({control['kind']}) changed, the link did not")
     return failures
+
+
+def shown_control(seen, name: str) -> dict | None:
+    """CONTROL of `name`, once the folded expander holding it is opened as a person would (again
+    after a change that redrew the expander folded: RoPE's method choice and its fields)."""
+    for summary in seen.page.evaluate(FOLDED, [name]):
+        seen.page.locator('[data-testid="stMain"] summary').filter(
+            has_text=summary).first.click()
+        seen.wait_idle(timeout=120_000)
+    # Widgets are disabled while the websocket reconnects (a loaded machine can miss a ping):
+    # a control is read on a connected app.
+    seen.page.wait_for_selector(browser_support.IDLE_SELECTOR, timeout=120_000)
+    return seen.page.evaluate(CONTROL, name)
+
+
+def link_shown(seen, where: str) -> list[str]:
+    """What is wrong with the "Link to this view" box: nothing once it shows the address bar's
+    link (the same page and parameters)."""
+    deadline = time.monotonic() + LINK_SHOWN_S
+    while not same_link(shown_link(seen), seen.page.url):
+        if time.monotonic() > deadline:
+            return [f"{where}: the link box shows {shown_link(seen)!r}, the address bar "
+                    f"{seen.page.url!r} ({LINK_SHOWN_S} s after the view's last change)"]
+        seen.page.wait_for_timeout(100)
+    return []
+
+
+def round_trip(browser, app_url: str, seen, runs: RunsEnded, page: str) -> None:
+    """The view's choices and switches changed once too (its other controls were left changed),
+    then the page's first view chosen (the link keeps this view's values); the link, opened in
+    a fresh browser, shows the same address, charts and control values."""
+    for name in controls_of(page):
+        if not isinstance(PARAM[page, name], ChoiceParam | BoolParam) or (page, name) in KEPT:
+            continue
+        control = shown_control(seen, name)
+        if control is None or control["disabled"]:
+            continue
+        with runs.ended():
+            act(seen, name, moves(name, control)[0][0])
+        seen.wait_idle(timeout=120_000)
+    first = views_of(page, "")[0]
+    if first is not None and "view" in parse_qs(urlsplit(seen.page.url).query):
+        # The first view is the default: its link names no view.
+        with runs.ended():
+            seen.page.locator('.st-key-view [data-testid="stRadioOption"]').first.click()
+        seen.page.wait_for_function("() => !location.search.includes('view=')")
+        seen.wait_idle(timeout=120_000)
+        browser_support.wait_charts_drawn(seen.page)
+    assert seen.exceptions() == []
+    assert link_shown(seen, f"{page} round trip") == []
+    link = shown_link(seen)
+    browser_support.wait_charts_drawn(seen.page)
+    charts = seen.page.evaluate(browser_support.CHART_SIGNATURE_JS)
+    names = [p.name for p in PARAMS[page]]
+    values = {name: control_value(seen, name) for name in names}
+    fresh = new_page(browser, app_url, fresh=True)
+    try:
+        fresh.page.goto(link)
+        fresh.wait_idle(timeout=120_000)
+        fresh.page.wait_for_function(
+            "n => document.querySelectorAll('.js-plotly-plot .main-svg').length >= n",
+            arg=charts.count("|") + 1, timeout=60_000)
+        fresh.wait_idle(timeout=120_000)
+        browser_support.wait_charts_drawn(fresh.page)
+        assert same_link(fresh.page.url, link), (fresh.page.url, link)
+        assert fresh.page.evaluate(browser_support.CHART_SIGNATURE_JS) == charts
+        assert {name: control_value(fresh, name) for name in names} == values
+        assert fresh.exceptions() == []
+        fresh.screenshot(f"round-trip-{page}")
+    finally:
+        fresh.close()
+
+
+# A control in a folded expander (the RoPE config view's rope_scaling fields) is read once the
+# expander is opened, as a person would.
+_UNFOLD_JS = """e => { const d = e.closest('details');
+  if (!d || d.open) return false; d.querySelector('summary').click(); return true; }"""
+
+
+def control_value(seen: BrowserPage, name: str) -> str | None:
+    """What control `name` shows: a slider's or box's value, the checked option, a switch's
+    state; None when it is not on screen."""
+    box = seen.page.locator(f".st-key-{name}")
+    if box.count() and not box.first.is_visible() and box.first.evaluate(_UNFOLD_JS):
+        seen.page.wait_for_function("e => e.checkVisibility()", arg=box.first.element_handle())
+    if box.count() == 0 or not box.first.is_visible():
+        return None
+    checked = box.locator("label:has(input[type=radio]:checked)")
+    if checked.count():  # the option's label, as a person reads it
+        return checked.first.text_content().strip()
+    for selector, read in (("input[type=range]", "e => e.value"),
+                           ("input[type=checkbox]", "e => String(e.checked)"),
+                           ("input, textarea", "e => e.value")):
+        found = box.locator(selector)
+        if found.count():
+            return found.first.evaluate(read)
+    return None

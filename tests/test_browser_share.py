@@ -1,6 +1,7 @@
 """Sharing and presenting, in headless Chromium: the Chinese interface, presentation mode in both
 themes and a PNG downloaded from the Export menu. Screenshots in test-artifacts/. (Every page's
-state round-tripping through its link: tests/test_browser_links.py, which sets every control.)"""
+state round-tripping through its link: tests/test_browser_control_effects.py, which sets every
+control.)"""
 
 from __future__ import annotations
 

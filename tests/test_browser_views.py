@@ -188,7 +188,7 @@ def test_a_page_wide_change_does_not_send_the_sidebar_again(browser_page):
     """On every page but word-position and order, a page-wide control's change reruns the
     parts drawn with it (keyed fragments): nothing in the sidebar is sent again, nor the title,
     and the charts show the new value (a part that read a stale value would draw the old one:
-    tests/test_browser_links.py compares them with a fresh load)."""
+    tests/test_browser_control_effects.py compares them with a fresh load)."""
     for path, key in PAGE_WIDE_SLIDERS:
         browser_page.open(path, charts=1, timeout=120_000)
         received = received_elements(browser_page.page)
