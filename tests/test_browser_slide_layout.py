@@ -95,19 +95,24 @@ SLIDE_JS = """() => {
 }"""
 
 
+def next_slide(seen, number: int) -> None:
+    """The clicker's key to slide `number`, and its run."""
+    seen.page.keyboard.press("ArrowRight")
+    seen.page.wait_for_function(
+        "n => document.querySelector('.pe-tour-count').textContent.startsWith(n + ' ')",
+        arg=number, timeout=60_000)
+    seen.wait_idle(timeout=120_000)
+    seen.page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')]"
+        ".some(gd => gd.querySelector('.main-svg'))", timeout=120_000)
+
+
 def walk(seen, count: int, *, check_text: bool) -> dict:
     """Every slide from the first, by the clicker's key: what is wrong with each, by number."""
     wrong = {}
     for number in range(1, count + 1):
         if number > 1:
-            seen.page.keyboard.press("ArrowRight")
-            seen.page.wait_for_function(
-                "n => document.querySelector('.pe-tour-count').textContent.startsWith(n + ' ')",
-                arg=number, timeout=60_000)
-            seen.wait_idle(timeout=120_000)
-        seen.page.wait_for_function(
-            "() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')]"
-            ".some(gd => gd.querySelector('.main-svg'))", timeout=120_000)
+            next_slide(seen, number)
         browser_support.wait_charts_drawn(seen.page)
         found = seen.page.evaluate(SLIDE_JS)
         problems = {k: found[k] for k in ("cut", "small", "coloured", "panels", "legends",
@@ -183,8 +188,10 @@ def test_a_tour_slide_on_a_phone_keeps_titles_modebars_and_the_player_apart(brow
                     has_touch=True)
     wrong = {}
     try:
+        seen.open(f"/tour?slide=1&lang={lang}", charts=1, timeout=120_000)
         for number in range(1, len(TOUR) + 1):
-            seen.open(f"/tour?slide={number}&lang={lang}", charts=1, timeout=120_000)
+            if number > 1:
+                next_slide(seen, number)
             browser_support.wait_charts_drawn(seen.page)
             if overlaps := seen.page.evaluate(PHONE_JS):
                 wrong[number] = overlaps
