@@ -8,6 +8,7 @@ smaller); a square matrix stays square, on its page and on its slide."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import pytest
@@ -66,10 +67,8 @@ def formulas_left_wide(page) -> list:
     """The formulas still wider than their column once the fonts have loaded and ui/formula_fit.js
     has had its frame: it fits them at the frame after a change (a font arriving is one)."""
     page.wait_for_function("() => document.fonts.status === 'loaded'", timeout=30_000)
-    try:
+    with contextlib.suppress(PlaywrightTimeout):  # the assertion shows which stayed wide
         page.wait_for_function(f"() => ({WIDE_FORMULAS_JS})().length === 0", timeout=5_000)
-    except PlaywrightTimeout:
-        pass  # the assertion shows which formula stayed wide
     return page.evaluate(WIDE_FORMULAS_JS)
 
 
