@@ -220,7 +220,9 @@ def test_the_model_asked_for_inside_and_outside_a_cache_miss_at_once_is_read_onc
     inside = threading.Thread(target=lambda: results.update(inside=miss_reading_the_model(1)),
                               daemon=True, name="inside")
     inside.start()
+    until = time.monotonic() + 30
     while memory_budget.HEAVY.count("compute", waiting=False) == 0:  # the miss holds the slot
+        assert time.monotonic() < until, "the cache miss never took its compute slot"
         time.sleep(0.01)
     outside = threading.Thread(target=lambda: results.update(outside=cached_minilm()),
                                daemon=True, name="outside")
