@@ -128,8 +128,9 @@ def cached_entry(positions: int, metric: str, anchor: int, name: str, key: str, 
         return lvs.curve_spread(entry("curves"))
     if key == "projection":
         return project(table, 2, seed=0)
-    if key == "norms":
-        return lvs.position_norms(table)
+    if key == "norms":  # the extent: the learned table's every row, whatever the rows shown
+        whole = cached_minilm().position_embeddings if _table is None else _table
+        return lvs.position_norms(whole if name == "learned" else table)
     if key == "sinusoid_extent":  # runs past the learned table even when fewer rows are shown
         rows = _table.shape[0] if _table is not None else cached_minilm().max_positions
         return lvs.position_norms(learned_tables.sinusoid_for(
@@ -229,6 +230,18 @@ def page_wide() -> tuple[int, str, int, Analysis]:
             Analysis(positions, metric, ANCHOR, source))
 
 
+def built_in(positions: int, metric: str, source: Source) -> Analysis | None:
+    """MiniLM's learned table, a third column beside an uploaded one (a model's table to read
+    yours against); None when MiniLM's is the one shown, or the model cannot be read."""
+    if not source.uploaded:
+        return None
+    try:
+        minilm = Source("minilm", cached_minilm().max_positions, cached_minilm().hidden_size)
+    except ModelUnavailableError:
+        return None
+    return Analysis(positions, metric, ANCHOR, minilm)["learned"]
+
+
 def learned_title(source: Source, minilm: str, yours: str) -> str:
     """A learned panel's title: MiniLM's, or the uploaded file's (`yours`, its name already
     filled in by the caller through `plot_text` or `markdown_text`)."""
@@ -253,16 +266,16 @@ def numbers_section() -> None:
             icon=":material/info:",
         )
     st.subheader(t("learned-vs-sinusoidal.numbers"))
-    left, right = st.columns(2, gap="large")
     rows = learned["summary"].rows
-    for column, heading, part in (
-        (left, learned_title(
+    parts = [
+        (learned_title(
             source, t("learned-vs-sinusoidal.numbers_learned", rows=rows),
             t("learned-vs-sinusoidal.numbers_yours", name=markdown_text(source.name),
               rows=rows)), learned),
-        (right, t("learned-vs-sinusoidal.numbers_sinusoidal", rows=sinusoid["summary"].rows),
+        (t("learned-vs-sinusoidal.numbers_sinusoidal", rows=sinusoid["summary"].rows),
          sinusoid),
-    ):
+    ]
+    for column, (heading, part) in zip(st.columns(2, gap="large"), parts, strict=True):
         summary = part["summary"]
         with column:
             st.markdown(heading)
@@ -275,6 +288,11 @@ def numbers_section() -> None:
               "ratio": learned["summary"].first_norm / learned["summary"].rest_norm}
     explain(learned_title(source, t("learned-vs-sinusoidal.numbers_text", **values),
                           t("learned-vs-sinusoidal.numbers_text_yours", **values)))
+    if (minilm := built_in(positions, metric, source)) is not None:  # for comparison, a line
+        summary = minilm["summary"]
+        explain(t("learned-vs-sinusoidal.numbers_minilm", rows=summary.rows,
+                  first=summary.first_norm, rest=summary.rest_norm,
+                  neighbour=summary.neighbour_mean, metric=metric_name(metric)), caption=True)
 
 
 numbers_section()
@@ -334,35 +352,47 @@ def similarity_section() -> None:
         "cosine": t("learned-vs-sinusoidal.similarity_cosine"),
         "dot": t("learned-vs-sinusoidal.similarity_dot"),
     }[metric])
-    left, right = st.columns(2, gap="large")
-    panels = (
-        (left, learned_title(
+    panels = [
+        (learned_title(
             source, t("learned-vs-sinusoidal.similarity_learned", metric=metric_name(metric)),
             t("learned-vs-sinusoidal.similarity_yours", name=plot_text(source.name),
               metric=metric_name(metric))), learned,
          "learned_similarity_chart",
          file_stem("learned-similarity", stem(source), f"pos{learned_rows}", metric), "learned",
-         learned_rows),
-        (right, t("learned-vs-sinusoidal.similarity_sinusoidal", metric=metric_name(metric)),
+         learned_rows, source),
+        (t("learned-vs-sinusoidal.similarity_sinusoidal", metric=metric_name(metric)),
          sinusoid,
          "sinusoid_similarity_chart",
          file_stem("sinusoid-similarity", f"d{source.width}", f"pos{positions}", metric),
-         "sinusoidal", positions),
-    )
-    for column, title, part, key, name, which, rows in panels:
+         "sinusoidal", positions, source),
+    ]
+    minilm = built_in(positions, metric, source)
+    if minilm is not None:  # a model's table to read yours against
+        panels.append((
+            t("learned-vs-sinusoidal.similarity_minilm", metric=metric_name(metric)), minilm,
+            "minilm_similarity_chart",
+            file_stem("learned-similarity", "minilm", f"pos{minilm['summary'].rows}", metric),
+            "learned", minilm["summary"].rows, minilm.source))
+
+    def draw(panel) -> None:
+        title, part, key, name, which, rows, table = panel
+        show_chart(
+            make_similarity_figure(
+                part["similarity"], metric=metric, zmax=part["similarity_range"],
+                title=title, lang=lang,
+            ),
+            key=key,
+            name=name,
+            table=TableExport(part["similarity"], (rows, rows),
+                              in_compute_slot(similarity_matrix, positions, metric, which,
+                                              table.key, table.table),
+                              row_name="position i", col_name="position j"),
+        )
+
+    # Two a row: a square matrix, its colour bar and its overview note need half the page.
+    for column, panel in zip(st.columns(2, gap="large"), panels[:2], strict=True):
         with column:
-            show_chart(
-                make_similarity_figure(
-                    part["similarity"], metric=metric, zmax=part["similarity_range"],
-                    title=title, lang=lang,
-                ),
-                key=key,
-                name=name,
-                table=TableExport(part["similarity"], (rows, rows),
-                                  in_compute_slot(similarity_matrix, positions, metric, which,
-                                                  source.key, source.table),
-                                  row_name="position i", col_name="position j"),
-            )
+            draw(panel)
     explain(
         t("learned-vs-sinusoidal.similarity_text",
           learned=learned["toeplitz"], sinusoid=sinusoid["toeplitz"])
@@ -371,14 +401,13 @@ def similarity_section() -> None:
         t("learned-vs-sinusoidal.share_text", learned=learned["share"],
           sinusoid=sinusoid["share"])
     )
-    if source.uploaded:  # a third number to read yours against: a model's table, built in
-        try:
-            minilm = Source("minilm", cached_minilm().max_positions, cached_minilm().hidden_size)
-        except ModelUnavailableError:
-            return
-        built_in = Analysis(positions, metric, ANCHOR, minilm)["learned"]
-        explain(t("learned-vs-sinusoidal.share_minilm", share=built_in["share"],
-                  rows=built_in["summary"].rows))
+    if minilm is not None:  # below, for comparison: the matrix and its share side by side
+        chart, words = st.columns(2, gap="large")
+        with chart:
+            draw(panels[2])
+        with words:
+            explain(t("learned-vs-sinusoidal.share_minilm", share=minilm["share"],
+                      rows=minilm["summary"].rows, yours=learned["share"]))
 
 
 # --- against offset ------------------------------------------------------------------------------

@@ -37,8 +37,9 @@ def snapshot(at) -> dict:
         at.radio(key="view").set_value(view).run()
         assert not at.exception, [e.value for e in at.exception]
         shown[view] = {
-            "numbers": [re.findall(r"\d+\.\d+(?:e-?\d+)?", m.value) for m in at.markdown
-                        if "MiniLM's own" not in m.value],  # an upload's third number
+            # (an upload's third column: MiniLM's heading, and its share in a sentence)
+            "numbers": [found for m in at.markdown if "MiniLM's own" not in m.value
+                        if (found := re.findall(r"\d+\.\d+(?:e-?\d+)?", m.value))],
             "data": [[{key: comparable(trace[key]) for key in TRACE_DATA if key in trace}
                       for trace in figure["data"]] for figure in plotly_figures(at)],
         }
@@ -73,7 +74,15 @@ def test_minilm_uploaded_gives_exactly_the_built_in_numbers(weights, kind):
     assert f"minilm.{kind}" in held and "512 positions x 384 dimensions" in held
     if kind == "safetensors":  # the position table picked among the file's tensors
         assert at.selectbox(key="table_tensor").value == "embeddings.position_embeddings.weight"
-    assert snapshot(at) == built_in
+    shown = snapshot(at)
+    # Beside an upload, MiniLM's own table, for comparison: a line of numbers, a third similarity
+    # matrix. Here it is the very table uploaded: the built-in page's learned numbers once more.
+    compared = next(unescape(c.value) for c in at.caption if "For comparison" in c.value)
+    assert re.findall(r"\*\*([\d.]+)\*\*", compared) == built_in["metrics"][:3]
+    similarity = shown["similarity"]["data"]
+    assert similarity == built_in["similarity"]["data"] + built_in["similarity"]["data"][:1]
+    shown["similarity"]["data"] = similarity[:2]
+    assert shown == built_in
     assert at.query_params["source"] == "upload"
     assert at.query_params["file"] == f"minilm.{kind}"
 
@@ -91,7 +100,9 @@ def test_a_sinusoid_uploaded_is_offset_only_and_on_its_ladder():
     minilm = next(unescape(m.value) for m in at.markdown if "MiniLM's own" in m.value)
     weights = core.load_minilm().position_embeddings[:n].astype(np.float64)
     unit = weights / np.linalg.norm(weights, axis=1, keepdims=True)
-    assert f"first {n} positions: **{reference.offset_only_share(unit @ unit.T):.3f}**" in minilm
+    assert f"first {n} positions: the offset alone explains " \
+        f"**{reference.offset_only_share(unit @ unit.T):.3f}** of its similarity (yours: " \
+        "**1.000**" in minilm
     at.radio(key="view").set_value("wavelengths").run()
     (figure,) = plotly_figures(at)
     ladder, dominant = figure["data"]
@@ -255,5 +266,8 @@ def test_a_table_longer_than_the_lenses_draw_says_which_rows_are_left_out():
     upload(at, "long.npy", npy_bytes(np.random.default_rng(5).standard_normal((4096, 4))))
     assert not at.exception and notices(at) == []
     assert int(at.select_slider(key="positions").value) == 2048  # as far as the lenses go
-    said = [unescape(c.value) for c in at.caption if "not drawn" in c.value]
+    said = [unescape(c.value) for c in at.caption if "The lenses draw" in c.value]
     assert said == [message("learned-vs-sinusoidal.held_beyond", shown=2048, last=4095)]
+    at.radio(key="view").set_value("extent").run()  # where it stops: every row, as said
+    (extent,) = plotly_figures(at)
+    assert len(decode(extent["data"][0]["y"])) == 4096

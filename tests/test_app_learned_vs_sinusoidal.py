@@ -59,6 +59,13 @@ def test_learned_page_default_and_its_numbers(weights):
     assert len(decode(extent["data"][1]["y"])) == 768
 
 
+def test_the_extent_draws_every_row_of_the_table_whatever_the_rows_shown():
+    at = open_page(LEARNED, {"positions": "64", "view": "extent"})
+    (extent,) = plotly_figures(at)
+    assert len(decode(extent["data"][0]["y"])) == 512  # MiniLM's table, to its last row
+    assert len(decode(extent["data"][1]["y"])) == 512 + 256  # the sinusoid, on past it
+
+
 def test_learned_page_controls_and_extrapolation():
     query = {"positions": "1000", "metric": "dot", "anchor": "50", "view": "extent"}
     at = open_page(LEARNED, query)

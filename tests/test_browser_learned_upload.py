@@ -86,7 +86,7 @@ def test_a_gpt2_sized_table_is_read_and_drawn(upload_page, tmp_path, kind):
     if kind != "npy":
         return
     # What a person sees, one view at a time, kept as the docs' screenshots.
-    for view, charts in (("tables", 2), ("similarity", 2), ("wavelengths", 1), ("space", 2),
+    for view, charts in (("tables", 2), ("similarity", 3), ("wavelengths", 1), ("space", 2),
                          ("extent", 1)):
         if view != "tables":
             click_section(upload_page, view, charts)
