@@ -9,7 +9,7 @@ from plotly.colors import sample_colorscale
 from core.extrapolation import AlibiReach, LearnedReach, SinusoidNovelty
 from core.rope import ContextExtension
 from figures.alibi import head_colours
-from figures.common import NEUTRAL, base_layout
+from figures.common import NEUTRAL, add_span, base_layout
 from figures.rope import (
     BEYOND_COLOUR,
     PAIR_MARKERS,
@@ -29,8 +29,9 @@ INTERPOLATED_COLOUR = "#2ca02c"  # green: neither the target's blue nor the red 
 def _mark_training(fig: go.Figure, train_length: int, end: float) -> None:
     """Shade what lies past the training length and label the boundary."""
     if end > train_length:
-        fig.add_vrect(x0=train_length, x1=end, fillcolor=BEYOND_COLOUR, opacity=0.07, line_width=0)
-    fig.add_vline(x=train_length, line={"dash": "dash", "color": TRAINED_COLOUR})
+        add_span(fig, "vrect", train_length, end, fillcolor=BEYOND_COLOUR, opacity=0.07,
+                 line_width=0)
+    add_span(fig, "vline", train_length, line={"dash": "dash", "color": TRAINED_COLOUR})
     fig.add_annotation(x=train_length, y=1, yref="paper", text=f"L = {train_length}",
                        showarrow=False, xanchor="left", yanchor="bottom", font={"size": 10})
 
@@ -45,8 +46,8 @@ def make_sinusoid_novelty_figure(
         mode="lines", name=message("fig.extrapolation.sinusoid_trace", lang),
         hovertemplate=message("fig.extrapolation.sinusoid_hover", lang),
     ))
-    fig.add_hline(y=novelty.neighbour_spacing, line={"dash": "dot", "color": NEUTRAL},
-                  annotation_text="|PE[p+1] − PE[p]|", annotation_position="top left")
+    add_span(fig, "hline", novelty.neighbour_spacing, line={"dash": "dot", "color": NEUTRAL},
+             annotation_text="|PE[p+1] − PE[p]|", annotation_position="top left")
     _mark_training(fig, train_length, float(novelty.positions[-1]))
     fig.update_xaxes(title_text=message("fig.extrapolation.position_p", lang))
     fig.update_yaxes(title_text=message("fig.extrapolation.sinusoid_y", lang))
@@ -70,10 +71,10 @@ def make_learned_reach_figure(
     # right, are named at the edge.
     shown = min(end, float(LEARNED_SHOWN_ROWS * learned.rows))
     if shown >= learned.rows:
-        fig.add_vrect(x0=learned.rows - 0.5, x1=shown, fillcolor=NEUTRAL, opacity=0.15,
-                      line_width=0,
-                      annotation_text=message("fig.extrapolation.learned_no_row", lang),
-                      annotation_position="top left")
+        add_span(fig, "vrect", learned.rows - 0.5, shown, fillcolor=NEUTRAL, opacity=0.15,
+                 line_width=0,
+                 annotation_text=message("fig.extrapolation.learned_no_row", lang),
+                 annotation_position="top left")
     if train_length <= shown:
         _mark_training(fig, train_length, shown)
     else:

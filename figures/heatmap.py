@@ -17,6 +17,7 @@ from figures.common import (
     OKABE_ITO,
     add_live_states,
     add_note,
+    add_span,
     base_layout,
     heatmap_smoothing,
     live_values,
@@ -185,7 +186,7 @@ def make_pe_heatmap_figure(
     if notes:
         add_note(fig, "<br>".join(notes))
     for _start, stop in overview.fast_dims:  # where the grey, too-fast columns end
-        fig.add_vline(x=stop - 0.5, line={"color": NEUTRAL, "dash": "dot", "width": 1})
+        add_span(fig, "vline", stop - 0.5, line={"color": NEUTRAL, "dash": "dot", "width": 1})
     box = None if mark is None else cell_box(overview, *mark)
     if box is not None:
         x0, x1, y0, y1 = box

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from core.overview import Overview
-from figures.common import NEUTRAL, add_live_states, base_layout, live_values
+from figures.common import NEUTRAL, add_live_states, add_span, base_layout, live_values
 from figures.heatmap import make_pe_heatmap_figure
 from locales import Lang, message
 
@@ -290,12 +290,12 @@ def make_extent_figure(
         hovertemplate=message("fig.learned.extent_hover_sinusoidal", lang),
     ))
     end = max(sinusoid_norms.size, learned_rows + 1)
-    fig.add_vrect(
-        x0=learned_rows - 0.5, x1=end, fillcolor="rgba(214,39,40,0.08)", line_width=0,
+    add_span(
+        fig, "vrect", learned_rows - 0.5, end, fillcolor="rgba(214,39,40,0.08)", line_width=0,
         annotation_text=message("fig.learned.extent_no_row", lang, rows=learned_rows),
         annotation_position="bottom right",
     )
-    fig.add_vline(x=learned_rows - 0.5, line={"color": LEARNED_COLOUR, "dash": "dash"})
+    add_span(fig, "vline", learned_rows - 0.5, line={"color": LEARNED_COLOUR, "dash": "dash"})
     fig.update_xaxes(title_text=message("fig.learned.position", lang), range=[0, end])
     # Log scale: the learned norms (~0.5) and the sinusoid's (sqrt(d/2) ~ 14) both readable.
     low = min(learned_norms.min(), sinusoid_norms.min())
@@ -337,7 +337,7 @@ def make_wavelength_figure(
         hovertemplate=message("fig.learned.dominant_hover", lang),
     ))
     top = max(float(ladder.max()), float(samples)) * 2
-    fig.add_hrect(y0=samples / 2, y1=top, fillcolor="rgba(128,128,128,0.12)", line_width=0)
+    add_span(fig, "hrect", samples / 2, top, fillcolor="rgba(128,128,128,0.12)", line_width=0)
     fig.add_annotation(  # an annotation on a log axis is placed in log10 units (a shape is not)
         x=0, xref="paper", xanchor="left", y=np.log10(samples / 2), yanchor="bottom",
         text=message("fig.learned.too_long", lang, half=samples / 2), showarrow=False,

@@ -16,6 +16,7 @@ from figures.common import (
     NEUTRAL,
     State,
     add_live_states,
+    add_span,
     add_states_within_budget,
     base_layout,
     heaviest_state,
@@ -259,7 +260,7 @@ def make_anchor_profile_figure(
                        hovertemplate=texts["hover"]),
             row=1, col=col,
         )
-        fig.add_vline(x=anchor, line={"dash": "dot", "color": CURVE_COLOR}, row=1, col=col)
+        add_span(fig, "vline", anchor, panel=col - 1, line={"dash": "dot", "color": CURVE_COLOR})
     fig.update_xaxes(title_text=message("fig.similarity.anchor_x_title", lang))
     fig.update_yaxes(title_text=texts["y_title"], row=1, col=1)
     return base_layout(fig, texts["title"], height=420)

@@ -14,6 +14,7 @@ from figures.common import (
     MAX_LIVE_NUMBERS,
     add_live_states,
     add_note,
+    add_span,
     base_layout,
     grid_axes,
     grid_layout,
@@ -373,7 +374,7 @@ def make_vit_encoding_figure(
     fig.update_xaxes(range=[-0.5, d_model - 0.5])
     fig.update_yaxes(range=[overview.row_edges[-1] - 0.5, -0.5], autorange=False)
     split = d_model / 2 - 0.5
-    fig.add_vline(x=split, line={"color": "black", "width": 1.5, "dash": "dash"})
+    add_span(fig, "vline", split, line={"color": "black", "width": 1.5, "dash": "dash"})
     for x, text in ((d_model / 4, message("fig.vit_grid.x_code", lang)),
                     (3 * d_model / 4, message("fig.vit_grid.y_code", lang))):
         # Above the table: below it, the labels sat on the x axis's tick labels once the type
@@ -381,8 +382,8 @@ def make_vit_encoding_figure(
         fig.add_annotation(x=x, y=1, yref="paper", yanchor="bottom", text=text, showarrow=False,
                            yshift=2, font={"size": 11})
     if cls_token:
-        fig.add_hrect(y0=-0.5, y1=0.5, line={"color": "black", "width": 2},
-                      fillcolor="rgba(0,0,0,0)")
+        add_span(fig, "hrect", -0.5, 0.5, line={"color": "black", "width": 2},
+                 fillcolor="rgba(0,0,0,0)")
         # Inside the table under row 0, on a box of its own: above it sat on the halves'
         # labels, right of the plot it would be cut off.
         fig.add_annotation(x=d_model - 0.5, y=0, text=message("fig.vit_grid.cls_note", lang),
@@ -495,8 +496,8 @@ def make_mrope_ids_figure(ids: np.ndarray, *, image_start: int, image_tokens: in
         colorscale="Cividis", colorbar={"title": {"text": message("fig.vit_grid.mrope_id", lang)}},
         hovertemplate=message("fig.vit_grid.mrope_ids_hover", lang),
     ))
-    fig.add_vrect(x0=image_start - 0.5, x1=image_start + image_tokens - 0.5,
-                  line={"color": "#000000", "width": 2}, fillcolor="rgba(0,0,0,0)")
+    add_span(fig, "vrect", image_start - 0.5, image_start + image_tokens - 0.5,
+             line={"color": "#000000", "width": 2}, fillcolor="rgba(0,0,0,0)")
     fig.update_xaxes(title_text=message("fig.vit_grid.mrope_token", lang))
     fig.update_yaxes(autorange="reversed")
     return base_layout(fig, message("fig.vit_grid.mrope_ids_title", lang, tokens=tokens,

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.wavelength_views import ClockFrames, DimensionCurves, Spectrum
-from figures.common import base_layout
+from figures.common import add_span, base_layout
 from locales import Lang, message
 
 CLOCKS_PER_ROW = 8  # 16 clocks in two rows: the figure stays wide and short
@@ -100,7 +100,7 @@ def make_spectrum_figure(spectrum: Spectrum, *, lang: Lang = "en") -> go.Figure:
         (2 * math.pi, message("fig.wavelengths.spectrum_shortest", lang), "dot", "#7f7f7f"),
     )
     for y, label, dash, color in lines:
-        fig.add_hline(y=y, line={"dash": dash, "color": color, "width": 1.5})
+        add_span(fig, "hline", y, line={"dash": dash, "color": color, "width": 1.5})
         # On a log axis an annotation's y is log10 of the value (add_hline's own label is not).
         fig.add_annotation(y=math.log10(y), text=label, showarrow=False,
                            font={"size": 11, "color": color}, **_clear_of_markers(lengths, y))

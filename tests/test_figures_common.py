@@ -1,5 +1,6 @@
-"""figures.common: the subplot grid (the layout `make_subplots` makes, built once per shape), live
-states' budget, typed arrays (the one encoder and decoder), the slides' style."""
+"""figures.common: the subplot grid (the layout `make_subplots` makes, built once per shape),
+spanning lines and bands (plotly's add_vline & co. without their cost), live states' budget,
+typed arrays (the one encoder and decoder), the slides' style."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ import plotly.io as pio
 import pytest
 from plotly.subplots import make_subplots
 
-from figures.common import array_of, grid_axes, grid_layout, grid_refs, typed_array, with_arrays
+from figures.common import (
+    add_span,
+    array_of,
+    base_layout,
+    grid_axes,
+    grid_layout,
+    grid_refs,
+    typed_array,
+    with_arrays,
+)
 
 
 @pytest.mark.parametrize(("rows", "cols", "titles", "shared"), [
@@ -97,3 +107,46 @@ def test_a_figures_arrays_are_decoded_wherever_they_are():
     assert decoded["data"][0]["x"] == [1, 2] and decoded["data"][0]["name"] == "a"
     np.testing.assert_array_equal(decoded["layout"]["meta"][0], [0.5, 2.0])
     np.testing.assert_array_equal(array_of([1, 2]), [1, 2])  # a list, as it is
+
+
+SPANS = [  # each use the figures make of plotly's spanning shapes, with and without a label
+    ("vline", {"x": 3}, {"line": {"dash": "dash", "color": "#d62728"}}),
+    ("vrect", {"x0": 2, "x1": 5}, {"fillcolor": "#d62728", "opacity": 0.07, "line_width": 0}),
+    ("vrect", {"x0": 2, "x1": 5}, {"fillcolor": "grey", "opacity": 0.15, "line_width": 0,
+                                   "annotation_text": "no row", "annotation_position": "top left"}),
+    ("vrect", {"x0": 2.5, "x1": 9}, {"fillcolor": "rgba(214,39,40,0.08)", "line_width": 0,
+                                     "annotation_text": "no row",
+                                     "annotation_position": "bottom right"}),
+    ("hline", {"y": 1.5}, {"line": {"dash": "dot"}, "annotation_text": "|PE[p+1] − PE[p]|",
+                           "annotation_position": "top left"}),
+    ("hline", {"y": 0.25}, {"line": {"dash": "dot", "color": "#1f77b4", "width": 1.5}}),
+    ("hrect", {"y0": -0.5, "y1": 0.5}, {"line": {"color": "black", "width": 2},
+                                        "fillcolor": "rgba(0,0,0,0)"}),
+]
+
+
+@pytest.mark.parametrize(("kind", "where", "style"), SPANS)
+@pytest.mark.parametrize("panels", [1, 3])
+def test_a_span_is_plotlys_own_line_or_band(kind, where, style, panels):
+    """`add_span` gives the shapes and labels plotly's add_vline, add_vrect, add_hline and
+    add_hrect give, on a single plot and on each panel of a grid."""
+    def figure():
+        fig = make_subplots(rows=1, cols=panels) if panels > 1 else go.Figure()
+        for col in range(1, panels + 1):
+            fig.add_trace(go.Scatter(x=[0, 10], y=[0, 2]),
+                          **({"row": 1, "col": col} if panels > 1 else {}))
+        return fig
+
+    theirs, ours = figure(), figure()
+    for panel in range(panels):
+        getattr(theirs, f"add_{kind}")(**where, **style,
+                                       **({"row": 1, "col": panel + 1} if panels > 1 else {}))
+        add_span(ours, kind, *where.values(), panel=panel, **style)
+    for part in ("shapes", "annotations"):
+        assert ours.layout[part] == theirs.layout[part], part
+
+
+def test_base_layout_is_update_layouts():
+    theirs = go.Figure().update_layout(title={"text": "t", "x": 0.0, "xanchor": "left"},
+                                       height=300, margin={"l": 70, "r": 20, "t": 60, "b": 60})
+    assert base_layout(go.Figure(), "t", height=300).layout == theirs.layout
