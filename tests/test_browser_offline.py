@@ -4,7 +4,7 @@
   must not send its visitors to third parties; offline, such a request fails). Streamlit used to
   fetch the active page's material icon from fonts.gstatic.com as a favicon. Checked on every
   page and view, in English and Chinese, presenting and not, where the layout tests open them
-  (tests/test_browser_slides.py `chart_text_problems`, with `foreign` below).
+  (tests/test_browser_slides.py `walk_views`, with `foreign` below).
 - At the largest sizes, plotly draws the block-averaged heatmaps as one image: it warns
   'cannot use zsmooth: "fast"' in the console when their coordinates are not evenly spaced, and
   then paints a rectangle per cell.

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import BrowserPage, new_page
-from tests.test_browser_slides import chart_text_problems, every_view
+from tests.test_browser_slides import EVERY_PAGE, chart_text_problems, walk_views
 
 pytestmark = pytest.mark.browser
 
@@ -26,26 +26,30 @@ def phone_page(browser, app_url) -> BrowserPage:
     return new_page(browser, app_url, **PHONE)
 
 
-# One test per view, so that the views spread over the workers.
-@pytest.mark.parametrize("path", every_view())
+# One test per page (its views walked in one page load), so that the pages spread over the
+# workers.
+@pytest.mark.parametrize("page", EVERY_PAGE)
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_no_chart_text_collides_or_is_cut_on_a_phone(browser, app_url, lang, path):
+def test_no_chart_text_collides_or_is_cut_on_a_phone(browser, app_url, lang, page):
     seen = phone_page(browser, app_url)
+    found, badly_broken, small, wide = {}, {}, {}, {}
     try:
-        # Titles, ticks, legends, annotations and a scatter's point labels (the clocks', laid
-        # out three to a row here; word-position's, placed again for a phone's square plot).
-        found = chart_text_problems(seen, path, lang, f"phone-390x844-{lang}")
-        # Lines the chart element wrapped (titles, notes) start with no closing mark and end
-        # with no opening one, as figures.common.wrap_words breaks them.
-        badly_broken = seen.page.evaluate(BADLY_BROKEN_JS)
-        small = seen.page.evaluate(SMALL_TEXT_JS)
-        wide = formulas_left_wide(seen.page)
+        for path in walk_views(seen, page, lang):
+            # Titles, ticks, legends, annotations and a scatter's point labels (the clocks',
+            # laid out three to a row here; word-position's, placed again for a phone's square
+            # plot).
+            found |= chart_text_problems(seen, path, lang, f"phone-390x844-{lang}")
+            # Lines the chart element wrapped (titles, notes) start with no closing mark and
+            # end with no opening one, as figures.common.wrap_words breaks them.
+            badly_broken[path] = seen.page.evaluate(BADLY_BROKEN_JS)
+            small[path] = seen.page.evaluate(SMALL_TEXT_JS)
+            wide[path] = formulas_left_wide(seen.page)
     finally:
         seen.close()
     assert found == {}
-    assert badly_broken == []
-    assert small == []
-    assert wide == []
+    assert {path: lines for path, lines in badly_broken.items() if lines} == {}
+    assert {path: texts for path, texts in small.items() if texts} == {}
+    assert {path: boxes for path, boxes in wide.items() if boxes} == {}
 
 
 # Chart text as drawn (its font size times the SVG's scale on screen) under 12 px.

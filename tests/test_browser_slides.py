@@ -7,6 +7,7 @@ grows with the page's. The tour's slides are these views (tests/test_browser_tou
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pytest
 
@@ -31,17 +32,41 @@ def view_paths(page: PageInfo, query: str = "") -> list[str]:
     return paths
 
 
-def chart_text_problems(seen, path: str, lang: str, name: str, *, points: bool = True,
-                        then: dict | None = None) -> dict:
-    """The chart text problems of `path` in `lang`, by path and window size, with `points` a
-    scatter's labels beside its points too; with `then` (a viewport) measured again once the
-    window is resized to it. A screenshot of each size with problems,
-    test-artifacts/<name>-<path>[-<width>x<height>].png. And no request the page made left the
-    app's server (tests/test_browser_offline.py)."""
-    found = {}
+def walk_views(seen, page: PageInfo, lang: str, query: str = "") -> Iterator[str]:
+    """Each view of `page` in `lang` in turn, as a visitor goes through them: the first opened
+    by its link, each next one chosen with the view choice (a rerun, not a new page load).
+    Yields each one's path (view_paths) once its run has ended and a chart is drawn; checks,
+    at the end, that no request left the app's server (tests/test_browser_offline.py)."""
     requests: list[str] = []
     seen.listen("request", lambda request: requests.append(request.url))
-    seen.open(f"{path}&lang={lang}".replace("?&", "?"), charts=1, timeout=120_000)
+    for index, path in enumerate(view_paths(page, query)):
+        view = path.partition("view=")[2]
+        if index == 0:
+            seen.open(f"{path}&lang={lang}".replace("?&", "?"), charts=1, timeout=120_000)
+        else:
+            browser_support.radio_option(seen.page, "view", view, lang).first.click()
+            seen.page.wait_for_function(  # the run that draws it has written it (a default
+                # view leaves the address, as Streamlit leaves defaults out)
+                "([v, plain]) => new URLSearchParams(location.search).get('view') === v"
+                " || (plain && !new URLSearchParams(location.search).has('view'))",
+                arg=[view, view in browser_support.DEFAULT_VIEWS], timeout=120_000)
+            seen.wait_idle(timeout=120_000)
+            seen.page.wait_for_function(
+                "() => document.querySelector('.js-plotly-plot .main-svg') !== null",
+                timeout=120_000)
+        assert seen.exceptions() == [], path
+        yield path
+    assert requests, page.url_path  # the recorder works: the page itself was requested
+    assert foreign(requests, seen.base_url) == [], page.url_path
+
+
+def chart_text_problems(seen, path: str, lang: str, name: str, *, points: bool = True,
+                        then: dict | None = None) -> dict:
+    """The chart text problems of `path` in `lang` as shown now (walk_views), by path and window
+    size, with `points` a scatter's labels beside its points too; with `then` (a viewport)
+    measured again once the window is resized to it. A screenshot of each size with problems,
+    test-artifacts/<name>-<path>[-<width>x<height>].png."""
+    found = {}
     shot = f"{name}-{re.sub(r'[^a-z0-9]+', '-', path).strip('-') or 'home'}"
     for size in (None, then) if then else (None,):
         if size:
@@ -52,31 +77,28 @@ def chart_text_problems(seen, path: str, lang: str, name: str, *, points: bool =
         if problems:
             found[f"{path} {seen.page.viewport_size}"] = problems
             seen.screenshot(shot)
-    assert seen.exceptions() == [], path
-    assert requests, path  # the recorder works: the page itself was requested
-    assert foreign(requests, seen.base_url) == [], path
     return found
 
 
-def every_view(query: str = "") -> list:
-    """Every page's every view (view_paths), one pytest parameter each, named page-view."""
-    return [pytest.param(path, id=f"{page.slug}-{path.partition('view=')[2] or 'page'}")
-            for page in (HOME, *PAGES) for path in view_paths(page, query)]
+# Every page, one pytest parameter each (its views walked in one page load), named by slug.
+EVERY_PAGE = [pytest.param(page, id=page.slug) for page in (HOME, *PAGES)]
 
 
-# One test per view, so that the views spread over the workers. Each is measured at both sizes:
-# opened at one and the window then resized to the other (English opens at 1920 x 1080, Chinese
-# at 1280 x 720), so both sizes are drawn first and after a resize, and a view loads once for two.
-@pytest.mark.parametrize("path", every_view("present=1"))
+# One test per page, so that the pages spread over the workers. Each view is measured at both
+# sizes: drawn at one and the window then resized to the other (English draws at 1920 x 1080,
+# Chinese at 1280 x 720), so both sizes are drawn first and after a resize.
+@pytest.mark.parametrize("page", EVERY_PAGE)
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_no_chart_text_collides_or_is_cut_on_a_slide(browser, app_url, lang, path):
+def test_no_chart_text_collides_or_is_cut_on_a_slide(browser, app_url, lang, page):
     first, then = SLIDE_SIZES if lang == "en" else SLIDE_SIZES[::-1]
     seen = new_page(browser, app_url)
-    seen.page.set_viewport_size(first)
+    found = {}
     try:
-        found = chart_text_problems(seen, path, lang,
-                                    f"slide-{first['width']}x{first['height']}-{lang}",
-                                    then=then)
+        for path in walk_views(seen, page, lang, "present=1"):
+            seen.page.set_viewport_size(first)
+            found |= chart_text_problems(seen, path, lang,
+                                         f"slide-{first['width']}x{first['height']}-{lang}",
+                                         then=then)
     finally:
         seen.close()
     assert found == {}
