@@ -231,8 +231,8 @@ def page_wide() -> tuple[int, str, int, Analysis]:
 
 
 def built_in(positions: int, metric: str, source: Source) -> Analysis | None:
-    """MiniLM's learned table, a third column beside an uploaded one (a model's table to read
-    yours against); None when MiniLM's is the one shown, or the model cannot be read."""
+    """MiniLM's learned table, shown for comparison beside an uploaded one (a model's table to
+    read yours against); None when MiniLM's is the one shown, or the model cannot be read."""
     if not source.uploaded:
         return None
     try:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import numpy as np
 import plotly.graph_objects as go
 from _plotly_utils.utils import to_typed_array_spec
+from plotly import shapeannotation
 from plotly.subplots import make_subplots
 
 from figures.contrast import ensure_contrast
@@ -62,8 +63,6 @@ def add_span(fig: go.Figure, kind: str, start: float, end: float | None = None, 
     and relayout, ~2-3 ms a call. The label is placed by plotly's own rule
     (`shapeannotation.axis_spanning_shape_annotation`). tests/test_figures_common.py checks the
     layout equals plotly's own call's."""
-    from plotly import shapeannotation
-
     shape_type, axis = _SPANS[kind]
     x_ref, y_ref = (key.replace("axis", "") for key in grid_axes(panel))
     end = start if end is None else end
