@@ -198,7 +198,8 @@ def metric_name(metric: str) -> str:
     }[metric]
 
 
-explain(t("learned-vs-sinusoidal.intro"))
+explain(t("learned-vs-sinusoidal.intro_yours") if controls.current("source") == "upload"
+        else t("learned-vs-sinusoidal.intro"))
 if choose_table(controls) is None:  # MiniLM's: the source control, or the upload and its notices
     try:  # its rows, not the model: this module outlives the run (see app_pages/order.py)
         MINILM_ROWS = cached_minilm().max_positions

@@ -55,6 +55,8 @@ def upload(at, name: str, data: bytes):
 def choose_upload(at):
     at.radio(key="source").set_value("upload").run()
     assert not at.exception and plotly_figures(at) == []
+    intro = unescape(at.markdown[0].value)  # the page speaks of the visitor's table
+    assert "Here is yours, the table you upload" in intro and "the real one of" not in intro
     assert any("Upload a position table" in i.value for i in at.info)
     return at
 
