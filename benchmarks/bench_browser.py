@@ -193,6 +193,11 @@ VIEW_CONTROL_JS = """(names) => {
 }"""
 
 
+class NoViewControlError(RuntimeError):
+    """A view with no control of its own (its page-wide controls are measured on the page's
+    own row): listed as not measured, not as a failure."""
+
+
 def view_control(page, url_path: str) -> tuple[str, str]:
     """A view's own control: its sizes first, then its other numbers, then its choices (a
     radio: each change switches option, so from the third change on the page has drawn both
@@ -205,7 +210,7 @@ def view_control(page, url_path: str) -> tuple[str, str]:
              + [s.name for s in params if isinstance(s, ChoiceParam) and s.name != "view"])
     found = page.evaluate(VIEW_CONTROL_JS, names)
     if not found:
-        raise RuntimeError(f"no control of its own in {url_path}'s view")
+        raise NoViewControlError(f"no control of its own in {url_path}'s view")
     return found[0], found[1]
 
 
@@ -839,6 +844,10 @@ def main() -> None:
                 served = shared.get(scenario.path) if scenario.script == "app.py" else None
                 try:
                     result = measure(browser, scenario, args.changes, served=served)
+                except NoViewControlError as error:
+                    print(f"{scenario.name:44} not measured: {error}", flush=True)
+                    not_measured.append((scenario.name, str(error)))
+                    continue
                 except Exception as error:  # one broken scenario must not lose the others'
                     why = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
                     print(f"{scenario.name:44} FAILED: {why}", flush=True)
