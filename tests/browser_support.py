@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import os
 import re
 import shutil
@@ -494,3 +496,42 @@ def click_section(browser_page, view: str, charts: int = 1) -> None:
     page.wait_for_function(
         "n => document.querySelectorAll('.js-plotly-plot').length === n", arg=charts
     )
+
+
+# s the server may take to end the run a change asks for: generous, for a loaded machine. Spent
+# whole only when no run ends (a control that asks none), and then its chart is compared as is.
+RUN_ENDS_S = 60
+
+
+class RunsEnded:
+    """The runs the server has ended for a page: its websocket's script_finished messages, read
+    through the DevTools protocol. `with runs.ended(): act(...)` returns once a run has ended
+    after the change, an event however long the server takes to begin it (RUN_ENDS_S at most)."""
+
+    def __init__(self, page) -> None:
+        self.page, self.count = page, 0
+        self.session = page.context.new_cdp_session(page)
+        self.session.send("Network.enable")
+        self.session.on("Network.webSocketFrameReceived", self._frame)
+
+    def _frame(self, event: dict) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        response = event["response"]
+        if response.get("opcode") != 2:  # binary: a ForwardMsg
+            return
+        message = ForwardMsg()
+        message.ParseFromString(base64.b64decode(response["payloadData"]))
+        if message.WhichOneof("type") == "script_finished":
+            self.count += 1
+
+    @contextlib.contextmanager
+    def ended(self):
+        count = self.count
+        yield
+        deadline = time.monotonic() + RUN_ENDS_S
+        while self.count == count and time.monotonic() < deadline:
+            self.page.wait_for_timeout(50)  # Playwright delivers the frames while it waits
+
+    def close(self) -> None:
+        self.session.detach()  # the tab serves other tests

@@ -26,8 +26,6 @@ shows the same value in every control.
 
 from __future__ import annotations
 
-import base64
-import contextlib
 import time
 from urllib.parse import parse_qs, urlencode, urlsplit
 
@@ -35,6 +33,7 @@ import pytest
 
 from core.rope_config import PRESETS
 from tests import browser_support
+from tests.browser_support import RunsEnded
 from tests.conftest import BrowserPage, new_page
 from tests.test_browser_share import same_link, shown_link
 from ui.pages import PAGES
@@ -94,9 +93,6 @@ REDRAWN = """async ([before, patience, same]) => {
 # is waited for. Before, the 3 s counted from the key press, and a server that began the run
 # later than that (the machine's load at 10-20 times its cores) failed a control that works.
 CHANGE_PATIENCE = 3_000
-# s the server may take to end the run a change asks for: generous, for a loaded machine. Spent
-# whole only when no run ends (a control that asks none), and then its chart is compared as is.
-RUN_ENDS_S = 60
 
 # The control named, if it is on screen (not in a hidden group, nor a folded expander): its
 # kind, whether it can be changed, and where it stands.
@@ -251,40 +247,6 @@ def open_view(seen, page: str, query: str, view: str | None, first: bool) -> Non
         seen.page.wait_for_function("v => location.search.includes('view=' + v)", arg=view)
         seen.wait_idle(timeout=120_000)
     browser_support.wait_charts_drawn(seen.page)
-
-
-class RunsEnded:
-    """The runs the server has ended for a page: its websocket's script_finished messages, read
-    through the DevTools protocol. `with runs.ended(): act(...)` returns once a run has ended
-    after the change, an event however long the server takes to begin it (RUN_ENDS_S at most)."""
-
-    def __init__(self, page) -> None:
-        self.page, self.count = page, 0
-        self.session = page.context.new_cdp_session(page)
-        self.session.send("Network.enable")
-        self.session.on("Network.webSocketFrameReceived", self._frame)
-
-    def _frame(self, event: dict) -> None:
-        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-        response = event["response"]
-        if response.get("opcode") != 2:  # binary: a ForwardMsg
-            return
-        message = ForwardMsg()
-        message.ParseFromString(base64.b64decode(response["payloadData"]))
-        if message.WhichOneof("type") == "script_finished":
-            self.count += 1
-
-    @contextlib.contextmanager
-    def ended(self):
-        count = self.count
-        yield
-        deadline = time.monotonic() + RUN_ENDS_S
-        while self.count == count and time.monotonic() < deadline:
-            self.page.wait_for_timeout(50)  # Playwright delivers the frames while it waits
-
-    def close(self) -> None:
-        self.session.detach()  # the tab serves other tests
 
 
 @pytest.mark.parametrize("page", PARAMS)

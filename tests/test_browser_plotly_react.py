@@ -281,10 +281,16 @@ X_RANGE_JS = """(key) => { const a = document.querySelector(
 
 
 def _move(seen: BrowserPage, key: str) -> None:
-    """One step right on slider `key`, until the run has finished."""
+    """One step right on slider `key`, until the run it asks for has ended (the server's
+    message, however late the run begins) and the charts are drawn."""
     seen.page.locator(f'.st-key-{key} input[type="range"]').first.focus()
-    seen.page.keyboard.press("ArrowRight")
-    seen.page.wait_for_timeout(300)
+    runs = browser_support.RunsEnded(seen.page)
+    try:
+        with runs.ended():
+            seen.page.keyboard.press("ArrowRight")
+        assert runs.count, f"no run ended {browser_support.RUN_ENDS_S} s after moving {key}"
+    finally:
+        runs.close()
     _wait_charts(seen, 2 * PROBE_CHARTS)
 
 

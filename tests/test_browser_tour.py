@@ -11,9 +11,11 @@ import re
 import struct
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from locales import message
 from tests import browser_support
@@ -88,10 +90,27 @@ def line(seen) -> str:
     return seen.page.locator('[data-testid="stMain"] h4').first.inner_text()
 
 
-def press(seen, key: str) -> None:
-    seen.page.keyboard.press(key)
-    seen.page.wait_for_timeout(300)
+# s for the address bar to change after a move: generous, for a loaded machine. A move waits on
+# that event, not on a fixed pause: a run that started later than the pause was read as done.
+NEW_ADDRESS_S = 120
+
+
+def moved(seen, act: Callable[[], object]) -> None:
+    """`act()` moves the talk (a key, a click, the back button): once the address bar shows the
+    new address, its run is waited for."""
+    before = seen.page.url
+    act()
+    try:
+        seen.page.wait_for_function("url => location.href !== url", arg=before,
+                                    timeout=NEW_ADDRESS_S * 1000)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the address stayed {before} {NEW_ADDRESS_S} s after the move: "
+                             f"the move did nothing") from None
     seen.wait_idle(timeout=120_000)
+
+
+def press(seen, key: str) -> None:
+    moved(seen, lambda: seen.page.keyboard.press(key))
 
 
 def expect_slide(seen, number: int, count: int = len(TOUR)) -> None:
@@ -133,9 +152,7 @@ def test_the_clickers_keys_walk_the_tour_and_the_address_bar_names_each_slide(br
         expect_slide(seen, len(TOUR) - 1)
         press(seen, "ArrowLeft")
         expect_slide(seen, len(TOUR) - 2)
-        seen.page.go_back()  # the browser's back button: the slide before
-        seen.page.wait_for_timeout(300)
-        seen.wait_idle(timeout=120_000)
+        moved(seen, seen.page.go_back)  # the browser's back button: the slide before
         expect_slide(seen, len(TOUR) - 1)
         # A link opens mid-talk, with the slide's own settings; a bad one says so.
         offset = next(i for i, s in enumerate(TOUR, 1) if s.settings.get("view") == "offset")
@@ -159,15 +176,11 @@ def test_a_control_on_a_slide_repaints_it_in_place(browser, app_url):
             has_text=message("controls.view_controls", "en")).first.click()
         slider = seen.page.locator(".st-key-positions input[type=range]").first
         slider.focus()
-        seen.page.keyboard.press("ArrowRight")  # the slider's key, not the tour's
-        seen.page.wait_for_timeout(300)
-        seen.wait_idle(timeout=120_000)
+        moved(seen, lambda: seen.page.keyboard.press("ArrowRight"))  # the slider's, not the tour's
         assert seen.page.evaluate(browser_support.CHART_SIGNATURE_JS) != before  # redrawn
         expect_slide(seen, heatmap)
         assert int(query(seen)["positions"]) > 128  # the slider's next stop, in the link
-        seen.page.locator('.pe-tour [data-step="next"]').click()  # the on-screen button
-        seen.page.wait_for_timeout(300)
-        seen.wait_idle(timeout=120_000)
+        moved(seen, seen.page.locator('.pe-tour [data-step="next"]').click)  # on-screen button
         expect_slide(seen, heatmap + 1)
         assert "positions" not in query(seen)  # the next slide has its own settings
     finally:
@@ -188,9 +201,7 @@ def test_a_deck_made_from_views_opens_the_same_in_a_fresh_browser(browser, app_u
         seen.wait_idle(timeout=120_000)
         add.click()
         seen.wait_idle()
-        seen.page.get_by_text("Open my deck (2)").click()
-        seen.page.wait_for_timeout(300)
-        seen.wait_idle(timeout=120_000)
+        moved(seen, seen.page.get_by_text("Open my deck (2)").click)
         assert counter(seen) == "1 / 2"
         assert line(seen) == message("takeaway.heatmap", "en")
         assert query(seen)["positions"] == "64"
@@ -199,9 +210,8 @@ def test_a_deck_made_from_views_opens_the_same_in_a_fresh_browser(browser, app_u
         note.fill("Start *here*: the whole table")
         note.press("Enter")
         seen.wait_idle()
-        seen.page.eval_on_selector(".st-key-deck_down_0 button", "b => b.click()")
-        seen.page.wait_for_timeout(300)
-        seen.wait_idle(timeout=120_000)
+        moved(seen, lambda: seen.page.eval_on_selector(".st-key-deck_down_0 button",
+                                                       "b => b.click()"))
         # the deck's own link, without the address bar's language: the deck says its own
         link = re.sub(r"&lang=[^&]*", "", seen.page.url)
         assert len(link) < 400
@@ -242,9 +252,7 @@ def test_the_player_is_in_a_thumbs_reach_on_a_phone_in_chinese(browser, app_url)
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390
         assert seen.page.locator('.pe-tour [data-step="next"]').get_attribute("title") == \
             message("tour.next", "zh")
-        buttons.filter(has_text="›").click()
-        seen.page.wait_for_timeout(300)
-        seen.wait_idle(timeout=120_000)
+        moved(seen, buttons.filter(has_text="›").click)
         assert counter(seen) == f"3 / {len(TOUR)}" and query(seen)["lang"] == "zh"
     finally:
         seen.close()
