@@ -96,10 +96,16 @@ NEW_ADDRESS_S = 120
 
 
 def moved(seen, act: Callable[[], object]) -> None:
-    """`act()` moves the talk (a key, a click, the back button): once the address bar shows the
-    new address, its run is waited for."""
+    """`act()` moves the talk (a key, a click, the back button): once the server has ended a run
+    after it (its script_finished message) and the address bar shows the new address, the app
+    is waited for to be idle."""
     before = seen.page.url
-    act()
+    runs = browser_support.RunsEnded(seen.page)
+    try:
+        with runs.ended():
+            act()
+    finally:
+        runs.close()
     try:
         seen.page.wait_for_function("url => location.href !== url", arg=before,
                                     timeout=NEW_ADDRESS_S * 1000)
