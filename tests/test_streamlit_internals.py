@@ -51,6 +51,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import (
 )
 from streamlit.runtime.session_manager import SessionInfo
 from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
+from streamlit.testing.v1 import app_test, local_script_runner
 from streamlit.testing.v1.app_test import AppTest
 from streamlit.web.server import app_discovery
 from streamlit.web.server.starlette import starlette_websocket
@@ -185,6 +186,12 @@ INTERNALS = [
      "fragment that was not drawn (a run stopped early) is skipped, not an error box",
      lambda: _raises(lambda: MemoryFragmentStorage().resolve_target(["pe-never-drawn"]),
                      StreamlitAPIException)),
+    ("AppTest makes each run's script cache as `ScriptCache()`, by that name in "
+     "streamlit.testing.v1.app_test and local_script_runner",
+     "tests/conftest.py hands every AppTest run one cache per process (a server's way: each "
+     "script compiled once); renamed, the tests would compile afresh every run, unseen",
+     lambda: all("ScriptCache()" in inspect.getsource(module) and hasattr(module, "ScriptCache")
+                 for module in (app_test, local_script_runner))),
     ("config option global.appTest, set by AppTest's runs",
      "app_pages.heatmap, ui.controls and ui.plotly_react: under AppTest (no browser) a change "
      "reruns the whole page and charts go through st.plotly_chart",
